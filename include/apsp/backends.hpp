@@ -1,0 +1,80 @@
+// The Kokkos execution spaces this build of apsp runs on, chosen by name at run time, and what
+// the program needs to know of each device (its name, its free memory).
+#pragma once
+
+#include <apsp/error.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace apsp {
+
+// decltype of a tuple_cat: unevaluated, only the list of types matters.
+using EnabledBackends = decltype(std::tuple_cat(
+#if defined(KOKKOS_ENABLE_CUDA)
+    std::tuple<Kokkos::Cuda>(),
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#if KOKKOS_VERSION >= 40000
+    std::tuple<Kokkos::HIP>(),
+#else
+    std::tuple<Kokkos::Experimental::HIP>(),
+#endif
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    std::tuple<Kokkos::OpenMP>(),
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+    std::tuple<Kokkos::Serial>(),
+#endif
+    std::tuple<>()));
+
+template <class ExecSpace>
+std::string backend_name() {
+  std::string name = ExecSpace::name();
+  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+// Names of the enabled backends, the default first.
+std::vector<std::string> backend_names();
+// The backend `apsp` uses when none is asked for (a CMake option may pick it; else Kokkos').
+std::string default_backend_name();
+
+namespace detail {
+template <class F, std::size_t I = 0>
+void with_backend_at(const std::string& name, F& f) {
+  if constexpr (I < std::tuple_size<EnabledBackends>::value) {
+    using Exec = std::tuple_element_t<I, EnabledBackends>;
+    if (backend_name<Exec>() == name) {
+      f(Exec());
+      return;
+    }
+    with_backend_at<F, I + 1>(name, f);
+  } else {
+    std::string names;
+    for (const auto& n : backend_names()) names += (names.empty() ? "" : ", ") + n;
+    throw Error("backend '" + name + "' is not in this build (available: " + names + ")");
+  }
+}
+}  // namespace detail
+
+// Calls f(exec) with an instance of the execution space called `name` ("" for the default).
+template <class F>
+void with_backend(const std::string& name, F&& f) {
+  detail::with_backend_at(name.empty() ? default_backend_name() : name, f);
+}
+
+// "NVIDIA H200, 132 SMs, 139.7 GiB" / "OpenMP, 2 threads".
+template <class ExecSpace>
+std::string describe_device(const ExecSpace& exec);
+// Bytes the backend can still allocate (device memory; host memory for host backends).
+template <class ExecSpace>
+std::uint64_t available_memory(const ExecSpace& exec);
+
+}  // namespace apsp

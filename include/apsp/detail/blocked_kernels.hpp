@@ -1,0 +1,284 @@
+// The three kernels of one round of blocked Floyd-Warshall.
+//
+// Blocked Floyd-Warshall (Venkataraman, Sahni, Mukhopadhyaya, "A blocked all-pairs
+// shortest-paths algorithm", J. Exp. Algorithmics 8, 2003; on GPUs: Katz & Kider, "All-pairs
+// shortest-paths for large graphs on the GPU", Graphics Hardware 2008) splits the N x N distance
+// matrix into Tile x Tile tiles. Round r closes everything through the vertices of pivot block r:
+//   1. PivotTile:      the pivot tile (r, r) runs plain Floyd-Warshall on itself;
+//   2. PivotPanels:    the tiles of pivot row r and pivot column r relax through the closed
+//                      pivot tile (each still depends on itself, k by k);
+//   3. RemainingTiles: every other tile (i, j) relaxes through column tile (i, r) and row tile
+//                      (r, j); this is a min-plus matrix product, >97% of the work, and has no
+//                      dependency inside the tile: one register block per thread, no barrier in
+//                      the k loop.
+// Every kernel works on a block of consecutive tile rows (`local`, the rows a process owns; all
+// of them with one process) and reads the pivot row panel from `pivot_rows` (Tile x N; with one
+// process a subview of `local`). So the multi-process driver runs the very same kernels.
+//
+// Arithmetic: distances are int32, weights 0..1000 and "no path" is 2^30 - 1, so a sum of two
+// stored values is below 2^31 and never overflows; min(d, a + b) never lowers an infinite
+// distance below infinity unless a real path exists. The bounds are enforced on input.
+#pragma once
+
+#include <apsp/detail/tile_shapes.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace apsp {
+namespace detail {
+
+KOKKOS_FORCEINLINE_FUNCTION int relax(int current, int a, int b) {
+  const int through = a + b;
+  return through < current ? through : current;
+}
+
+KOKKOS_FORCEINLINE_FUNCTION Int4 load4(const int* p) { return *reinterpret_cast<const Int4*>(p); }
+KOKKOS_FORCEINLINE_FUNCTION void store4(int* p, const Int4& x) {
+  *reinterpret_cast<Int4*>(p) = x;
+}
+
+// Where the tiles of one round live. Offsets are 64-bit: N^2 exceeds 2^31 for N > 46340.
+struct RoundGeometry {
+  int tiles = 0;         // tiles per matrix row (N / Tile)
+  int first_tile = 0;    // global tile row of local row 0
+  int local_tiles = 0;   // tile rows held locally
+  int pivot = 0;         // r
+  std::int64_t ld = 0;   // N, the leading dimension of local and pivot rows
+
+  KOKKOS_INLINE_FUNCTION bool owns_pivot() const {
+    return pivot >= first_tile && pivot < first_tile + local_tiles;
+  }
+  // Local tile rows other than the pivot row: row index `n` skipping the pivot's.
+  KOKKOS_INLINE_FUNCTION int other_local_row(int n) const {
+    const int pivot_local = pivot - first_tile;
+    return (owns_pivot() && n >= pivot_local) ? n + 1 : n;
+  }
+  KOKKOS_INLINE_FUNCTION int other_local_rows() const {
+    return owns_pivot() ? local_tiles - 1 : local_tiles;
+  }
+  KOKKOS_INLINE_FUNCTION int other_col(int n) const { return n >= pivot ? n + 1 : n; }
+};
+
+template <class ExecSpace, class Shape>
+struct KernelTypes {
+  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using member = typename policy::member_type;
+  using scratch_space = typename ExecSpace::scratch_memory_space;
+  using tile = Kokkos::View<int**, Kokkos::LayoutRight, scratch_space,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using tile4 = Kokkos::View<Int4**, Kokkos::LayoutRight, scratch_space,
+                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int B = Shape::tile;
+  static constexpr int level = ShapeTable<ExecSpace>::scratch_level;
+
+  static std::size_t panel_scratch() { return 2 * tile4::shmem_size(B, B / 4); }
+  static std::size_t chunk_scratch() {
+    return tile4::shmem_size(B, Shape::k_chunk / 4) + tile4::shmem_size(Shape::k_chunk, B / 4);
+  }
+
+  // A B x B scratch tile of ints, 16-byte aligned (allocated as Int4) for the Int4 copies.
+  KOKKOS_INLINE_FUNCTION static tile scratch_tile(const member& team) {
+    tile4 t(team.team_scratch(level), B, B / 4);
+    return tile(reinterpret_cast<int*>(t.data()), B, B);
+  }
+
+  // Copies a rows x cols block (cols % 4 == 0) from global memory into scratch, all threads.
+  KOKKOS_INLINE_FUNCTION static void load_tile4(const member& team, const tile4& dst,
+                                                const int* src, std::int64_t ld, int rows,
+                                                int cols) {
+    const int quads = cols / 4;
+    for (int e = team.team_rank(); e < rows * quads; e += team.team_size()) {
+      const int i = e / quads, q = e % quads;
+      dst(i, q) = load4(src + i * ld + 4 * q);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION static void load_tile(const member& team, const tile& dst, const int* src,
+                                               std::int64_t ld) {
+    constexpr int quads = B / 4;
+    for (int e = team.team_rank(); e < B * quads; e += team.team_size()) {
+      const int i = e / quads, q = e % quads;
+      store4(&dst(i, 4 * q), load4(src + i * ld + 4 * q));
+    }
+  }
+  KOKKOS_INLINE_FUNCTION static void store_tile(const member& team, int* dst, std::int64_t ld,
+                                                const tile& src) {
+    constexpr int quads = B / 4;
+    for (int e = team.team_rank(); e < B * quads; e += team.team_size()) {
+      const int i = e / quads, q = e % quads;
+      store4(dst + i * ld + 4 * q, load4(&src(i, 4 * q)));
+    }
+  }
+
+  // d(i,j) = min(d(i,j), left(i,k) + right(k,j)) for k = 0..B-1 in order, a barrier per step.
+  // `left` or `right` is d itself: its row/column k does not change in step k (d(k,k) = 0),
+  // and only improvements are stored, so no thread writes what another reads in that step.
+  // Consecutive threads take consecutive columns (no bank conflicts on GPUs; one thread
+  // sweeps whole rows, contiguous for the vectorizer, on CPUs).
+  KOKKOS_INLINE_FUNCTION static void close_through(const member& team, const tile& d,
+                                                   const tile& left, const tile& right) {
+    constexpr int tcols = Shape::team_size < B ? Shape::team_size : B;
+    constexpr int trows = Shape::team_size / tcols;
+    const int ty = team.team_rank() / tcols, tx = team.team_rank() % tcols;
+    for (int k = 0; k < B; ++k) {
+      if (ty < trows) {
+        for (int i = ty; i < B; i += trows) {
+          const int lik = left(i, k);
+          for (int j = tx; j < B; j += tcols) {
+            const int through = lik + right(k, j);
+            if (through < d(i, j)) d(i, j) = through;
+          }
+        }
+      }
+      team.team_barrier();
+    }
+  }
+};
+
+// Phase 1: Floyd-Warshall inside the pivot tile, in scratch. One team.
+template <class ExecSpace, class Shape>
+struct PivotTile {
+  using types = KernelTypes<ExecSpace, Shape>;
+  static constexpr int B = Shape::tile;
+  int* local;
+  RoundGeometry geo;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
+    int* global = local + std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld +
+                  std::int64_t(geo.pivot) * B;
+    const typename types::tile d = types::scratch_tile(team);
+    types::load_tile(team, d, global, geo.ld);
+    team.team_barrier();
+    types::close_through(team, d, d, d);
+    types::store_tile(team, global, geo.ld, d);
+  }
+};
+
+// Phase 2: the tiles of the pivot row (row panel) and of the pivot column (column panel).
+// League: first the row-panel tiles (when do_rows), then the column-panel tiles (when do_cols).
+// The row panel reads the pivot tile from `local` (its owner computes it before the pivot rows
+// are shared); the column panel reads it from `pivot_rows`.
+template <class ExecSpace, class Shape>
+struct PivotPanels {
+  using types = KernelTypes<ExecSpace, Shape>;
+  static constexpr int B = Shape::tile;
+  int* local;
+  const int* pivot_rows;
+  RoundGeometry geo;
+  bool do_rows;
+
+  int row_teams() const { return do_rows ? geo.tiles - 1 : 0; }
+  int league_size(bool do_cols) const {
+    return row_teams() + (do_cols ? geo.other_local_rows() : 0);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
+    const int n = team.league_rank();
+    const int rows = do_rows ? geo.tiles - 1 : 0;
+    const bool row_panel = n < rows;
+    const std::int64_t pivot_col = std::int64_t(geo.pivot) * B;
+    const int* pivot;
+    int* own;
+    if (row_panel) {
+      const std::int64_t pivot_local_row = std::int64_t(geo.pivot - geo.first_tile) * B;
+      pivot = local + pivot_local_row * geo.ld + pivot_col;
+      own = local + pivot_local_row * geo.ld + std::int64_t(geo.other_col(n)) * B;
+    } else {
+      pivot = pivot_rows + pivot_col;
+      own = local + std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col;
+    }
+    const typename types::tile p = types::scratch_tile(team);
+    const typename types::tile d = types::scratch_tile(team);
+    types::load_tile(team, p, pivot, geo.ld);
+    types::load_tile(team, d, own, geo.ld);
+    team.team_barrier();
+    // Row panel: d(i,j) through p(i,k) + d(k,j); column panel: through d(i,k) + p(k,j).
+    if (row_panel) {
+      types::close_through(team, d, p, d);
+    } else {
+      types::close_through(team, d, d, p);
+    }
+    types::store_tile(team, own, geo.ld, d);
+  }
+};
+
+// Phase 3: every tile outside the pivot row and column, as a min-plus product of its column
+// panel tile (i, r) and row panel tile (r, j), K chunks at a time through scratch. Thread
+// (ty, tx) holds RegRows x RegCols distances in registers; its rows and columns come in groups
+// of four spread over the tile (group g of rows at g*4*TeamRows + ty*4) so that every scratch
+// load is one Int4 and the threads of a quarter-warp read 128 consecutive bytes.
+template <class ExecSpace, class Shape>
+struct RemainingTiles {
+  using types = KernelTypes<ExecSpace, Shape>;
+  static constexpr int B = Shape::tile, KC = Shape::k_chunk;
+  static constexpr int TY = Shape::team_rows, TX = Shape::team_cols;
+  static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
+  int* local;
+  const int* pivot_rows;
+  RoundGeometry geo;
+
+  int league_size() const { return geo.other_local_rows() * (geo.tiles - 1); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
+    const int n = team.league_rank();
+    const int tile_row = geo.other_local_row(n / (geo.tiles - 1));
+    const int tile_col = geo.other_col(n % (geo.tiles - 1));
+    const std::int64_t ld = geo.ld;
+    int* own = local + std::int64_t(tile_row) * B * ld + std::int64_t(tile_col) * B;
+    const int* col_panel = local + std::int64_t(tile_row) * B * ld + std::int64_t(geo.pivot) * B;
+    const int* row_panel = pivot_rows + std::int64_t(tile_col) * B;
+
+    typename types::tile4 cols(team.team_scratch(types::level), B, KC / 4);   // cols(i, kk/4)
+    typename types::tile4 rows(team.team_scratch(types::level), KC, B / 4);   // rows(kk, j/4)
+    const int ty = team.team_rank() / TX, tx = team.team_rank() % TX;
+
+    for (int pr = 0; pr < Shape::passes_rows; ++pr) {
+      for (int pc = 0; pc < Shape::passes_cols; ++pc) {
+        const int row0 = pr * TY * RI + ty * 4;   // + g * 4 * TY + e
+        const int quad0 = pc * TX * RJ / 4 + tx;  // + h * TX, in Int4 units
+        int acc[RI][RJ];
+        for (int g = 0; g < RI / 4; ++g)
+          for (int e = 0; e < 4; ++e)
+            for (int h = 0; h < RJ / 4; ++h) {
+              const Int4 x = load4(own + (row0 + g * 4 * TY + e) * ld + 4 * (quad0 + h * TX));
+              for (int f = 0; f < 4; ++f) acc[4 * g + e][4 * h + f] = x.v[f];
+            }
+        for (int k0 = 0; k0 < B; k0 += KC) {
+          if (KC < B || (pr == 0 && pc == 0)) {
+            team.team_barrier();
+            types::load_tile4(team, cols, col_panel + k0, ld, B, KC);
+            types::load_tile4(team, rows, row_panel + k0 * ld, ld, KC, B);
+            team.team_barrier();
+          }
+          for (int kk = 0; kk < KC; kk += 4) {
+            Int4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
+            for (int g = 0; g < RI / 4; ++g)
+              for (int e = 0; e < 4; ++e) left[4 * g + e] = cols(row0 + g * 4 * TY + e, kk / 4);
+            for (int u = 0; u < 4; ++u) {
+              int right[RJ];  // d(k0+kk+u, j) of this thread's columns
+              for (int h = 0; h < RJ / 4; ++h) {
+                const Int4 x = rows(kk + u, quad0 + h * TX);
+                for (int f = 0; f < 4; ++f) right[4 * h + f] = x.v[f];
+              }
+              for (int a = 0; a < RI; ++a) {
+                const int l = left[a].v[u];
+                for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], l, right[b]);
+              }
+            }
+          }
+        }
+        for (int g = 0; g < RI / 4; ++g)
+          for (int e = 0; e < 4; ++e)
+            for (int h = 0; h < RJ / 4; ++h) {
+              Int4 x;
+              for (int f = 0; f < 4; ++f) x.v[f] = acc[4 * g + e][4 * h + f];
+              store4(own + (row0 + g * 4 * TY + e) * ld + 4 * (quad0 + h * TX), x);
+            }
+      }
+    }
+  }
+};
+
+}  // namespace detail
+}  // namespace apsp

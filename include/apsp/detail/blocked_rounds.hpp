@@ -1,0 +1,118 @@
+// The round loop of blocked Floyd-Warshall over the tile rows one process holds, and the choice
+// of a tile shape. One process and many processes run this same loop; they differ only in how
+// the pivot row panel of a round reaches the kernels (the `Exchange`):
+//   - SharedPivotRows (one process): the pivot rows are rows of the local matrix;
+//   - the MPI exchange (src/distributed.cpp): the owner broadcasts them to every rank.
+#pragma once
+
+#include <apsp/detail/blocked_kernels.hpp>
+#include <apsp/detail/tile_shapes.hpp>
+#include <apsp/error.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+
+namespace apsp {
+namespace detail {
+
+template <class ExecSpace, class Shape>
+std::size_t scratch_bytes() {
+  using types = KernelTypes<ExecSpace, Shape>;
+  const std::size_t panels = types::panel_scratch(), chunks = types::chunk_scratch();
+  return panels > chunks ? panels : chunks;
+}
+
+// Whether the device of ExecSpace can run a shape: scratch pad and team size.
+template <class ExecSpace, class Shape>
+bool shape_fits(const ExecSpace& exec) {
+  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  const int level = ShapeTable<ExecSpace>::scratch_level;
+  if (scratch_bytes<ExecSpace, Shape>() > std::size_t(policy::scratch_size_max(level)))
+    return false;
+  RemainingTiles<ExecSpace, Shape> probe{nullptr, nullptr, RoundGeometry{}};
+  const int max_team = policy(exec, 1, Kokkos::AUTO).team_size_max(probe, Kokkos::ParallelForTag());
+  return Shape::team_size <= max_team;
+}
+
+// Calls f(Shape{}) for the shape at `index` of the list.
+template <class F, class Shape, class... Rest>
+void visit_shape(ShapeList<Shape, Rest...>, int index, F&& f) {
+  if (index == 0) {
+    f(Shape{});
+  } else if constexpr (sizeof...(Rest) > 0) {
+    visit_shape(ShapeList<Rest...>{}, index - 1, std::forward<F>(f));
+  }
+}
+template <class F, class... Shapes>
+void for_each_shape(ShapeList<Shapes...>, F&& f) {
+  int index = 0;
+  (f(Shapes{}, index++), ...);
+}
+
+// Pivot rows of one process: the rows of the local matrix.
+struct SharedPivotRows {
+  const int* operator()(int* local, const RoundGeometry& geo, int tile) const {
+    return local + std::int64_t(geo.pivot - geo.first_tile) * tile * geo.ld;
+  }
+};
+
+template <class ExecSpace, class Shape>
+class BlockedRounds {
+ public:
+  static constexpr int B = Shape::tile;
+
+  // local: local_tiles * B rows of N = tiles * B distances, row-major, on the device.
+  BlockedRounds(const ExecSpace& exec, int* local, int first_tile, int local_tiles, int tiles)
+      : exec_(exec), local_(local) {
+    geo_.tiles = tiles;
+    geo_.first_tile = first_tile;
+    geo_.local_tiles = local_tiles;
+    geo_.ld = std::int64_t(tiles) * B;
+  }
+
+  // Round r. exchange(local, geometry, tile) returns the pivot rows on the device, after the
+  // owner's pivot tile and row panel are final.
+  template <class Exchange>
+  void round(int r, Exchange&& exchange) {
+    geo_.pivot = r;
+    const std::size_t scratch = scratch_bytes<ExecSpace, Shape>();
+    const bool owner = geo_.owns_pivot();
+    const bool alone = geo_.local_tiles == geo_.tiles;
+    if (owner) {
+      Kokkos::parallel_for("apsp::fw::pivot_tile", policy(1, scratch),
+                           PivotTile<ExecSpace, Shape>{local_, geo_});
+      if (!alone && geo_.tiles > 1) {
+        PivotPanels<ExecSpace, Shape> rows{local_, nullptr, geo_, true};
+        Kokkos::parallel_for("apsp::fw::pivot_row_panel", policy(rows.league_size(false), scratch),
+                             rows);
+      }
+    }
+    const int* pivot_rows = exchange(local_, geo_, B);
+    if (geo_.tiles == 1) return;
+    // With one process the row and column panels go in one launch.
+    PivotPanels<ExecSpace, Shape> panels{local_, pivot_rows, geo_, alone};
+    if (panels.league_size(true) > 0)
+      Kokkos::parallel_for("apsp::fw::pivot_panels", policy(panels.league_size(true), scratch),
+                           panels);
+    RemainingTiles<ExecSpace, Shape> rest{local_, pivot_rows, geo_};
+    if (rest.league_size() > 0)
+      Kokkos::parallel_for("apsp::fw::remaining_tiles", policy(rest.league_size(), scratch), rest);
+  }
+
+ private:
+  Kokkos::TeamPolicy<ExecSpace> policy(int league, std::size_t scratch) const {
+    return Kokkos::TeamPolicy<ExecSpace>(exec_, league, Shape::team_size)
+        .set_scratch_size(ShapeTable<ExecSpace>::scratch_level, Kokkos::PerTeam(scratch));
+  }
+
+  ExecSpace exec_;
+  int* local_;
+  RoundGeometry geo_;
+};
+
+}  // namespace detail
+}  // namespace apsp

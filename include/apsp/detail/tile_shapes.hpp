@@ -1,0 +1,99 @@
+// Tile shapes: the only thing that differs between backends.
+//
+// A shape fixes, at compile time, how one team of threads works on one Tile x Tile block of the
+// distance matrix:
+//   - Tile: the blocking factor of Floyd-Warshall (rounds = N / Tile).
+//   - TeamRows x TeamCols threads per team.
+//   - RegRows x RegCols distances per thread held in registers while a remaining tile is updated
+//     (the register block); when TeamRows * RegRows < Tile the thread sweeps the tile in several
+//     register blocks ("passes"), which is how one CPU thread covers a whole tile.
+//   - KChunk: how many pivot columns/rows of the panels sit in scratch at once (Tile, or a
+//     divisor of it when two Tile x Tile panels would not fit the scratch pad).
+// Each backend has a table of shapes, best first; at run time the first one that the device
+// allows (scratch size, team size) is taken, unless the user asks for a tile size.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace apsp {
+namespace detail {
+
+// Four consecutive distances, 16-byte aligned so that one load moves all four (LDS.128 on
+// NVIDIA GPUs, one SIMD lane group on CPUs).
+struct alignas(16) Int4 {
+  int v[4];
+};
+
+template <int TileV, int TeamRowsV, int TeamColsV, int RegRowsV, int RegColsV, int KChunkV>
+struct TileShape {
+  static constexpr int tile = TileV;
+  static constexpr int team_rows = TeamRowsV;
+  static constexpr int team_cols = TeamColsV;
+  static constexpr int team_size = TeamRowsV * TeamColsV;
+  static constexpr int reg_rows = RegRowsV;
+  static constexpr int reg_cols = RegColsV;
+  static constexpr int k_chunk = KChunkV;
+  static constexpr int passes_rows = TileV / (TeamRowsV * RegRowsV);
+  static constexpr int passes_cols = TileV / (TeamColsV * RegColsV);
+
+  static_assert(RegRowsV % 4 == 0 && RegColsV % 4 == 0, "register blocks are made of Int4");
+  static_assert(TileV % (TeamRowsV * RegRowsV) == 0, "register blocks must tile the rows");
+  static_assert(TileV % (TeamColsV * RegColsV) == 0, "register blocks must tile the columns");
+  static_assert(TileV % KChunkV == 0 && KChunkV % 4 == 0, "k chunks must tile the pivot block");
+  static_assert(KChunkV == TileV || (passes_rows == 1 && passes_cols == 1),
+                "a chunked k loop keeps the whole register block live: one pass only");
+
+  static std::string name() {
+    return std::to_string(TileV) + "x" + std::to_string(TileV) + " tile, " +
+           std::to_string(TeamRowsV) + "x" + std::to_string(TeamColsV) + " threads, " +
+           std::to_string(RegRowsV) + "x" + std::to_string(RegColsV) + " registers, k chunk " +
+           std::to_string(KChunkV);
+  }
+};
+
+template <class... Shapes>
+struct ShapeList {
+  static constexpr int size = sizeof...(Shapes);
+};
+
+// The per-backend table. GPUs: 64x64 tiles (the measured best on NVIDIA in the seeds' study),
+// 8x8 registers per thread so that every k step needs only four 16-byte scratch loads for 64
+// updates; 128x128 with k chunks for fewer rounds; 32x32 (the seeds' best on AMD MI100/MI210).
+// CPUs: one thread per team; a 4x64 register block is 16 AVX-512 accumulators.
+// scratch_level: GPUs use level 0 (on-chip shared memory); CPUs level 1, which is the same
+// cache-resident memory without level 0's 32 KB cap on host backends.
+template <class ExecSpace, class Enable = void>
+struct ShapeTable {
+  static constexpr int scratch_level = 0;
+  using type = ShapeList<TileShape<64, 8, 8, 8, 8, 64>, TileShape<128, 16, 16, 8, 8, 32>,
+                         TileShape<64, 16, 16, 4, 4, 64>, TileShape<32, 8, 8, 4, 4, 32>>;
+};
+
+template <class ExecSpace>
+struct ShapeTable<ExecSpace, std::enable_if_t<Kokkos::SpaceAccessibility<
+                                 ExecSpace, Kokkos::HostSpace>::accessible>> {
+  static constexpr int scratch_level = 1;
+  using type = ShapeList<TileShape<64, 1, 1, 4, 64, 64>, TileShape<128, 1, 1, 4, 64, 128>,
+                         TileShape<32, 1, 1, 4, 32, 32>>;
+};
+
+#if defined(KOKKOS_ENABLE_HIP)
+// AMD GPUs: wavefronts of 64 and a 64 KB LDS; the seeds found 32x32 tiles best on MI100/MI210.
+#if KOKKOS_VERSION >= 40000
+using HipSpace = Kokkos::HIP;
+#else
+using HipSpace = Kokkos::Experimental::HIP;
+#endif
+template <>
+struct ShapeTable<HipSpace, void> {
+  static constexpr int scratch_level = 0;
+  using type = ShapeList<TileShape<32, 8, 8, 4, 4, 32>, TileShape<64, 8, 8, 8, 8, 64>,
+                         TileShape<64, 16, 16, 4, 4, 64>>;
+};
+#endif
+
+}  // namespace detail
+}  // namespace apsp

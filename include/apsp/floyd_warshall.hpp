@@ -1,0 +1,137 @@
+// apsp::floyd_warshall: all-pairs shortest paths on a Kokkos execution space.
+//
+// Padding and tile choice, in one place: the blocked algorithm works on whole Tile x Tile tiles,
+// so the distance matrix is N x N with N = V rounded up to a multiple of the tile. The extra
+// vertices are isolated (infinity off the diagonal, 0 on it): no path of the real graph goes
+// through them, so the leading V x V block is the answer. The tile comes from the backend's
+// table of shapes (detail/tile_shapes.hpp): the first one the device allows, or the size the
+// caller asks for. Allocate with padded_size(), fill with fill_distance_matrix(), then solve.
+//
+//   auto shape = apsp::choose_shape(exec, options);
+//   apsp::DistanceMatrix<Exec> dist("dist", n, n);   // n = apsp::padded_size(V, shape)
+//   apsp::fill_distance_matrix(exec, dist, graph);
+//   apsp::floyd_warshall(exec, dist, options);
+#pragma once
+
+#include <apsp/detail/blocked_rounds.hpp>
+#include <apsp/detail/region.hpp>
+#include <apsp/error.hpp>
+#include <apsp/graph.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace apsp {
+
+template <class ExecSpace>
+using DistanceMatrix = Kokkos::View<int**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
+
+struct Options {
+  int tile = 0;  // 0: the backend's first shape that fits the device
+  // Called now and then with rounds done and total (after a fence); may be empty.
+  std::function<void(int, int)> progress;
+};
+
+// The shape a run will use: its index in the backend's table, tile size and description.
+struct ShapeChoice {
+  int index = -1;
+  int tile = 0;
+  std::string name;
+};
+
+// Tile sizes of the backend's table that this device can run, best first.
+template <class ExecSpace>
+std::vector<ShapeChoice> available_shapes(const ExecSpace& exec) {
+  std::vector<ShapeChoice> shapes;
+  detail::for_each_shape(typename detail::ShapeTable<ExecSpace>::type{}, [&](auto shape, int i) {
+    using Shape = decltype(shape);
+    if (detail::shape_fits<ExecSpace, Shape>(exec))
+      shapes.push_back(ShapeChoice{i, Shape::tile, Shape::name()});
+  });
+  return shapes;
+}
+
+template <class ExecSpace>
+ShapeChoice choose_shape(const ExecSpace& exec, const Options& options) {
+  const auto shapes = available_shapes(exec);
+  std::string sizes;
+  for (const auto& s : shapes) {
+    if (options.tile == 0 || options.tile == s.tile) return s;
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(s.tile);
+  }
+  if (shapes.empty())
+    throw Error(std::string("no tile shape fits the scratch pad of ") + ExecSpace::name());
+  throw Error("tile size " + std::to_string(options.tile) + " is not available on " +
+              ExecSpace::name() + " (available: " + sizes + ")");
+}
+
+inline std::int64_t padded_size(std::int64_t vertices, const ShapeChoice& shape) {
+  return (vertices + shape.tile - 1) / shape.tile * shape.tile;
+}
+
+// dist(i,j) = weight of the lightest edge i -> j, 0 on the diagonal, infinity elsewhere
+// (padding included). Edges must be valid (the HW3 reader checks them).
+template <class ExecSpace>
+void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+                          const std::vector<Edge>& edges) {
+  detail::ScopedRegion region("apsp::fill_distance_matrix");
+  const std::int64_t n = dist.extent(0);
+  Kokkos::parallel_for(
+      "apsp::fill::infinity",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n * n),
+      KOKKOS_LAMBDA(std::int64_t e) { dist.data()[e] = (e / n == e % n) ? 0 : infinity; });
+  if (edges.empty()) return;
+  Kokkos::View<Edge*, typename ExecSpace::memory_space> device_edges(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
+  Kokkos::deep_copy(exec, device_edges,
+                    Kokkos::View<const Edge*, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(edges.data(),
+                                                                          edges.size()));
+  Kokkos::parallel_for(
+      "apsp::fill::edges",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, edges.size()),
+      KOKKOS_LAMBDA(std::int64_t e) {
+        const Edge edge = device_edges(e);
+        if (edge.src != edge.dst)  // a self-loop never beats dist(i,i) = 0
+          Kokkos::atomic_fetch_min(&dist(edge.src, edge.dst), int(edge.weight));
+      });
+  exec.fence();
+}
+
+// All-pairs shortest paths in place: dist must be N x N, N a multiple of the chosen tile.
+template <class ExecSpace>
+void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+                    const Options& options = {}) {
+  detail::ScopedRegion region("apsp::floyd_warshall");
+  const ShapeChoice shape = choose_shape(exec, options);
+  const std::int64_t n = dist.extent(0);
+  if (std::int64_t(dist.extent(1)) != n)
+    throw Error("distance matrix must be square, got " + std::to_string(n) + " x " +
+                std::to_string(dist.extent(1)));
+  if (n % shape.tile != 0)
+    throw Error("distance matrix extent " + std::to_string(n) + " is not a multiple of the tile " +
+                std::to_string(shape.tile) + ": allocate it with apsp::padded_size()");
+  if (n == 0) return;
+  const int tiles = int(n / shape.tile);
+  detail::visit_shape(typename detail::ShapeTable<ExecSpace>::type{}, shape.index,
+                      [&](auto shape_tag) {
+                        using Shape = decltype(shape_tag);
+                        detail::BlockedRounds<ExecSpace, Shape> rounds(exec, dist.data(), 0,
+                                                                       tiles, tiles);
+                        const int every = tiles / 100 > 0 ? tiles / 100 : 1;
+                        for (int r = 0; r < tiles; ++r) {
+                          rounds.round(r, detail::SharedPivotRows{});
+                          if (options.progress && ((r + 1) % every == 0 || r + 1 == tiles)) {
+                            exec.fence();
+                            options.progress(r + 1, tiles);
+                          }
+                        }
+                      });
+  exec.fence();
+}
+
+}  // namespace apsp

@@ -1,0 +1,59 @@
+// The HW3 binary format (little-endian int32):
+//   input:  V E, then E triples (src dst weight), 0 <= src, dst < V, 0 <= weight <= 1000;
+//   output: V*V distances, row-major; dist(i,i) = 0; no path = 2^30 - 1 (apsp::infinity).
+#pragma once
+
+#include <apsp/graph.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace apsp {
+
+// Reads and checks a whole HW3 input file. Throws apsp::Error naming the first problem:
+// unreadable file, truncated header or edge list, trailing bytes, V <= 0, E < 0, a vertex out
+// of range or a weight out of range.
+Graph read_hw3(const std::string& path);
+
+// Writes a graph as HW3 input.
+void write_hw3_graph(const std::string& path, const Graph& graph);
+
+// Bytes of the HW3 output for V vertices.
+inline std::uint64_t hw3_output_bytes(std::int64_t vertices) {
+  return std::uint64_t(vertices) * std::uint64_t(vertices) * sizeof(std::int32_t);
+}
+
+// Throws apsp::Error when the file system holding `path` has less than `bytes` free.
+void check_disk_space(const std::string& path, std::uint64_t bytes);
+
+// An output file that appears complete or not at all: rows go to a temporary file beside the
+// target, commit() renames it into place; destroyed before commit(), the temporary is removed.
+class AtomicOutputFile {
+ public:
+  explicit AtomicOutputFile(const std::string& path);
+  ~AtomicOutputFile();
+  AtomicOutputFile(const AtomicOutputFile&) = delete;
+  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
+
+  void write(const void* data, std::size_t bytes);
+  // Writes at an absolute offset (for ranks writing their own rows).
+  void write_at(std::uint64_t offset, const void* data, std::size_t bytes);
+  void commit();
+  const std::string& temporary_path() const { return temp_path_; }
+
+ private:
+  std::string path_;
+  std::string temp_path_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+// Streams two HW3 output files and reports the first difference.
+struct Comparison {
+  bool identical = false;
+  std::string message;  // "identical" or where and how they differ
+};
+Comparison compare_hw3_outputs(const std::string& a, const std::string& b);
+
+}  // namespace apsp

@@ -1,0 +1,44 @@
+// The whole job behind `apsp IN OUT`: read an HW3 graph, solve on a backend, write the HW3
+// distances, and account for every stage.
+#pragma once
+
+#include <apsp/floyd_warshall.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace apsp {
+
+struct SolveConfig {
+  std::string input;
+  std::string output;
+  std::string backend;  // "" = the build's default
+  Options options;
+  std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
+};
+
+struct SolveStats {
+  std::int64_t vertices = 0;
+  std::int64_t edges = 0;
+  std::string backend;
+  std::string device;
+  int concurrency = 0;
+  int ranks = 1;
+  int tile = 0;
+  std::string shape;
+  std::int64_t padded = 0;
+  double read_s = 0, upload_s = 0, compute_s = 0, download_s = 0, write_s = 0, total_s = 0;
+  double comm_s = 0;
+  std::uint64_t comm_bytes = 0;
+
+  // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9).
+  double updates_per_s() const;
+  double gops() const;
+  std::string to_json() const;
+};
+
+// Runs the whole job on one process. Throws apsp::Error on bad input or missing resources,
+// before any output exists; the output appears only when complete.
+SolveStats solve_hw3(const SolveConfig& config);
+
+}  // namespace apsp

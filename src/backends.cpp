@@ -1,0 +1,104 @@
+#include <apsp/backends.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace apsp {
+
+namespace {
+template <class Tuple, std::size_t... I>
+void collect_names(std::vector<std::string>& names, std::index_sequence<I...>) {
+  (
+      [&] {
+        const std::string name = backend_name<std::tuple_element_t<I, Tuple>>();
+        for (const auto& n : names)
+          if (n == name) return;
+        names.push_back(name);
+      }(),
+      ...);
+}
+
+std::string gib(std::uint64_t bytes) {
+  std::ostringstream text;
+  text.precision(1);
+  text << std::fixed << double(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return text.str();
+}
+
+std::uint64_t host_available_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return std::uint64_t(-1);  // unknown: do not refuse
+}
+}  // namespace
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> names{default_backend_name()};
+  collect_names<EnabledBackends>(names,
+                                 std::make_index_sequence<std::tuple_size<EnabledBackends>::value>{});
+  return names;
+}
+
+std::string default_backend_name() {
+#if defined(APSP_DEFAULT_BACKEND)
+  return APSP_DEFAULT_BACKEND;
+#else
+  return backend_name<Kokkos::DefaultExecutionSpace>();
+#endif
+}
+
+template <class ExecSpace>
+std::string describe_device(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, exec.cuda_device());
+    return std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
+           gib(prop.totalGlobalMem);
+  }
+#endif
+  return std::string(ExecSpace::name()) + ", " + std::to_string(exec.concurrency()) + " threads";
+}
+
+template <class ExecSpace>
+std::uint64_t available_memory(const ExecSpace&) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    std::size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess) return free_bytes;
+    return std::uint64_t(-1);
+  }
+#endif
+  return host_available_memory();
+}
+
+#define APSP_INSTANTIATE_BACKEND(EXEC)                                        \
+  template std::string describe_device<EXEC>(const EXEC&);                   \
+  template std::uint64_t available_memory<EXEC>(const EXEC&);
+
+#if defined(KOKKOS_ENABLE_CUDA)
+APSP_INSTANTIATE_BACKEND(Kokkos::Cuda)
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#if KOKKOS_VERSION >= 40000
+APSP_INSTANTIATE_BACKEND(Kokkos::HIP)
+#else
+APSP_INSTANTIATE_BACKEND(Kokkos::Experimental::HIP)
+#endif
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+APSP_INSTANTIATE_BACKEND(Kokkos::OpenMP)
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+APSP_INSTANTIATE_BACKEND(Kokkos::Serial)
+#endif
+
+}  // namespace apsp

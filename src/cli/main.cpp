@@ -1,0 +1,259 @@
+// The apsp command line: a thin layer over the library.
+//   apsp [options] IN OUT          all-pairs shortest paths, drop-in for `./hw3 IN OUT`
+//   apsp generate [options] OUT    a random HW3 graph
+//   apsp compare A B               first difference between two HW3 outputs
+// Errors: one line on stderr, exit code 2, and no output file.
+#include <apsp/backends.hpp>
+#include <apsp/error.hpp>
+#include <apsp/generate.hpp>
+#include <apsp/hw3_io.hpp>
+#include <apsp/solve.hpp>
+#include <apsp/version.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* usage = R"(usage:
+  apsp [options] IN OUT
+      All-pairs shortest paths of the HW3 graph IN (binary int32: V E, then E triples
+      src dst weight, 0 <= weight <= 1000), written to OUT as V*V int32 distances
+      (row-major, 0 on the diagonal, 1073741823 where there is no path).
+      --backend NAME      execution space: %s (default %s)
+      --tile B            tile size (default: the backend's best that fits the device)
+      --stats FILE        write timings and rates as JSON ("-" for stdout)
+      --progress          report rounds done, rate and ETA on stderr
+                          (default: when stderr is a terminal)
+      --max-memory SIZE   use at most SIZE bytes of device memory (K, M, G suffixes)
+  apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
+      A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
+      weights uniform in [0, W] (default 1000). Byte-identical for the same arguments.
+  apsp compare A B
+      Compares two HW3 outputs; exit code 0 when identical, 1 when not.
+  apsp --version | --help
+  Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
+)";
+
+struct UsageError : apsp::Error {
+  using apsp::Error::Error;
+};
+
+std::string backend_list() {
+  std::string names;
+  for (const auto& n : apsp::backend_names()) names += (names.empty() ? "" : ", ") + n;
+  return names;
+}
+
+void print_usage(std::FILE* to) {
+  std::fprintf(to, usage, backend_list().c_str(), apsp::default_backend_name().c_str());
+}
+
+long long parse_integer(const std::string& option, const std::string& text, long long lo,
+                        long long hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < lo || value > hi)
+    throw UsageError(option + " expects an integer in [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "], got '" + text + "'");
+  return value;
+}
+
+std::uint64_t parse_size(const std::string& option, const std::string& text) {
+  std::string digits = text;
+  std::uint64_t scale = 1;
+  if (!digits.empty()) {
+    const char suffix = char(std::toupper(static_cast<unsigned char>(digits.back())));
+    const std::string units = "KMGT";
+    const auto u = units.find(suffix);
+    if (u != std::string::npos) {
+      scale = 1ull << (10 * (u + 1));
+      digits.pop_back();
+    }
+  }
+  return std::uint64_t(parse_integer(option, digits, 1, (1ll << 50))) * scale;
+}
+
+// Splits argv into options (with their values) and positional arguments.
+struct Arguments {
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> options;
+};
+Arguments parse(int argc, char** argv, int first, const std::vector<std::string>& with_value,
+                const std::vector<std::string>& flags) {
+  Arguments args;
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.size() > 1 && a[0] == '-' && a != "-") {
+      std::string value;
+      const auto eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+      }
+      bool takes_value = false, known = false;
+      for (const auto& o : with_value) takes_value = takes_value || o == a;
+      for (const auto& f : flags) known = known || f == a;
+      if (takes_value) {
+        if (eq == std::string::npos) {
+          if (i + 1 >= argc) throw UsageError(a + " needs a value");
+          value = argv[++i];
+        }
+      } else if (!known) {
+        throw UsageError("unknown option '" + a + "' (see apsp --help)");
+      }
+      args.options.emplace_back(a, value);
+    } else {
+      args.positional.push_back(a);
+    }
+  }
+  return args;
+}
+
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::int64_t vertices) : vertices_(vertices), start_(Clock::now()) {}
+  void operator()(int done, int total) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (elapsed < 2.0 && done < total) return;
+    const double fraction = double(done) / total;
+    const double v = double(vertices_);
+    const double rate = v * v * v * fraction / elapsed;
+    std::fprintf(stderr, "\r[apsp] round %d/%d (%5.1f%%), %.3g G updates/s, ETA %.1f s   %s", done,
+                 total, 100 * fraction, rate / 1e9, elapsed / fraction - elapsed,
+                 done == total ? "\n" : "");
+    std::fflush(stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::int64_t vertices_;
+  Clock::time_point start_;
+};
+
+int solve(int argc, char** argv) {
+  const Arguments args = parse(argc, argv, 1, {"--backend", "--tile", "--stats", "--max-memory"},
+                               {"--progress"});
+  if (args.positional.size() != 2)
+    throw UsageError("expected IN and OUT (see apsp --help), got " +
+                     std::to_string(args.positional.size()) + " file names");
+  apsp::SolveConfig config;
+  config.input = args.positional[0];
+  config.output = args.positional[1];
+  std::string stats_path;
+  bool progress = isatty(STDERR_FILENO);
+  for (const auto& [name, value] : args.options) {
+    if (name == "--backend") config.backend = value;
+    if (name == "--tile") config.options.tile = int(parse_integer(name, value, 1, 1024));
+    if (name == "--stats") stats_path = value;
+    if (name == "--progress") progress = true;
+    if (name == "--max-memory") config.max_memory = parse_size(name, value);
+  }
+  // Check the input header for V before the progress line needs it; the solver reads it again.
+  std::unique_ptr<ProgressLine> line;
+  if (progress) {
+    std::int32_t header[2] = {0, 0};
+    std::ifstream in(config.input, std::ios::binary);
+    in.read(reinterpret_cast<char*>(header), sizeof header);
+    line = std::make_unique<ProgressLine>(header[0]);
+    config.options.progress = [&line](int done, int total) { (*line)(done, total); };
+  }
+  const apsp::SolveStats stats = apsp::solve_hw3(config);
+  if (!stats_path.empty()) {
+    if (stats_path == "-") {
+      std::cout << stats.to_json();
+    } else {
+      apsp::AtomicOutputFile out(stats_path);
+      const std::string json = stats.to_json();
+      out.write(json.data(), json.size());
+      out.commit();
+    }
+  }
+  return 0;
+}
+
+int generate(int argc, char** argv) {
+  const Arguments args =
+      parse(argc, argv, 2, {"--vertices", "--density", "--seed", "--max-weight"}, {});
+  if (args.positional.size() != 1) throw UsageError("generate expects one output file name");
+  apsp::GenerateConfig config;
+  bool have_vertices = false, have_density = false;
+  for (const auto& [name, value] : args.options) {
+    if (name == "--vertices") {
+      config.vertices = std::int32_t(parse_integer(name, value, 1, INT32_MAX));
+      have_vertices = true;
+    }
+    if (name == "--density") {
+      char* end = nullptr;
+      config.density = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(config.density >= 0 && config.density <= 1))
+        throw UsageError("--density expects a number in [0, 1], got '" + value + "'");
+      have_density = true;
+    }
+    if (name == "--seed") config.seed = std::uint64_t(parse_integer(name, value, 0, INT64_MAX));
+    if (name == "--max-weight") config.max_weight = int(parse_integer(name, value, 0, 1000));
+  }
+  if (!have_vertices || !have_density) throw UsageError("generate needs --vertices and --density");
+  const std::int64_t edges = apsp::generate_hw3(config, args.positional[0]);
+  std::fprintf(stderr, "[apsp] wrote %s: V = %d, E = %lld\n", args.positional[0].c_str(),
+               config.vertices, static_cast<long long>(edges));
+  return 0;
+}
+
+int compare(int argc, char** argv) {
+  const Arguments args = parse(argc, argv, 2, {}, {});
+  if (args.positional.size() != 2) throw UsageError("compare expects two file names");
+  const apsp::Comparison result = apsp::compare_hw3_outputs(args.positional[0], args.positional[1]);
+  std::printf("%s\n", result.message.c_str());
+  return result.identical ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Kokkos' OpenMP backend prints four lines of advice at every start when OMP_PROC_BIND is
+  // unset; the OpenMP runtime has read its environment by now, so setting it here changes no
+  // binding, only silences the advice. Users who want threads bound set OMP_PROC_BIND and
+  // OMP_PLACES themselves (README, "Performance").
+  setenv("OMP_PROC_BIND", "false", 0);
+  // Kokkos takes (and removes) its own --kokkos-* arguments.
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  try {
+    const std::string command = argc > 1 ? argv[1] : "";
+    if (command == "--help" || command == "-h") {
+      print_usage(stdout);
+      return 0;
+    }
+    if (command == "--version") {
+      std::printf("apsp %s, Kokkos %d.%d.%d, backends: %s\n", APSP_VERSION,
+                  KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100,
+                  backend_list().c_str());
+      return 0;
+    }
+    if (command == "generate") return generate(argc, argv);
+    if (command == "compare") return compare(argc, argv);
+    return solve(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "apsp: %s\n", e.what());
+    return 2;
+  } catch (const apsp::Error& e) {
+    std::fprintf(stderr, "apsp: error: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "apsp: error: out of memory\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "apsp: error: %s\n", e.what());
+    return 2;
+  }
+}

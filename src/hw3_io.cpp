@@ -1,0 +1,215 @@
+#include <apsp/error.hpp>
+#include <apsp/hw3_io.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace apsp {
+namespace {
+
+static_assert(sizeof(Edge) == 12, "Edge must match the 12-byte HW3 triple");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#error "apsp reads and writes the little-endian HW3 format on little-endian hosts only"
+#endif
+
+std::string system_error(const std::string& what, const std::string& path) {
+  return what + " '" + path + "': " + std::strerror(errno);
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+File open_for_reading(const std::string& path) {
+  File file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw Error(system_error("cannot open input", path));
+  struct stat st;
+  if (fstat(fileno(file.get()), &st) != 0) throw Error(system_error("cannot stat", path));
+  if (S_ISDIR(st.st_mode)) throw Error("input '" + path + "' is a directory");
+  return file;
+}
+
+std::uint64_t file_size(std::FILE* file) {
+  struct stat st;
+  fstat(fileno(file), &st);
+  return std::uint64_t(st.st_size);
+}
+
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+Graph read_hw3(const std::string& path) {
+  File file = open_for_reading(path);
+  const std::uint64_t size = file_size(file.get());
+  std::int32_t header[2];
+  if (size < sizeof header)
+    throw Error("input '" + path + "': truncated header (" + std::to_string(size) +
+                " bytes; V and E need 8)");
+  if (std::fread(header, sizeof header, 1, file.get()) != 1)
+    throw Error(system_error("cannot read", path));
+  Graph graph;
+  graph.vertices = header[0];
+  const std::int64_t edges = header[1];
+  if (graph.vertices <= 0)
+    throw Error("input '" + path + "': V = " + std::to_string(graph.vertices) +
+                ", the number of vertices must be at least 1");
+  if (edges < 0)
+    throw Error("input '" + path + "': E = " + std::to_string(edges) +
+                ", the number of edges must not be negative");
+  const std::uint64_t expected = sizeof header + std::uint64_t(edges) * sizeof(Edge);
+  if (size < expected)
+    throw Error("input '" + path + "': truncated edge list (E = " + std::to_string(edges) +
+                " needs " + std::to_string(expected) + " bytes, the file has " +
+                std::to_string(size) + ")");
+  if (size > expected)
+    throw Error("input '" + path + "': " + std::to_string(size - expected) +
+                " bytes of trailing data after the " + std::to_string(edges) + " edges");
+  try {
+    graph.edges.resize(std::size_t(edges));
+  } catch (const std::bad_alloc&) {
+    throw Error("input '" + path + "': not enough host memory for " + std::to_string(edges) +
+                " edges (" + gib(std::uint64_t(edges) * sizeof(Edge)) + ")");
+  }
+  if (edges > 0 && std::fread(graph.edges.data(), sizeof(Edge), graph.edges.size(), file.get()) !=
+                       graph.edges.size())
+    throw Error(system_error("cannot read the edges of", path));
+  for (std::size_t e = 0; e < graph.edges.size(); ++e) {
+    const Edge& edge = graph.edges[e];
+    for (const std::int32_t v : {edge.src, edge.dst})
+      if (v < 0 || v >= graph.vertices)
+        throw Error("input '" + path + "': edge " + std::to_string(e) + ": vertex " +
+                    std::to_string(v) + " out of range [0, " + std::to_string(graph.vertices) +
+                    ")");
+    if (edge.weight < 0 || edge.weight > max_weight)
+      throw Error("input '" + path + "': edge " + std::to_string(e) + ": weight " +
+                  std::to_string(edge.weight) + " out of range [0, " + std::to_string(max_weight) +
+                  "]");
+  }
+  return graph;
+}
+
+void write_hw3_graph(const std::string& path, const Graph& graph) {
+  if (graph.edges.size() > std::size_t(INT32_MAX))
+    throw Error("the HW3 format stores E as int32: " + std::to_string(graph.edges.size()) +
+                " edges do not fit");
+  AtomicOutputFile out(path);
+  const std::int32_t header[2] = {graph.vertices, std::int32_t(graph.edges.size())};
+  out.write(header, sizeof header);
+  if (!graph.edges.empty()) out.write(graph.edges.data(), graph.edges.size() * sizeof(Edge));
+  out.commit();
+}
+
+void check_disk_space(const std::string& path, std::uint64_t bytes) {
+  const std::string dir = directory_of(path);
+  struct statvfs fs;
+  if (statvfs(dir.c_str(), &fs) != 0) throw Error(system_error("cannot reach output directory", dir));
+  const std::uint64_t free_bytes = std::uint64_t(fs.f_bavail) * fs.f_frsize;
+  if (free_bytes < bytes)
+    throw Error("not enough disk space for '" + path + "': it needs " + gib(bytes) + ", " +
+                gib(free_bytes) + " free in '" + dir + "'");
+}
+
+AtomicOutputFile::AtomicOutputFile(const std::string& path) : path_(path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw Error("output '" + path + "' is a directory");
+  std::vector<char> name(path.begin(), path.end());
+  const std::string suffix = ".apsp-tmp.XXXXXX";
+  name.insert(name.end(), suffix.begin(), suffix.end());
+  name.push_back('\0');
+  fd_ = mkstemp(name.data());
+  if (fd_ < 0) throw Error(system_error("cannot create output next to", path));
+  temp_path_ = name.data();
+  fchmod(fd_, 0644);
+}
+
+AtomicOutputFile::~AtomicOutputFile() {
+  if (fd_ >= 0) close(fd_);
+  if (!committed_) unlink(temp_path_.c_str());
+}
+
+void AtomicOutputFile::write(const void* data, std::size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::write(fd_, p, bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(system_error("cannot write output", path_));
+    p += n;
+    bytes -= std::size_t(n);
+  }
+}
+
+void AtomicOutputFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::pwrite(fd_, p, bytes, off_t(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(system_error("cannot write output", path_));
+    p += n;
+    offset += std::uint64_t(n);
+    bytes -= std::size_t(n);
+  }
+}
+
+void AtomicOutputFile::commit() {
+  if (close(fd_) != 0) {
+    fd_ = -1;
+    throw Error(system_error("cannot finish output", path_));
+  }
+  fd_ = -1;
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
+    throw Error(system_error("cannot move the finished output into place as", path_));
+  committed_ = true;
+}
+
+Comparison compare_hw3_outputs(const std::string& a, const std::string& b) {
+  File fa = open_for_reading(a), fb = open_for_reading(b);
+  const std::uint64_t sa = file_size(fa.get()), sb = file_size(fb.get());
+  if (sa != sb)
+    return {false, "sizes differ: '" + a + "' has " + std::to_string(sa) + " bytes, '" + b +
+                       "' has " + std::to_string(sb)};
+  if (sa % 4 != 0) return {false, "'" + a + "' is not a whole number of int32 values"};
+  std::uint64_t v = 0;
+  while (v * v * 4 < sa) ++v;
+  if (v * v * 4 != sa)
+    return {false, "'" + a + "' holds " + std::to_string(sa / 4) +
+                       " values, not the square of a vertex count"};
+  constexpr std::size_t chunk = 1 << 20;
+  std::vector<std::int32_t> xa(chunk), xb(chunk);
+  std::uint64_t index = 0;
+  while (index < sa / 4) {
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk, sa / 4 - index));
+    if (std::fread(xa.data(), 4, n, fa.get()) != n) throw Error(system_error("cannot read", a));
+    if (std::fread(xb.data(), 4, n, fb.get()) != n) throw Error(system_error("cannot read", b));
+    for (std::size_t k = 0; k < n; ++k)
+      if (xa[k] != xb[k]) {
+        const std::uint64_t at = index + k;
+        return {false, "first difference at (" + std::to_string(at / v) + ", " +
+                           std::to_string(at % v) + "): " + std::to_string(xa[k]) + " in '" + a +
+                           "', " + std::to_string(xb[k]) + " in '" + b + "'"};
+      }
+    index += n;
+  }
+  return {true, "identical (V = " + std::to_string(v) + ")"};
+}
+
+}  // namespace apsp

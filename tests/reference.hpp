@@ -1,0 +1,46 @@
+// Independent references for the tests: plain O(V^3) Floyd-Warshall on the host, and a
+// random graph maker. Nothing here shares code with the solver.
+#pragma once
+
+#include <apsp/graph.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace apsp_test {
+
+inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
+  const std::int64_t v = g.vertices;
+  std::vector<int> d(std::size_t(v * v), apsp::infinity);
+  for (std::int64_t i = 0; i < v; ++i) d[std::size_t(i * v + i)] = 0;
+  for (const auto& e : g.edges) {
+    int& x = d[std::size_t(std::int64_t(e.src) * v + e.dst)];
+    if (e.src != e.dst && e.weight < x) x = e.weight;
+  }
+  for (std::int64_t k = 0; k < v; ++k)
+    for (std::int64_t i = 0; i < v; ++i) {
+      const int dik = d[std::size_t(i * v + k)];
+      if (dik == apsp::infinity) continue;
+      for (std::int64_t j = 0; j < v; ++j) {
+        const int dkj = d[std::size_t(k * v + j)];
+        if (dkj != apsp::infinity && dik + dkj < d[std::size_t(i * v + j)])
+          d[std::size_t(i * v + j)] = dik + dkj;
+      }
+    }
+  return d;
+}
+
+inline apsp::Graph random_graph(int vertices, double density, unsigned seed, int max_weight = 1000) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::uniform_int_distribution<int> weight(0, max_weight);
+  apsp::Graph g;
+  g.vertices = vertices;
+  for (int i = 0; i < vertices; ++i)
+    for (int j = 0; j < vertices; ++j)
+      if (coin(rng) < density) g.edges.push_back({i, j, weight(rng)});
+  return g;
+}
+
+}  // namespace apsp_test
