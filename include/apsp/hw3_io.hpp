@@ -27,8 +27,14 @@ inline std::uint64_t hw3_output_bytes(std::int64_t vertices) {
 // Throws apsp::Error when the file system holding `path` has less than `bytes` free.
 void check_disk_space(const std::string& path, std::uint64_t bytes);
 
+// Told when an AtomicOutputFile's temporary appears (true) and is gone (false), so that a signal
+// handler, which cannot run destructors, can remove it (src/cli/main.cpp).
+using TemporaryFileHook = void (*)(const char* path, bool exists);
+inline TemporaryFileHook temporary_file_hook = nullptr;
+
 // An output file that appears complete or not at all: rows go to a temporary file beside the
 // target, commit() renames it into place; destroyed before commit(), the temporary is removed.
+// A target that exists and is not a regular file (/dev/null, a pipe) is written directly.
 class AtomicOutputFile {
  public:
   explicit AtomicOutputFile(const std::string& path);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace apsp {
 
@@ -40,5 +41,8 @@ struct SolveStats {
 // Runs the whole job on one process. Throws apsp::Error on bad input or missing resources,
 // before any output exists; the output appears only when complete.
 SolveStats solve_hw3(const SolveConfig& config);
+
+// The tile shapes a backend ("" = default) can run on this device, best first.
+std::vector<ShapeChoice> shapes_of(const std::string& backend);
 
 }  // namespace apsp

@@ -2,6 +2,7 @@
 //   apsp [options] IN OUT          all-pairs shortest paths, drop-in for `./hw3 IN OUT`
 //   apsp generate [options] OUT    a random HW3 graph
 //   apsp compare A B               first difference between two HW3 outputs
+//   apsp verify IN OUT             checks OUT against IN without recomputing all pairs
 // Errors: one line on stderr, exit code 2, and no output file.
 #include <apsp/backends.hpp>
 #include <apsp/error.hpp>
@@ -9,14 +10,20 @@
 #include <apsp/hw3_io.hpp>
 #include <apsp/solve.hpp>
 #include <apsp/version.hpp>
+#if defined(APSP_HAVE_MPI)
+#include <apsp/distributed.hpp>
+#endif
 
 #include <Kokkos_Core.hpp>
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -31,6 +38,7 @@ const char* usage = R"(usage:
       (row-major, 0 on the diagonal, 1073741823 where there is no path).
       --backend NAME      execution space: %s (default %s)
       --tile B            tile size (default: the backend's best that fits the device)
+      --shape K           tile shape K of `apsp shapes` (tile, threads, register block)
       --stats FILE        write timings and rates as JSON ("-" for stdout)
       --progress          report rounds done, rate and ETA on stderr
                           (default: when stderr is a terminal)
@@ -40,6 +48,14 @@ const char* usage = R"(usage:
       weights uniform in [0, W] (default 1000). Byte-identical for the same arguments.
   apsp compare A B
       Compares two HW3 outputs; exit code 0 when identical, 1 when not.
+  apsp shapes [--backend NAME]
+      The tile shapes this device can run, the default first.
+  apsp verify IN OUT [--samples K] [--seed S]
+      Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
+      K rows and columns exactly by Dijkstra (default 8, always vertices 0 and V-1; the others
+      drawn with seed S), and on every row the range, the zero diagonal, d(u,v) <= w for each
+      edge and the triangle inequality through the sampled vertices. Exit code 0 when every
+      check passes, 1 at the first mismatch.
   apsp --version | --help
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
@@ -47,6 +63,65 @@ const char* usage = R"(usage:
 struct UsageError : apsp::Error {
   using apsp::Error::Error;
 };
+
+// Under mpirun every rank runs this program and fails alike (the solver makes all ranks agree on
+// one error): rank 0 speaks for all.
+bool reports_errors() {
+#if defined(APSP_HAVE_MPI)
+  return apsp::MpiSession::rank() == 0;
+#else
+  return true;
+#endif
+}
+
+// Ctrl-C (SIGINT) or SIGTERM must leave no partial output, but a signal handler cannot run the
+// destructors that remove temporary files. So AtomicOutputFile reports its temporaries here
+// (apsp::temporary_file_hook), into fixed buffers that the handler can read without
+// allocating; the handler unlinks them and dies of the same signal, so that the parent sees
+// how the process ended. Outputs are created by one thread only.
+struct TemporarySlot {
+  char path[4096];
+  volatile std::sig_atomic_t used;
+};
+TemporarySlot temporary_outputs[4];
+
+void track_temporary(const char* path, bool exists) {
+  for (auto& slot : temporary_outputs) {
+    if (exists && !slot.used && std::strlen(path) < sizeof slot.path) {
+      std::strcpy(slot.path, path);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the path before the flag
+      slot.used = 1;
+      return;
+    }
+    if (!exists && slot.used && std::strcmp(slot.path, path) == 0) {
+      slot.used = 0;
+      return;
+    }
+  }
+}
+
+void remove_temporaries_and_die(int signal_number) {
+  for (auto& slot : temporary_outputs)
+    if (slot.used) unlink(slot.path);
+  // SA_RESETHAND and SA_NODEFER: the default action is back and the signal is not blocked, so
+  // this kills the process now.
+  std::raise(signal_number);
+  _exit(128 + signal_number);
+}
+
+void remove_temporaries_on_signals() {
+  apsp::temporary_file_hook = track_temporary;
+  struct sigaction action = {};
+  action.sa_handler = remove_temporaries_and_die;
+  action.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM}) {
+    struct sigaction inherited;
+    // A signal the parent ignores stays ignored (a script's background job survives Ctrl-C).
+    if (sigaction(signal, nullptr, &inherited) == 0 && inherited.sa_handler == SIG_IGN) continue;
+    sigaction(signal, &action, nullptr);
+  }
+}
 
 std::string backend_list() {
   std::string names;
@@ -142,7 +217,7 @@ class ProgressLine {
 };
 
 int solve(int argc, char** argv) {
-  const Arguments args = parse(argc, argv, 1, {"--backend", "--tile", "--stats", "--max-memory"},
+  const Arguments args = parse(argc, argv, 1, {"--backend", "--tile", "--shape", "--stats", "--max-memory"},
                                {"--progress"});
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
@@ -155,6 +230,7 @@ int solve(int argc, char** argv) {
   for (const auto& [name, value] : args.options) {
     if (name == "--backend") config.backend = value;
     if (name == "--tile") config.options.tile = int(parse_integer(name, value, 1, 1024));
+    if (name == "--shape") config.options.shape = int(parse_integer(name, value, 0, 64));
     if (name == "--stats") stats_path = value;
     if (name == "--progress") progress = true;
     if (name == "--max-memory") config.max_memory = parse_size(name, value);
@@ -168,7 +244,12 @@ int solve(int argc, char** argv) {
     line = std::make_unique<ProgressLine>(header[0]);
     config.options.progress = [&line](int done, int total) { (*line)(done, total); };
   }
+#if defined(APSP_HAVE_MPI)
+  const apsp::SolveStats stats = apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
+  if (apsp::MpiSession::rank() != 0) return 0;  // rank 0 writes the stats
+#else
   const apsp::SolveStats stats = apsp::solve_hw3(config);
+#endif
   if (!stats_path.empty()) {
     if (stats_path == "-") {
       std::cout << stats.to_json();
@@ -210,6 +291,16 @@ int generate(int argc, char** argv) {
   return 0;
 }
 
+int shapes(int argc, char** argv) {
+  const Arguments args = parse(argc, argv, 2, {"--backend"}, {});
+  if (!args.positional.empty()) throw UsageError("shapes takes no file names");
+  std::string backend;
+  for (const auto& option : args.options) backend = option.second;
+  for (const auto& shape : apsp::shapes_of(backend))
+    std::printf("%d: %s\n", shape.index, shape.name.c_str());
+  return 0;
+}
+
 int compare(int argc, char** argv) {
   const Arguments args = parse(argc, argv, 2, {}, {});
   if (args.positional.size() != 2) throw UsageError("compare expects two file names");
@@ -220,13 +311,21 @@ int compare(int argc, char** argv) {
 
 }  // namespace
 
+namespace apsp::cli {
+int verify(int argc, char** argv);  // src/cli/verify.cpp
+}
+
 int main(int argc, char** argv) {
+  remove_temporaries_on_signals();
   // Kokkos' OpenMP backend prints four lines of advice at every start when OMP_PROC_BIND is
   // unset; the OpenMP runtime has read its environment by now, so setting it here changes no
   // binding, only silences the advice. Users who want threads bound set OMP_PROC_BIND and
   // OMP_PLACES themselves (README, "Performance").
   setenv("OMP_PROC_BIND", "false", 0);
   // Kokkos takes (and removes) its own --kokkos-* arguments.
+#if defined(APSP_HAVE_MPI)
+  apsp::MpiSession mpi(argc, argv);  // before Kokkos: it gives each rank its own device
+#endif
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     const std::string command = argc > 1 ? argv[1] : "";
@@ -242,18 +341,20 @@ int main(int argc, char** argv) {
     }
     if (command == "generate") return generate(argc, argv);
     if (command == "compare") return compare(argc, argv);
+    if (command == "shapes") return shapes(argc, argv);
+    if (command == "verify") return apsp::cli::verify(argc, argv);
     return solve(argc, argv);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "apsp: %s\n", e.what());
+    if (reports_errors()) std::fprintf(stderr, "apsp: %s\n", e.what());
     return 2;
   } catch (const apsp::Error& e) {
-    std::fprintf(stderr, "apsp: error: %s\n", e.what());
+    if (reports_errors()) std::fprintf(stderr, "apsp: error: %s\n", e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "apsp: error: out of memory\n");
+    if (reports_errors()) std::fprintf(stderr, "apsp: error: out of memory\n");
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "apsp: error: %s\n", e.what());
+    if (reports_errors()) std::fprintf(stderr, "apsp: error: %s\n", e.what());
     return 2;
   }
 }

@@ -63,7 +63,9 @@ struct RoundGeometry {
 
 template <class ExecSpace, class Shape>
 struct KernelTypes {
-  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using policy = Kokkos::TeamPolicy<
+      ExecSpace, Kokkos::LaunchBounds<(Shape::min_teams_per_unit > 0 ? Shape::team_size : 0),
+                                      Shape::min_teams_per_unit>>;
   using member = typename policy::member_type;
   using scratch_space = typename ExecSpace::scratch_memory_space;
   using tile = Kokkos::View<int**, Kokkos::LayoutRight, scratch_space,
@@ -71,20 +73,50 @@ struct KernelTypes {
   using tile4 = Kokkos::View<Int4**, Kokkos::LayoutRight, scratch_space,
                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr int B = Shape::tile;
+  static constexpr int TY = Shape::team_rows, TX = Shape::team_cols;
+  static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
   static constexpr int level = ShapeTable<ExecSpace>::scratch_level;
+  // One register block covers the tile (GPU shapes): pivot tiles and panels are closed in
+  // registers too. Otherwise (one CPU thread per tile) they are closed in scratch.
+  static constexpr bool in_registers = Shape::passes_rows == 1 && Shape::passes_cols == 1;
 
-  static std::size_t panel_scratch() { return 2 * tile4::shmem_size(B, B / 4); }
+  // Scratch tiles of the closure kernels have B + 1 columns: column reads (d(i,k) for the
+  // rows of a warp) then fall in different banks.
+  static std::size_t panel_scratch() {
+    return in_registers ? tile::shmem_size(B, B + 1) + 2 * tile::shmem_size(2, B)
+                        : 2 * tile::shmem_size(B, B + 1);
+  }
   static std::size_t chunk_scratch() {
     return tile4::shmem_size(B, Shape::k_chunk / 4) + tile4::shmem_size(Shape::k_chunk, B / 4);
   }
 
-  // A B x B scratch tile of ints, 16-byte aligned (allocated as Int4) for the Int4 copies.
-  KOKKOS_INLINE_FUNCTION static tile scratch_tile(const member& team) {
-    tile4 t(team.team_scratch(level), B, B / 4);
-    return tile(reinterpret_cast<int*>(t.data()), B, B);
+  // The tile rows and columns of register a / b of thread (ty, tx): groups of four, spread
+  // over the tile, so that a quarter-warp's Int4 loads cover 128 consecutive bytes.
+  KOKKOS_FORCEINLINE_FUNCTION static int row_of(int pass, int ty, int a) {
+    return pass * TY * RI + (a / 4) * 4 * TY + ty * 4 + a % 4;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static int col_of(int pass, int tx, int b) {
+    return pass * TX * RJ + (b / 4) * 4 * TX + tx * 4 + b % 4;
+  }
+  KOKKOS_INLINE_FUNCTION static void load_block(int (&acc)[RI][RJ], const int* tile_ptr,
+                                                std::int64_t ld, int pr, int pc, int ty, int tx) {
+    for (int a = 0; a < RI; ++a)
+      for (int h = 0; h < RJ / 4; ++h) {
+        const Int4 x = load4(tile_ptr + row_of(pr, ty, a) * ld + col_of(pc, tx, 4 * h));
+        for (int f = 0; f < 4; ++f) acc[a][4 * h + f] = x.v[f];
+      }
+  }
+  KOKKOS_INLINE_FUNCTION static void store_block(const int (&acc)[RI][RJ], int* tile_ptr,
+                                                 std::int64_t ld, int pr, int pc, int ty, int tx) {
+    for (int a = 0; a < RI; ++a)
+      for (int h = 0; h < RJ / 4; ++h) {
+        Int4 x;
+        for (int f = 0; f < 4; ++f) x.v[f] = acc[a][4 * h + f];
+        store4(tile_ptr + row_of(pr, ty, a) * ld + col_of(pc, tx, 4 * h), x);
+      }
   }
 
-  // Copies a rows x cols block (cols % 4 == 0) from global memory into scratch, all threads.
+  // Copies rows x cols (cols % 4 == 0) from global memory into an Int4 scratch view.
   KOKKOS_INLINE_FUNCTION static void load_tile4(const member& team, const tile4& dst,
                                                 const int* src, std::int64_t ld, int rows,
                                                 int cols) {
@@ -96,47 +128,92 @@ struct KernelTypes {
   }
   KOKKOS_INLINE_FUNCTION static void load_tile(const member& team, const tile& dst, const int* src,
                                                std::int64_t ld) {
-    constexpr int quads = B / 4;
-    for (int e = team.team_rank(); e < B * quads; e += team.team_size()) {
-      const int i = e / quads, q = e % quads;
-      store4(&dst(i, 4 * q), load4(src + i * ld + 4 * q));
-    }
+    for (int e = team.team_rank(); e < B * B; e += team.team_size())
+      dst(e / B, e % B) = src[(e / B) * ld + e % B];
   }
   KOKKOS_INLINE_FUNCTION static void store_tile(const member& team, int* dst, std::int64_t ld,
                                                 const tile& src) {
-    constexpr int quads = B / 4;
-    for (int e = team.team_rank(); e < B * quads; e += team.team_size()) {
-      const int i = e / quads, q = e % quads;
-      store4(dst + i * ld + 4 * q, load4(&src(i, 4 * q)));
-    }
+    for (int e = team.team_rank(); e < B * B; e += team.team_size())
+      dst[(e / B) * ld + e % B] = src(e / B, e % B);
   }
 
-  // d(i,j) = min(d(i,j), left(i,k) + right(k,j)) for k = 0..B-1 in order, a barrier per step.
-  // `left` or `right` is d itself: its row/column k does not change in step k (d(k,k) = 0),
-  // and only improvements are stored, so no thread writes what another reads in that step.
-  // Consecutive threads take consecutive columns (no bank conflicts on GPUs; one thread
-  // sweeps whole rows, contiguous for the vectorizer, on CPUs).
-  KOKKOS_INLINE_FUNCTION static void close_through(const member& team, const tile& d,
-                                                   const tile& left, const tile& right) {
-    constexpr int tcols = Shape::team_size < B ? Shape::team_size : B;
-    constexpr int trows = Shape::team_size / tcols;
-    const int ty = team.team_rank() / tcols, tx = team.team_rank() % tcols;
-    for (int k = 0; k < B; ++k) {
-      if (ty < trows) {
-        for (int i = ty; i < B; i += trows) {
-          const int lik = left(i, k);
-          for (int j = tx; j < B; j += tcols) {
-            const int through = lik + right(k, j);
-            if (through < d(i, j)) d(i, j) = through;
+  // What a tile is closed through, k = 0..B-1 in order: own(i,j) = min(own(i,j), L(i,k) + R(k,j)).
+  enum class Through {
+    itself,        // pivot tile: L = R = own
+    pivot_left,    // row panel: L = the closed pivot tile, R = own
+    pivot_right    // column panel: L = own, R = the closed pivot tile
+  };
+
+  // Closes the B x B tile at `own` (global memory, leading dimension ld); `pivot` is the closed
+  // pivot tile for the panels. Row k and column k of a tile do not change in step k
+  // (d(k,k) = 0), which is what lets every step read them while others update the rest.
+  KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, const int* pivot,
+                                                std::int64_t ld, Through how) {
+    const tile p(team.team_scratch(int(level)), B, B + 1);
+    if (how != Through::itself) load_tile(team, p, pivot, ld);
+    if constexpr (in_registers) {
+      // Own distances in registers; the row and column k every thread needs go through two
+      // double-buffered scratch vectors, written by their owners after step k - 1, so one
+      // barrier per step suffices.
+      const tile rowk(team.team_scratch(int(level)), 2, B), colk(team.team_scratch(int(level)), 2, B);
+      const int ty = team.team_rank() / TX, tx = team.team_rank() % TX;
+      for (int e = team.team_rank(); e < B; e += team.team_size()) {
+        rowk(0, e) = own[e];
+        colk(0, e) = own[e * ld];
+      }
+      int acc[RI][RJ];
+      load_block(acc, own, ld, 0, 0, ty, tx);
+      team.team_barrier();
+      for (int k = 0; k < B; ++k) {
+        const int cur = k & 1;
+        int left[RI], right[RJ];
+        for (int a = 0; a < RI; ++a)
+          left[a] = how == Through::pivot_left ? p(row_of(0, ty, a), k) : colk(cur, row_of(0, ty, a));
+        for (int b = 0; b < RJ; ++b)
+          right[b] = how == Through::pivot_right ? p(k, col_of(0, tx, b)) : rowk(cur, col_of(0, tx, b));
+        for (int a = 0; a < RI; ++a)
+          for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], left[a], right[b]);
+        if (k + 1 < B) {  // publish row and column k + 1 as they are after step k
+          for (int a = 0; a < RI; ++a)
+            if (how != Through::pivot_right && row_of(0, ty, a) == k + 1)
+              for (int b = 0; b < RJ; ++b) rowk(1 - cur, col_of(0, tx, b)) = acc[a][b];
+          for (int b = 0; b < RJ; ++b)
+            if (how != Through::pivot_left && col_of(0, tx, b) == k + 1)
+              for (int a = 0; a < RI; ++a) colk(1 - cur, row_of(0, ty, a)) = acc[a][b];
+        }
+        team.team_barrier();
+      }
+      store_block(acc, own, ld, 0, 0, ty, tx);
+    } else {
+      // In scratch, one step at a time; consecutive threads take consecutive columns, so
+      // one thread sweeps contiguous rows (vectorized) on a CPU. Only improvements are
+      // stored: row and column k, which others read in step k, are never written in it.
+      const tile d(team.team_scratch(int(level)), B, B + 1);
+      load_tile(team, d, own, ld);
+      team.team_barrier();
+      constexpr int tcols = Shape::team_size < B ? Shape::team_size : B;
+      constexpr int trows = Shape::team_size / tcols;
+      const int ty = team.team_rank() / tcols, tx = team.team_rank() % tcols;
+      const tile& left = how == Through::pivot_left ? p : d;
+      const tile& right = how == Through::pivot_right ? p : d;
+      for (int k = 0; k < B; ++k) {
+        if (ty < trows) {
+          for (int i = ty; i < B; i += trows) {
+            const int lik = left(i, k);
+            for (int j = tx; j < B; j += tcols) {
+              const int through = lik + right(k, j);
+              if (through < d(i, j)) d(i, j) = through;
+            }
           }
         }
+        team.team_barrier();
       }
-      team.team_barrier();
+      store_tile(team, own, ld, d);
     }
   }
 };
 
-// Phase 1: Floyd-Warshall inside the pivot tile, in scratch. One team.
+// Phase 1: Floyd-Warshall inside the pivot tile. One team.
 template <class ExecSpace, class Shape>
 struct PivotTile {
   using types = KernelTypes<ExecSpace, Shape>;
@@ -145,13 +222,9 @@ struct PivotTile {
   RoundGeometry geo;
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
-    int* global = local + std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld +
-                  std::int64_t(geo.pivot) * B;
-    const typename types::tile d = types::scratch_tile(team);
-    types::load_tile(team, d, global, geo.ld);
-    team.team_barrier();
-    types::close_through(team, d, d, d);
-    types::store_tile(team, global, geo.ld, d);
+    int* own = local + std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld +
+               std::int64_t(geo.pivot) * B;
+    types::close_tile(team, own, nullptr, geo.ld, types::Through::itself);
   }
 };
 
@@ -176,30 +249,17 @@ struct PivotPanels {
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
     const int n = team.league_rank();
     const int rows = do_rows ? geo.tiles - 1 : 0;
-    const bool row_panel = n < rows;
     const std::int64_t pivot_col = std::int64_t(geo.pivot) * B;
-    const int* pivot;
-    int* own;
-    if (row_panel) {
+    if (n < rows) {
       const std::int64_t pivot_local_row = std::int64_t(geo.pivot - geo.first_tile) * B;
-      pivot = local + pivot_local_row * geo.ld + pivot_col;
-      own = local + pivot_local_row * geo.ld + std::int64_t(geo.other_col(n)) * B;
+      types::close_tile(team, local + pivot_local_row * geo.ld + std::int64_t(geo.other_col(n)) * B,
+                        local + pivot_local_row * geo.ld + pivot_col, geo.ld,
+                        types::Through::pivot_left);
     } else {
-      pivot = pivot_rows + pivot_col;
-      own = local + std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col;
+      types::close_tile(
+          team, local + std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col,
+          pivot_rows + pivot_col, geo.ld, types::Through::pivot_right);
     }
-    const typename types::tile p = types::scratch_tile(team);
-    const typename types::tile d = types::scratch_tile(team);
-    types::load_tile(team, p, pivot, geo.ld);
-    types::load_tile(team, d, own, geo.ld);
-    team.team_barrier();
-    // Row panel: d(i,j) through p(i,k) + d(k,j); column panel: through d(i,k) + p(k,j).
-    if (row_panel) {
-      types::close_through(team, d, p, d);
-    } else {
-      types::close_through(team, d, d, p);
-    }
-    types::store_tile(team, own, geo.ld, d);
   }
 };
 
@@ -229,21 +289,14 @@ struct RemainingTiles {
     const int* col_panel = local + std::int64_t(tile_row) * B * ld + std::int64_t(geo.pivot) * B;
     const int* row_panel = pivot_rows + std::int64_t(tile_col) * B;
 
-    typename types::tile4 cols(team.team_scratch(types::level), B, KC / 4);   // cols(i, kk/4)
-    typename types::tile4 rows(team.team_scratch(types::level), KC, B / 4);   // rows(kk, j/4)
+    typename types::tile4 cols(team.team_scratch(int(types::level)), B, KC / 4);   // cols(i, kk/4)
+    typename types::tile4 rows(team.team_scratch(int(types::level)), KC, B / 4);   // rows(kk, j/4)
     const int ty = team.team_rank() / TX, tx = team.team_rank() % TX;
 
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {
       for (int pc = 0; pc < Shape::passes_cols; ++pc) {
-        const int row0 = pr * TY * RI + ty * 4;   // + g * 4 * TY + e
-        const int quad0 = pc * TX * RJ / 4 + tx;  // + h * TX, in Int4 units
         int acc[RI][RJ];
-        for (int g = 0; g < RI / 4; ++g)
-          for (int e = 0; e < 4; ++e)
-            for (int h = 0; h < RJ / 4; ++h) {
-              const Int4 x = load4(own + (row0 + g * 4 * TY + e) * ld + 4 * (quad0 + h * TX));
-              for (int f = 0; f < 4; ++f) acc[4 * g + e][4 * h + f] = x.v[f];
-            }
+        types::load_block(acc, own, ld, pr, pc, ty, tx);
         for (int k0 = 0; k0 < B; k0 += KC) {
           if (KC < B || (pr == 0 && pc == 0)) {
             team.team_barrier();
@@ -253,12 +306,11 @@ struct RemainingTiles {
           }
           for (int kk = 0; kk < KC; kk += 4) {
             Int4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
-            for (int g = 0; g < RI / 4; ++g)
-              for (int e = 0; e < 4; ++e) left[4 * g + e] = cols(row0 + g * 4 * TY + e, kk / 4);
+            for (int a = 0; a < RI; ++a) left[a] = cols(types::row_of(pr, ty, a), kk / 4);
             for (int u = 0; u < 4; ++u) {
               int right[RJ];  // d(k0+kk+u, j) of this thread's columns
               for (int h = 0; h < RJ / 4; ++h) {
-                const Int4 x = rows(kk + u, quad0 + h * TX);
+                const Int4 x = rows(kk + u, types::col_of(pc, tx, 4 * h) / 4);
                 for (int f = 0; f < 4; ++f) right[4 * h + f] = x.v[f];
               }
               for (int a = 0; a < RI; ++a) {
@@ -268,13 +320,7 @@ struct RemainingTiles {
             }
           }
         }
-        for (int g = 0; g < RI / 4; ++g)
-          for (int e = 0; e < 4; ++e)
-            for (int h = 0; h < RJ / 4; ++h) {
-              Int4 x;
-              for (int f = 0; f < 4; ++f) x.v[f] = acc[4 * g + e][4 * h + f];
-              store4(own + (row0 + g * 4 * TY + e) * ld + 4 * (quad0 + h * TX), x);
-            }
+        types::store_block(acc, own, ld, pr, pc, ty, tx);
       }
     }
   }

@@ -29,7 +29,7 @@ std::size_t scratch_bytes() {
 // Whether the device of ExecSpace can run a shape: scratch pad and team size.
 template <class ExecSpace, class Shape>
 bool shape_fits(const ExecSpace& exec) {
-  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using policy = typename KernelTypes<ExecSpace, Shape>::policy;
   const int level = ShapeTable<ExecSpace>::scratch_level;
   if (scratch_bytes<ExecSpace, Shape>() > std::size_t(policy::scratch_size_max(level)))
     return false;
@@ -104,8 +104,8 @@ class BlockedRounds {
   }
 
  private:
-  Kokkos::TeamPolicy<ExecSpace> policy(int league, std::size_t scratch) const {
-    return Kokkos::TeamPolicy<ExecSpace>(exec_, league, Shape::team_size)
+  typename KernelTypes<ExecSpace, Shape>::policy policy(int league, std::size_t scratch) const {
+    return typename KernelTypes<ExecSpace, Shape>::policy(exec_, league, Shape::team_size)
         .set_scratch_size(ShapeTable<ExecSpace>::scratch_level, Kokkos::PerTeam(scratch));
   }
 

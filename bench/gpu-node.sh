@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Everything we measure on a GPU node, in one go (the lent H100/H200 runs this in one call):
+#   bench/gpu-node.sh BIN_DIR OUT_DIR [quick|full]
+# BIN_DIR holds the cuda-hopper build's `apsp` and `apsp_tests`; results land in OUT_DIR:
+# tests.log, check.log (GPU vs CPU, bitwise), runs.jsonl (one --stats record per run),
+# sass.txt (instruction mix of the kernels), summary.txt (the table printed last).
+set -uo pipefail
+bin=$(cd "${1:?BIN_DIR}" && pwd)
+out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
+mode=${3:-full}
+work=${APSP_WORK:-/tmp/apsp-gpu}
+mkdir -p "$work"
+apsp=$bin/apsp
+log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
+
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader \
+  >"$out/gpu.txt" 2>&1
+log "gpu: $(cat "$out/gpu.txt")"
+log "$("$apsp" --version)"
+
+# 1. The whole GoogleTest suite on Cuda (and Serial).
+"$bin/apsp_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
+log "tests: exit $? ($(grep -E '^\[  (PASSED|FAILED)' "$out/tests.log" | tr '\n' ' '))"
+
+# 2. GPU vs CPU (Serial) bitwise, every tile shape, sizes that are not multiples of the tile.
+"$apsp" shapes --backend cuda | tee "$out/shapes.txt"
+shapes=$(cut -d: -f1 "$out/shapes.txt")
+fails=0
+for v in 1 97 1000 1531 2050; do
+  "$apsp" generate --vertices $v --density 0.01 --seed $v "$work/c$v.in" 2>/dev/null
+  "$apsp" --backend serial "$work/c$v.in" "$work/c$v.cpu" 2>>"$out/check.log"
+  for k in $shapes; do
+    "$apsp" --backend cuda --shape $k "$work/c$v.in" "$work/c$v.gpu" 2>>"$out/check.log"
+    r=$("$apsp" compare "$work/c$v.cpu" "$work/c$v.gpu")
+    echo "V=$v shape=$k: $r" >>"$out/check.log"
+    case "$r" in identical*) ;; *) fails=$((fails + 1)) ;; esac
+  done
+done
+log "gpu vs cpu: $fails mismatches ($(grep -c . "$out/check.log") lines in check.log)"
+
+# 3. Kernel rates: compute time of all rounds (fenced), V^3 / seconds, three runs each.
+run() {  # V density shape
+  local v=$1 p=$2 k=$3
+  local in=$work/g$v.in
+  [ -f "$in" ] || "$apsp" generate --vertices $v --density $p --seed 7 "$in" 2>/dev/null
+  "$apsp" --backend cuda --shape $k "$in" /dev/null --stats "$work/s.json" 2>>"$out/errors.log" &&
+    tr -d '\n ' <"$work/s.json" >>"$out/runs.jsonl" && echo >>"$out/runs.jsonl"
+}
+sizes="5000:1 11000:0.1 40000:0.001"
+[ "$mode" = quick ] && sizes="5000:1 11000:0.1"
+for vp in $sizes; do
+  for k in $shapes; do
+    for rep in 1 2 3; do run "${vp%%:*}" "${vp##*:}" $k; done
+  done
+done
+python3 - "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
+import json, sys, statistics, collections
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    if line.strip():
+        r = json.loads(line)
+        runs[(r["vertices"], r["shape"])].append(r["seconds"]["compute"])
+print(f"{'V':>6} {'median s':>10} {'T upd/s':>8} runs  shape")
+for (v, t), s in sorted(runs.items()):
+    m = statistics.median(s)
+    print(f"{v:>6} {m:>10.4f} {v**3 / m / 1e12:>8.2f} {len(s):>4}  {t}")
+EOF
+
+# 4. The instruction mix of the kernels (VIADDMNMX, 16-byte shared loads, no local memory).
+if command -v cuobjdump >/dev/null; then
+  cuobjdump -sass "$apsp" >"$work/sass.txt" 2>/dev/null
+  awk '/Function :/ { f = $3 } /VIADDMNMX|IMNMX|LDS|LDL|STL|BAR.SYNC/ {
+         split($0, a, /[ ;]+/); for (i in a) if (a[i] ~ /^(VIADDMNMX|IMNMX|LDS|LDS\.64|LDS\.128|LDL|STL|BAR\.SYNC)/) c[f " " a[i]]++ }
+       END { for (k in c) print c[k], k }' "$work/sass.txt" | grep -E "RemainingTiles|PivotPanels|PivotTile" |
+    sed -E 's/_ZN6Kokkos4Impl[0-9a-z_]*ParallelForIN4apsp6detail[0-9]*//; s/INS_4CudaENS4_9TileShapeIL//; s/EEEEENS_10TeamPolicy.*EEEEvT_//' |
+    sort -k2 >"$out/sass.txt"
+  log "sass: $(wc -l <"$out/sass.txt") lines in sass.txt"
+fi

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# bad_input.sh APSP WORKDIR CASE
+# One class of bad input or bad command line. `apsp` must exit with code 2, print exactly one
+# line on stderr ("apsp: ...", naming the problem) and nothing on stdout, and leave no output:
+# OUT must not appear, a previous OUT must stay as it was, and no temporary file may remain.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+apsp=$1 work=$2 case=$3
+rm -rf "$work"
+mkdir -p "$work"
+in=$work/graph.in
+out=$work/result.out
+hw3 "$in" 5 2 0 1 7 3 4 1000 # a valid input, for the cases about the command line
+
+args=() # the command line, IN and OUT included
+message=""   # what the error line must contain
+check_out=1  # whether OUT is a file this run could have written
+case $case in
+  missing_file)
+    args=("$work/missing.in" "$out") message="cannot open input" ;;
+  directory)
+    mkdir "$work/folder.in"
+    args=("$work/folder.in" "$out") message="is a directory" ;;
+  truncated_header_[0-7])
+    size=${case#truncated_header_}
+    head -c "$size" "$in" >"$work/short.in"
+    args=("$work/short.in" "$out") message="truncated header ($size bytes" ;;
+  truncated_edges)
+    head -c 25 "$in" >"$work/cut.in"
+    args=("$work/cut.in" "$out") message="truncated edge list" ;;
+  trailing_garbage)
+    { cat "$in"; printf 'garbage'; } >"$work/long.in"
+    args=("$work/long.in" "$out") message="7 bytes of trailing data" ;;
+  zero_vertices)
+    hw3 "$work/v0.in" 0 0
+    args=("$work/v0.in" "$out") message="V = 0" ;;
+  negative_vertices)
+    hw3 "$work/vneg.in" -4 1 0 0 1
+    args=("$work/vneg.in" "$out") message="V = -4" ;;
+  negative_edges)
+    hw3 "$work/eneg.in" 5 -1
+    args=("$work/eneg.in" "$out") message="E = -1" ;;
+  negative_vertex)
+    hw3 "$work/vertex.in" 5 2 0 1 7 -1 4 1
+    args=("$work/vertex.in" "$out") message="edge 1: vertex -1 out of range [0, 5)" ;;
+  vertex_too_large)
+    hw3 "$work/vertex.in" 5 2 0 1 7 4 5 1
+    args=("$work/vertex.in" "$out") message="edge 1: vertex 5 out of range [0, 5)" ;;
+  negative_weight)
+    hw3 "$work/weight.in" 5 2 0 1 -1 3 4 1
+    args=("$work/weight.in" "$out") message="edge 0: weight -1 out of range [0, 1000]" ;;
+  weight_too_large)
+    hw3 "$work/weight.in" 5 2 0 1 7 3 4 1001
+    args=("$work/weight.in" "$out") message="edge 1: weight 1001 out of range [0, 1000]" ;;
+  no_arguments)
+    args=() message="expected IN and OUT" check_out=0 ;;
+  one_argument)
+    args=("$in") message="expected IN and OUT" check_out=0 ;;
+  three_arguments)
+    args=("$in" "$out" "$work/extra.out") message="expected IN and OUT" ;;
+  unknown_option)
+    args=(--frobnicate "$in" "$out") message="unknown option '--frobnicate'" ;;
+  missing_option_value)
+    args=("$in" "$out" --tile) message="--tile needs a value" ;;
+  bad_tile_value)
+    args=(--tile abc "$in" "$out") message="--tile expects an integer" ;;
+  tile_zero)
+    args=(--tile=0 "$in" "$out") message="--tile expects an integer" ;;
+  unavailable_tile)
+    args=(--tile 48 "$in" "$out") message="tile size 48 is not available" ;;
+  unknown_backend)
+    args=(--backend nosuch "$in" "$out") message="backend 'nosuch' is not in this build" ;;
+  missing_output_directory)
+    out=$work/nowhere/result.out
+    args=("$in" "$out") message="cannot reach output directory" ;;
+  output_is_directory)
+    out=$work/result.dir
+    mkdir "$out"
+    args=("$in" "$out") message="is a directory" check_out=0 ;;
+  huge_vertex_count)
+    # V x V distances far beyond any memory; /dev/null skips the disk-space check.
+    hw3 "$work/huge.in" 2147483647 0
+    args=("$work/huge.in" /dev/null) message="V = 2147483647 needs" check_out=0 ;;
+  *)
+    fail "unknown case '$case'" ;;
+esac
+
+# run ATTEMPT: runs apsp, checks the exit code and the one line on stderr.
+run() {
+  local rc=0
+  "$apsp" "${args[@]}" >"$work/stdout.$1" 2>"$work/stderr.$1" || rc=$?
+  [[ $rc == 2 ]] || fail "exit code $rc, expected 2 (stderr: $(cat "$work/stderr.$1"))"
+  [[ ! -s "$work/stdout.$1" ]] || fail "stdout not empty: $(cat "$work/stdout.$1")"
+  expect_one_apsp_line "$work/stderr.$1"
+  grep -qF -- "$message" "$work/stderr.$1" ||
+    fail "the error does not name the problem ('$message'): $(cat "$work/stderr.$1")"
+  echo "OK ($1): $(cat "$work/stderr.$1")"
+}
+
+run fresh
+if [[ -d "$out" ]]; then
+  [[ -z "$(ls -A "$out")" ]] || fail "something was written into the directory $out"
+  expect_no_temporaries "$out"
+fi
+if [[ $check_out == 1 ]]; then
+  [[ ! -e "$out" ]] || fail "$out exists after a failed run"
+  expect_no_temporaries "$out"
+  [[ ! -e "$work/extra.out" ]] || fail "$work/extra.out exists after a failed run"
+  if [[ -d "$(dirname "$out")" ]]; then
+    printf 'an earlier result\n' >"$out"
+    cp "$out" "$work/earlier.copy"
+    run existing
+    cmp -s "$out" "$work/earlier.copy" || fail "the existing $out was changed"
+    expect_no_temporaries "$out"
+  fi
+fi

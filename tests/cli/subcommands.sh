@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# subcommands.sh APSP WORKDIR
+# `apsp generate` (byte-identical reruns, E in the header), `apsp compare` (exit 0, 1, 2),
+# `apsp --version` and `apsp --help`.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+apsp=$1 work=$2
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+"$apsp" generate --vertices 90 --density 0.05 --seed 3 a.in 2>gen.err
+"$apsp" generate --seed 3 --density=0.05 --vertices 90 b.in 2>/dev/null
+cmp -s a.in b.in || fail "generate wrote different bytes for the same arguments"
+edges=$(grep -o 'E = [0-9]*' gen.err | cut -d' ' -f3)
+[[ -n "$edges" ]] || fail "generate did not report E: $(cat gen.err)"
+[[ $(stat -c %s a.in) == $((8 + 12 * edges)) ]] || fail "a.in is not 8 + 12 E bytes (E = $edges)"
+[[ "$(od -An -t d4 -j 4 -N 4 a.in | tr -d ' ')" == "$edges" ]] || fail "header E is not $edges"
+echo "OK: generate, E = $edges"
+
+"$apsp" a.in a.out
+"$apsp" --tile 32 a.in b.out
+[[ "$("$apsp" compare a.out b.out)" == "identical (V = 90)" ]] || fail "compare of equal files"
+"$apsp" --tile 128 b.in c.out
+cmp -s a.out c.out || fail "different tiles, different distances"
+
+# One distance changed: row 7, column 11.
+cp a.out d.out
+printf '\x07\x00\x00\x00' | dd of=d.out bs=4 seek=$((7 * 90 + 11)) conv=notrunc status=none
+rc=0
+"$apsp" compare a.out d.out >cmp.out || rc=$?
+[[ $rc == 1 ]] || fail "compare of different files: exit code $rc, expected 1"
+grep -qF "first difference at (7, 11)" cmp.out || fail "compare: $(cat cmp.out)"
+echo "OK: compare: $(cat cmp.out)"
+
+rc=0
+"$apsp" compare a.out missing.out >/dev/null 2>cmp.err || rc=$?
+[[ $rc == 2 ]] || fail "compare with a missing file: exit code $rc, expected 2"
+expect_one_apsp_line cmp.err
+
+rc=0
+"$apsp" generate --vertices 0 --density 0.5 g.in 2>gen.err || rc=$?
+[[ $rc == 2 && ! -e g.in ]] || fail "generate --vertices 0: exit code $rc"
+expect_one_apsp_line gen.err
+expect_no_temporaries g.in
+
+version=$("$apsp" --version)
+[[ "$version" == "apsp "*", Kokkos "*", backends: "* ]] || fail "--version: $version"
+"$apsp" --help | grep -q "usage:" || fail "--help prints no usage"
+echo "OK: $version"

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# mpi_case.sh CASE NP WORKDIR APSP SINGLE TESTCASES MPIRUN...
+# Runs `MPIRUN... NP APSP [OPTION]... IN OUT` (MPIRUN ends with its process-count flag) for one
+# case, one thread per rank:
+#   - a graph case must succeed silently with OUT bitwise equal to the single-process output
+#     (SINGLE, which calls apsp::solve_hw3) or to TESTCASES/NAME.out;
+#   - a failure case (a rank failing at a round, bad input, too little memory) must exit with
+#     code 2, print exactly one "apsp: " line however many ranks there are, and leave no output
+#     (a previous OUT unchanged, no temporary file).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../cli/common.sh"
+
+case=$1 np=$2 work=$3 apsp=$4 single=$5 testcases=$6
+shift 6
+mpirun=("$@")
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+export OMP_NUM_THREADS=1 KOKKOS_DISABLE_WARNINGS=1  # ranks oversubscribe the cores
+
+# graph V DENSITY: a random input in.in
+graph() { "$apsp" generate --vertices "$1" --density "$2" --seed 7 in.in 2>/dev/null; }
+
+options=()      # for both solvers
+mpi_options=()  # for the MPI run only
+in=in.in
+expected=""   # empty: the single-process output
+message=""    # non-empty: the run must fail with this in its one line
+case $case in
+  ragged) graph 300 0.02; options=(--tile 32) ;;        # 10 tiles: 3 and 4 ranks do not divide
+  few_tiles) graph 40 0.2; options=(--tile 32) ;;       # 2 tiles: 3 and 4 ranks hold none
+  tile128) graph 300 0.02; options=(--tile 128) ;;      # 3 tiles
+  one_vertex) graph 1 0 ;;
+  no_edges) graph 100 0; options=(--tile 32) ;;
+  serial) graph 150 0.05; options=(--backend serial --tile 32) ;;
+  max_memory)  # 256 x 256 distances take 256 KiB: one rank is refused, several fit
+    graph 256 0.01
+    options=(--tile 32) mpi_options=(--max-memory 200K)
+    [[ $np == 1 ]] && message="but --max-memory allows" ;;
+  testcase-*)
+    in=$testcases/${case#testcase-}.in expected=$testcases/${case#testcase-}.out
+    options=(--tile 32) ;;
+  fail-*-*)  # fail-R-K: rank R fails at round K
+    graph 300 0.02
+    options=(--tile 32)
+    IFS=- read -r _ fail_rank fail_round <<<"$case"
+    export APSP_FAIL_RANK=$fail_rank APSP_FAIL_ROUND=$fail_round
+    message="rank $fail_rank of $np: injected failure at round $fail_round" ;;
+  fail_rank_without_rows)  # 2 tiles over 4 ranks: rank 3 holds none
+    graph 40 0.2
+    options=(--tile 32)
+    export APSP_FAIL_RANK=3 APSP_FAIL_ROUND=1
+    message="rank 3 of $np: injected failure at round 1" ;;
+  bad_input)
+    graph 100 0.1
+    head -c 100 in.in >short.in
+    in=short.in message="truncated edge list" ;;
+  *) fail "unknown case $case" ;;
+esac
+
+out=$work/result.out
+if [[ -n "$message" ]]; then
+  echo previous >"$out"
+  rc=0
+  "${mpirun[@]}" "$np" "$apsp" "${options[@]}" "${mpi_options[@]}" "$in" "$out" >stdout 2>stderr || rc=$?
+  [[ $rc == 2 ]] || fail "exit code $rc, expected 2: $(cat stderr)"
+  # mpirun adds its own notice of the failed job; of ours there must be one line.
+  grep '^apsp: ' stderr >ours || true
+  expect_one_apsp_line ours
+  grep -qF -- "$message" ours || fail "expected '$message' in: $(cat ours)"
+  [[ "$(cat "$out")" == previous ]] || fail "the previous output was changed"
+  expect_no_temporaries "$out"
+  echo "OK: $(cat ours)"
+  exit 0
+fi
+
+if [[ -z "$expected" ]]; then
+  expected=$work/expected.out
+  "$single" "${options[@]}" "$in" "$expected"
+fi
+rc=0
+"${mpirun[@]}" "$np" "$apsp" "${options[@]}" "${mpi_options[@]}" "$in" "$out" >stdout 2>stderr || rc=$?
+[[ $rc == 0 ]] || fail "exit code $rc: $(cat stderr)"
+[[ ! -s stdout && ! -s stderr ]] ||
+  fail "a successful run should print nothing, got: $(cat stdout stderr)"
+cmp "$out" "$expected" || fail "$np ranks differ from one process: $("$apsp" compare "$out" "$expected")"
+expect_no_temporaries "$out"
+echo "OK: $np ranks, $(stat -c %s "$out") bytes identical to one process"

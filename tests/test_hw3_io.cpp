@@ -1,0 +1,293 @@
+// The HW3 reader and writer, the atomic output file and the output comparison: round trips,
+// every class of bad input (each must throw apsp::Error naming the problem), and the place of
+// the first difference.
+#include <apsp/error.hpp>
+#include <apsp/hw3_io.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+// A fresh directory per test (tests may run in parallel), removed with what is in it.
+class Hw3Files : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "apsp-hw3-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    if (!dir_.empty()) ASSERT_EQ(std::system(("rm -rf '" + dir_ + "'").c_str()), 0);
+  }
+
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+  std::string write_bytes(const std::string& name, const std::string& bytes) const {
+    std::ofstream out(path(name), std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    return path(name);
+  }
+  std::string write_ints(const std::string& name, const std::vector<std::int32_t>& values) const {
+    return write_bytes(name, std::string(reinterpret_cast<const char*>(values.data()),
+                                         values.size() * sizeof(std::int32_t)));
+  }
+  static std::string read_bytes(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // Names left in the directory, sorted ("a b c").
+  std::string listing() const {
+    std::string names;
+    const std::string command = "ls -A '" + dir_ + "'";
+    std::FILE* ls = popen(command.c_str(), "r");
+    for (int c; (c = std::fgetc(ls)) != EOF;)
+      names += c == '\n' ? ' ' : char(c);
+    pclose(ls);
+    if (!names.empty()) names.pop_back();
+    return names;
+  }
+
+  // read_hw3(file) must throw apsp::Error whose message contains every one of `parts`.
+  static void expect_rejected(const std::string& file, const std::vector<std::string>& parts) {
+    try {
+      apsp::read_hw3(file);
+      ADD_FAILURE() << "read_hw3 accepted " << file;
+    } catch (const apsp::Error& e) {
+      const std::string message = e.what();
+      for (const auto& part : parts)
+        EXPECT_NE(message.find(part), std::string::npos)
+            << "message \"" << message << "\" does not name \"" << part << "\"";
+    }
+  }
+
+  std::string dir_;
+};
+
+// A header and edges as int32 values, the way the HW3 format lays them out.
+std::vector<std::int32_t> hw3(std::int32_t vertices, std::int32_t edges,
+                              const std::vector<std::int32_t>& triples = {}) {
+  std::vector<std::int32_t> values{vertices, edges};
+  values.insert(values.end(), triples.begin(), triples.end());
+  return values;
+}
+
+TEST_F(Hw3Files, RoundTripKeepsEveryEdgeInOrder) {
+  apsp::Graph graph;
+  graph.vertices = 7;
+  graph.edges = {{0, 1, 0}, {6, 0, 1000}, {3, 3, 5}, {2, 4, 17}, {2, 4, 9}, {5, 6, 1}};
+  const std::string file = path("graph.in");
+  apsp::write_hw3_graph(file, graph);
+
+  EXPECT_EQ(
+      read_bytes(file),
+      read_bytes(write_ints(
+          "expected.in", hw3(7, 6, {0, 1, 0, 6, 0, 1000, 3, 3, 5, 2, 4, 17, 2, 4, 9, 5, 6, 1}))));
+  const apsp::Graph back = apsp::read_hw3(file);
+  EXPECT_EQ(back.vertices, 7);
+  ASSERT_EQ(back.edges.size(), graph.edges.size());
+  for (std::size_t e = 0; e < graph.edges.size(); ++e) {
+    EXPECT_EQ(back.edges[e].src, graph.edges[e].src) << "edge " << e;
+    EXPECT_EQ(back.edges[e].dst, graph.edges[e].dst) << "edge " << e;
+    EXPECT_EQ(back.edges[e].weight, graph.edges[e].weight) << "edge " << e;
+  }
+}
+
+TEST_F(Hw3Files, RoundTripOfAGraphWithoutEdges) {
+  apsp::Graph graph;
+  graph.vertices = 1;
+  apsp::write_hw3_graph(path("one.in"), graph);
+  EXPECT_EQ(read_bytes(path("one.in")).size(), 8u);
+  const apsp::Graph back = apsp::read_hw3(path("one.in"));
+  EXPECT_EQ(back.vertices, 1);
+  EXPECT_TRUE(back.edges.empty());
+}
+
+TEST_F(Hw3Files, AcceptsTheExtremesOfTheRanges) {
+  const apsp::Graph g =
+      apsp::read_hw3(write_ints("edge.in", hw3(3, 3, {0, 2, 0, 2, 0, 1000, 1, 1, 1000})));
+  ASSERT_EQ(g.edges.size(), 3u);
+  EXPECT_EQ(g.edges[1].weight, 1000);
+}
+
+TEST_F(Hw3Files, RejectsAMissingFile) {
+  expect_rejected(path("missing.in"), {"cannot open input", "missing.in", "No such file"});
+}
+
+TEST_F(Hw3Files, RejectsADirectory) {
+  ASSERT_EQ(mkdir(path("folder.in").c_str(), 0755), 0);
+  expect_rejected(path("folder.in"), {"folder.in", "is a directory"});
+}
+
+TEST_F(Hw3Files, RejectsEveryTruncatedHeader) {
+  const std::string header("\x05\x00\x00\x00\x00\x00\x00\x00", 8);
+  for (std::size_t size = 0; size < 8; ++size) {
+    SCOPED_TRACE(std::to_string(size) + " bytes");
+    expect_rejected(write_bytes("short.in", header.substr(0, size)),
+                    {"short.in", "truncated header (" + std::to_string(size) + " bytes"});
+  }
+}
+
+TEST_F(Hw3Files, RejectsATruncatedEdgeList) {
+  // Two edges announced, one and a half present.
+  std::string bytes = read_bytes(write_ints("full.in", hw3(4, 2, {0, 1, 5, 1, 2, 6})));
+  bytes.resize(bytes.size() - 6);
+  expect_rejected(write_bytes("cut.in", bytes),
+                  {"cut.in", "truncated edge list", "E = 2", "needs 32 bytes", "has 26"});
+  // Edges announced, none present.
+  expect_rejected(write_ints("none.in", hw3(4, 3)), {"truncated edge list", "E = 3"});
+}
+
+TEST_F(Hw3Files, RejectsTrailingBytes) {
+  std::string bytes = read_bytes(write_ints("full.in", hw3(4, 1, {0, 1, 5})));
+  expect_rejected(write_bytes("trailing.in", bytes + "x"),
+                  {"trailing.in", "1 bytes of trailing data", "after the 1 edges"});
+  expect_rejected(write_ints("extra-edge.in", hw3(4, 1, {0, 1, 5, 1, 2, 6})),
+                  {"12 bytes of trailing data"});
+}
+
+TEST_F(Hw3Files, RejectsVerticesBelowOne) {
+  expect_rejected(write_ints("zero.in", hw3(0, 0)), {"zero.in", "V = 0", "vertices"});
+  expect_rejected(write_ints("negative.in", hw3(-3, 0)), {"V = -3", "vertices"});
+  expect_rejected(write_ints("min.in", hw3(INT32_MIN, 0)), {"V = -2147483648"});
+}
+
+TEST_F(Hw3Files, RejectsNegativeEdgeCounts) {
+  expect_rejected(write_ints("negative.in", hw3(4, -1)), {"negative.in", "E = -1", "edges"});
+  expect_rejected(write_ints("min.in", hw3(4, INT32_MIN)), {"E = -2147483648"});
+}
+
+TEST_F(Hw3Files, RejectsVerticesOutOfRange) {
+  struct Case {
+    std::vector<std::int32_t> edges;
+    std::string problem;
+  };
+  const std::vector<Case> cases = {
+      {{0, 1, 1, -1, 2, 3}, "edge 1: vertex -1 out of range [0, 5)"},
+      {{0, 1, 1, 1, 2, 3, 2, -7, 3}, "edge 2: vertex -7 out of range [0, 5)"},
+      {{5, 0, 1}, "edge 0: vertex 5 out of range [0, 5)"},
+      {{0, 1, 1, 4, 5, 1}, "edge 1: vertex 5 out of range [0, 5)"},
+      {{0, 1, 1, 4, INT32_MAX, 1}, "edge 1: vertex 2147483647 out of range [0, 5)"},
+      {{INT32_MIN, 1, 1}, "edge 0: vertex -2147483648 out of range [0, 5)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.problem);
+    expect_rejected(write_ints("vertex.in", hw3(5, std::int32_t(c.edges.size() / 3), c.edges)),
+                    {"vertex.in", c.problem});
+  }
+}
+
+TEST_F(Hw3Files, RejectsWeightsOutOfRange) {
+  expect_rejected(write_ints("negative.in", hw3(3, 2, {0, 1, 3, 1, 2, -1})),
+                  {"negative.in", "edge 1: weight -1 out of range [0, 1000]"});
+  expect_rejected(write_ints("heavy.in", hw3(3, 1, {2, 0, 1001})),
+                  {"edge 0: weight 1001 out of range [0, 1000]"});
+  expect_rejected(write_ints("huge.in", hw3(3, 1, {2, 0, INT32_MAX})),
+                  {"weight 2147483647 out of range"});
+}
+
+TEST_F(Hw3Files, AtomicOutputAppearsOnlyOnCommit) {
+  {
+    apsp::AtomicOutputFile out(path("result.out"));
+    out.write("abcd", 4);
+    EXPECT_EQ(listing().find("result.out "), std::string::npos);
+    EXPECT_EQ(out.temporary_path().rfind(path("result.out.apsp-tmp."), 0), 0u);
+  }
+  EXPECT_EQ(listing(), "") << "an uncommitted output leaves nothing behind";
+
+  write_bytes("result.out", "old");
+  {
+    apsp::AtomicOutputFile out(path("result.out"));
+    out.write("new!", 4);
+  }
+  EXPECT_EQ(read_bytes(path("result.out")), "old") << "an uncommitted output replaces nothing";
+
+  {
+    apsp::AtomicOutputFile out(path("result.out"));
+    out.write("xxxxefgh", 8);
+    out.write_at(0, "abcd", 4);
+    out.commit();
+  }
+  EXPECT_EQ(read_bytes(path("result.out")), "abcdefgh");
+  EXPECT_EQ(listing(), "result.out");
+}
+
+TEST_F(Hw3Files, AtomicOutputRefusesADirectory) {
+  ASSERT_EQ(mkdir(path("out").c_str(), 0755), 0);
+  try {
+    apsp::AtomicOutputFile out(path("out"));
+    ADD_FAILURE() << "a directory was accepted as output";
+  } catch (const apsp::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(listing(), "out");
+}
+
+TEST_F(Hw3Files, CompareReportsIdenticalOutputs) {
+  const std::vector<std::int32_t> d = {0, 5, apsp::infinity, 7, 0, 2, 1, 1, 0};
+  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", d), write_ints("b.out", d));
+  EXPECT_TRUE(result.identical);
+  EXPECT_EQ(result.message, "identical (V = 3)");
+}
+
+TEST_F(Hw3Files, CompareReportsTheFirstDifferenceAtItsRowAndColumn) {
+  std::vector<std::int32_t> a(4 * 4, 0), b(4 * 4, 0);
+  b[1 * 4 + 3] = 9;  // (1, 3): the first
+  b[3 * 4 + 0] = 8;  // (3, 0)
+  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", a), write_ints("b.out", b));
+  EXPECT_FALSE(result.identical);
+  EXPECT_NE(result.message.find("first difference at (1, 3): 0 in '" + path("a.out") + "', 9 in '" +
+                                path("b.out") + "'"),
+            std::string::npos)
+      << result.message;
+}
+
+TEST_F(Hw3Files, CompareFindsADifferenceBeyondTheFirstChunk) {
+  // 1100^2 values: more than one 2^20-value chunk of the streaming comparison.
+  const int v = 1100;
+  std::vector<std::int32_t> a(std::size_t(v) * v, apsp::infinity);
+  std::vector<std::int32_t> b = a;
+  b[std::size_t(1000) * v + 37] = 12;
+  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", a), write_ints("b.out", b));
+  EXPECT_FALSE(result.identical);
+  EXPECT_NE(result.message.find("at (1000, 37): 1073741823 in"), std::string::npos)
+      << result.message;
+  EXPECT_TRUE(apsp::compare_hw3_outputs(path("a.out"), path("a.out")).identical);
+}
+
+TEST_F(Hw3Files, CompareReportsSizeMismatches) {
+  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", std::vector<std::int32_t>(4)),
+                                                write_ints("b.out", std::vector<std::int32_t>(9)));
+  EXPECT_FALSE(result.identical);
+  EXPECT_NE(result.message.find("sizes differ"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("16 bytes"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("has 36"), std::string::npos) << result.message;
+}
+
+TEST_F(Hw3Files, CompareRejectsSizesThatAreNoOutput) {
+  const auto odd =
+      apsp::compare_hw3_outputs(write_bytes("a.out", "abcdef"), write_bytes("b.out", "abcdef"));
+  EXPECT_FALSE(odd.identical);
+  EXPECT_NE(odd.message.find("whole number of int32"), std::string::npos) << odd.message;
+  const auto not_square =
+      apsp::compare_hw3_outputs(write_ints("c.out", std::vector<std::int32_t>(5)),
+                                write_ints("d.out", std::vector<std::int32_t>(5)));
+  EXPECT_FALSE(not_square.identical);
+  EXPECT_NE(not_square.message.find("not the square"), std::string::npos) << not_square.message;
+}
+
+TEST_F(Hw3Files, CompareThrowsOnAMissingFile) {
+  write_ints("a.out", {0});
+  EXPECT_THROW(apsp::compare_hw3_outputs(path("a.out"), path("missing.out")), apsp::Error);
+}
+
+}  // namespace
