@@ -76,3 +76,17 @@ if command -v cuobjdump >/dev/null; then
     sort -k2 >"$out/sass.txt"
   log "sass: $(wc -l <"$out/sass.txt") lines in sass.txt"
 fi
+
+# 5. Profiler evidence (ncu, clocks left alone): per-kernel durations of a few rounds at
+# V = 5000, and the limiters of one remaining-tiles launch at V = 11000.
+if command -v ncu >/dev/null; then
+  k0=$(head -1 "$out/shapes.txt" | cut -d: -f1)
+  ncu --clock-control none --kernel-name-base demangled -k regex:apsp --launch-skip 40 \
+    --launch-count 9 --metrics gpu__time_duration.sum "$apsp" --backend cuda --shape "$k0" \
+    "$work/g5000.in" /dev/null >"$out/ncu-rounds.txt" 2>&1
+  [ "$mode" = quick ] || ncu --clock-control none --kernel-name-base demangled -k regex:RemainingTiles \
+    --launch-skip 20 --launch-count 1 --section SpeedOfLight --section Occupancy \
+    --section LaunchStats --section WarpStateStats --section ComputeWorkloadAnalysis \
+    "$apsp" --backend cuda --shape "$k0" "$work/g11000.in" /dev/null >"$out/ncu-remaining.txt" 2>&1
+  log "ncu: $(grep -c 'gpu__time_duration' "$out/ncu-rounds.txt") kernel durations"
+fi

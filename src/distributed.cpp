@@ -165,8 +165,8 @@ void collectively(const Ranks& ranks, F&& f, bool name_rank = true) {
     error = current_exception_message();
     if (error.empty()) error = "unknown error";
     if (name_rank && ranks.size > 1)
-      error = "rank " + std::to_string(ranks.rank) + " of " + std::to_string(ranks.size) + ": " +
-              error;
+      error =
+          "rank " + std::to_string(ranks.rank) + " of " + std::to_string(ranks.size) + ": " + error;
   }
   agree(ranks, error);
 }
@@ -430,7 +430,8 @@ void write_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
   if (first_row >= end) return;
   if constexpr (host_memory<ExecSpace>) {
     const auto start = Clock::now();
-    for (std::int64_t i = first_row; i < end; ++i) write_row(i, rows.data() + (i - first_row) * n);
+    for (std::int64_t i = first_row; i < end; ++i)
+      write_row(i, rows.data() + (i - first_row) * n);
     stats.write_s = seconds_since(start);
   } else {
     using Staging =
@@ -444,8 +445,8 @@ void write_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
     const auto copy_chunk = [&](std::int64_t from, int buffer) {
       const std::int64_t to = std::min(count, from + chunk);
       Kokkos::deep_copy(
-          exec, Kokkos::subview(buffers[buffer], std::make_pair(std::int64_t(0), to - from),
-                                Kokkos::ALL),
+          exec,
+          Kokkos::subview(buffers[buffer], std::make_pair(std::int64_t(0), to - from), Kokkos::ALL),
           Kokkos::subview(rows, std::make_pair(from, to), Kokkos::ALL));
     };
     copy_chunk(0, 0);
@@ -462,6 +463,14 @@ void write_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
       current = 1 - current;
     }
   }
+}
+
+// Memory sizes add up to "too much", never wrap (V near 2^31 makes V^2 * 4 bytes reach 2^64).
+std::uint64_t saturating_sum(const std::vector<std::uint64_t>& sizes) {
+  std::uint64_t sum = 0;
+  for (const std::uint64_t s : sizes)
+    sum = s > UINT64_MAX - sum ? UINT64_MAX : sum + s;
+  return sum;
 }
 
 // Ranks that share a device share its memory: all ranks of a node on a host backend, the ranks
@@ -516,26 +525,28 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   // How many edges start in each rank's rows.
   std::vector<int> edge_counts(ranks.size, 0);
   if (root)
-    for (const Edge& e : graph.edges) ++edge_counts[layout.owner(e.src / tile)];
+    for (const Edge& e : graph.edges)
+      ++edge_counts[layout.owner(e.src / tile)];
   int my_edges = 0;
   MPI_Scatter(edge_counts.data(), 1, MPI_INT, &my_edges, 1, MPI_INT, 0, ranks.comm);
 
   // Resources, before any work: device memory on every rank (the ranks sharing a device
   // together), disk space and the unfinished output on rank 0.
-  const std::uint64_t row_bytes = std::uint64_t(n) * sizeof(int);
-  const std::uint64_t pivot_bytes =
-      (count > 0 && layout.holders() > 1) ? std::uint64_t(tile) * row_bytes : 0;
-  const std::uint64_t need = std::uint64_t(count) * tile * row_bytes + pivot_bytes +
-                             std::uint64_t(my_edges) * sizeof(Edge);
-  std::uint64_t device_need = need;
-  int device_ranks = 1;
+  const std::uint64_t pivot_bytes = (count > 0 && layout.holders() > 1) ? matrix_bytes(tile, n) : 0;
+  const std::uint64_t need = saturating_sum({matrix_bytes(std::int64_t(count) * tile, n),
+                                             pivot_bytes, std::uint64_t(my_edges) * sizeof(Edge)});
+  std::vector<std::uint64_t> device_needs;
   {
     OwnedComm node, device;
     MPI_Comm_split_type(ranks.comm, MPI_COMM_TYPE_SHARED, ranks.rank, MPI_INFO_NULL, &node.comm);
     MPI_Comm_split(node.comm, device_key(exec), ranks.rank, &device.comm);
-    MPI_Allreduce(&need, &device_need, 1, MPI_UINT64_T, MPI_SUM, device.comm);
-    MPI_Comm_size(device.comm, &device_ranks);
+    int size = 1;
+    MPI_Comm_size(device.comm, &size);
+    device_needs.resize(std::size_t(size));
+    MPI_Allgather(&need, 1, MPI_UINT64_T, device_needs.data(), 1, MPI_UINT64_T, device.comm);
   }
+  const std::uint64_t device_need = saturating_sum(device_needs);
+  const int device_ranks = int(device_needs.size());
   std::unique_ptr<AtomicOutputFile> output;
   collectively(ranks, [&] {
     const auto shapes = available_shapes(exec);
@@ -544,21 +555,22 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
         }))
       throw Error("cannot run the " + std::to_string(tile) + "x" + std::to_string(tile) +
                   " tiles that rank 0 chose on " + stats.device);
-    const std::string problem = "V = " + std::to_string(vertices) + " over " +
-                                std::to_string(ranks.size) + " rank" +
-                                (ranks.size > 1 ? "s" : "") + " needs ";
+    const std::string problem = "V = " + std::to_string(vertices) + " needs ";
+    const std::string rows = std::to_string(std::int64_t(count) * tile) + " rows of " +
+                             std::to_string(n) + " int32 distances" +
+                             (pivot_bytes > 0 ? " and the pivot rows" : "");
+    const std::string remedy =
+        ranks.size > 1 ? "run on more ranks" : "run over several devices with mpirun -np K";
     if (config.max_memory > 0 && need > config.max_memory)
-      throw Error(problem + size_text(need) + " of device memory on this rank (its " +
-                  std::to_string(std::int64_t(count) * tile) + " rows of " + std::to_string(n) +
-                  " int32 distances" + (pivot_bytes > 0 ? ", and the pivot rows" : "") +
-                  "), but --max-memory allows " + size_text(config.max_memory) +
-                  ": run on more ranks");
+      throw Error(problem + size_text(need) + " of device memory on this rank (" + rows +
+                  "), but --max-memory allows " + size_text(config.max_memory) + ": " + remedy);
     const std::uint64_t usable = available_memory(exec);
     if (device_need > usable)
-      throw Error(problem + size_text(device_need) + " on " + stats.device + " (for the " +
-                  std::to_string(device_ranks) + " rank" + (device_ranks > 1 ? "s" : "") +
-                  " that share it), but only " + size_text(usable) +
-                  " can be used: run over more devices or nodes");
+      throw Error(problem + size_text(device_need) + " on " + stats.device + " (" + rows +
+                  (device_ranks > 1
+                       ? " on each of the " + std::to_string(device_ranks) + " ranks sharing it"
+                       : "") +
+                  "), but only " + size_text(usable) + " can be used: " + remedy);
   });
   collectively(
       ranks,
@@ -570,8 +582,8 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
       false);
   // An output that is not a regular file (/dev/null) is written in place.
   const std::string output_path = broadcast_string(
-      root ? (output->temporary_path().empty() ? config.output : output->temporary_path()) : "",
-      0, ranks.comm);
+      root ? (output->temporary_path().empty() ? config.output : output->temporary_path()) : "", 0,
+      ranks.comm);
 
   stage = Clock::now();
   OwnedComm rows_comm;
@@ -594,10 +606,12 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
     }
     mine.resize(std::size_t(my_edges));
     if (!root) return;
-    for (int p = 1; p < ranks.size; ++p) offsets[p] = offsets[p - 1] + edge_counts[p - 1];
+    for (int p = 1; p < ranks.size; ++p)
+      offsets[p] = offsets[p - 1] + edge_counts[p - 1];
     sorted.resize(graph.edges.size());
     std::vector<int> next = offsets;
-    for (const Edge& e : graph.edges) sorted[std::size_t(next[layout.owner(e.src / tile)]++)] = e;
+    for (const Edge& e : graph.edges)
+      sorted[std::size_t(next[layout.owner(e.src / tile)]++)] = e;
     std::vector<Edge>().swap(graph.edges);
   });
   if (ranks.size > 1) {
@@ -618,12 +632,11 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   stage = Clock::now();
   const InjectedFailure failure = InjectedFailure::from_environment();
   collectively(ranks, [&] {
-    detail::visit_shape(typename detail::ShapeTable<ExecSpace>::type{}, shape_index,
-                        [&](auto shape_tag) {
-                          run_rounds<ExecSpace, decltype(shape_tag)>(
-                              exec, ranks, layout, local.data(), n, *exchange, config.options,
-                              failure);
-                        });
+    detail::visit_shape(
+        typename detail::ShapeTable<ExecSpace>::type{}, shape_index, [&](auto shape_tag) {
+          run_rounds<ExecSpace, decltype(shape_tag)>(exec, ranks, layout, local.data(), n,
+                                                     *exchange, config.options, failure);
+        });
   });
   stats.compute_s = seconds_since(stage);
   stats.comm_s = exchange->seconds();
@@ -661,7 +674,8 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
 SolveStats solve_hw3_distributed(MPI_Comm comm, const SolveConfig& config) {
   const Ranks ranks(comm);
   // Every rank knows the same backends: an unknown name fails on all of them alike.
-  collectively(ranks, [&] { with_backend(config.backend, [](auto) {}); }, false);
+  collectively(
+      ranks, [&] { with_backend(config.backend, [](auto) {}); }, false);
   SolveStats stats;
   with_backend(config.backend, [&](auto exec) { stats = solve_on(exec, ranks, config); });
   return stats;
@@ -701,7 +715,8 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   MPI_Comm_free(&node);
   arguments_.assign(argv, argv + argc);
   arguments_.push_back("--kokkos-device-id=" + std::to_string(node_rank % devices));
-  for (std::string& a : arguments_) pointers_.push_back(&a[0]);
+  for (std::string& a : arguments_)
+    pointers_.push_back(&a[0]);
   pointers_.push_back(nullptr);
   argc = int(arguments_.size());
   argv = pointers_.data();

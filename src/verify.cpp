@@ -119,29 +119,38 @@ std::vector<std::int32_t> sample_vertices(std::int32_t vertices, std::int32_t sa
   return sampled;
 }
 
+// Closes on every way out, the constructor's exceptions included.
+class Descriptor {
+ public:
+  explicit Descriptor(int opened) : fd(opened) {}
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  const int fd;
+};
+
 // The output, a few megabytes of rows at a time.
 class RowStream {
  public:
   RowStream(const std::string& path, std::int32_t vertices, const std::string& input)
-      : path_(path), vertices_(vertices) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error("cannot open output '" + path + "': " + std::strerror(errno));
+      : path_(path), vertices_(vertices), file_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (file_.fd < 0) throw Error("cannot open output '" + path + "': " + std::strerror(errno));
     struct stat st;
-    if (fstat(fd_, &st) != 0) throw Error("cannot stat '" + path + "': " + std::strerror(errno));
+    if (fstat(file_.fd, &st) != 0)
+      throw Error("cannot stat '" + path + "': " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
     const std::uint64_t expected = hw3_output_bytes(vertices);
     if (std::uint64_t(st.st_size) != expected)
       throw Error("output '" + path + "' has " + std::to_string(st.st_size) +
                   " bytes, but V = " + std::to_string(vertices) + " (from '" + input +
                   "') needs V*V*4 = " + std::to_string(expected));
-    posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+    posix_fadvise(file_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     const std::int64_t row_bytes = std::int64_t(vertices) * 4;
     rows_per_chunk_ = std::max<std::int64_t>(1, (8 << 20) / row_bytes);
     buffer_.resize(std::size_t(std::min<std::int64_t>(rows_per_chunk_, vertices) * vertices));
   }
-  ~RowStream() { ::close(fd_); }
-  RowStream(const RowStream&) = delete;
-  RowStream& operator=(const RowStream&) = delete;
 
   // The next row; valid until the next call.
   const std::int32_t* next() {
@@ -158,7 +167,7 @@ class RowStream {
     char* p = reinterpret_cast<char*>(buffer_.data());
     std::size_t left = std::size_t(rows * vertices_) * 4;
     while (left > 0) {
-      const ssize_t n = ::read(fd_, p, left);
+      const ssize_t n = ::read(file_.fd, p, left);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) throw Error("cannot read output '" + path_ + "': " + std::strerror(errno));
       if (n == 0) throw Error("output '" + path_ + "' ended early: was it truncated meanwhile?");
@@ -172,7 +181,7 @@ class RowStream {
 
   std::string path_;
   std::int64_t vertices_;
-  int fd_ = -1;
+  Descriptor file_;
   std::int64_t rows_per_chunk_ = 1, rows_read_ = 0, in_buffer_ = 0, used_ = 0;
   std::vector<std::int32_t> buffer_;
 };

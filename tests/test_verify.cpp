@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -274,6 +276,8 @@ TEST_F(Verify, RejectsFilesThatCannotBeChecked) {
       EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
     }
   };
+  const int lowest_free = dup(0);
+  close(lowest_free);
   expect_error("needs V*V*4 = 100",
                [&] { verify(g, std::vector<int>(dist.begin(), dist.end() - 1)); });
   expect_error("needs V*V*4 = 100", [&] {
@@ -292,6 +296,9 @@ TEST_F(Verify, RejectsFilesThatCannotBeChecked) {
     options.samples = -1;
     verify(g, dist, options);
   });
+  const int still_lowest_free = dup(0);
+  close(still_lowest_free);
+  EXPECT_EQ(still_lowest_free, lowest_free) << "a file descriptor leaked";
 }
 
 }  // namespace

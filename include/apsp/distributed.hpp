@@ -9,6 +9,14 @@
 
 #include <apsp/solve.hpp>
 
+// apsp uses MPI's C API only: leave out the deprecated C++ bindings (their warnings, their
+// compile time).
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 
 #include <string>

@@ -11,6 +11,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static apsp_fuzz::MemoryFile file;
+  const apsp_fuzz::NoDescriptorLeak no_descriptor_leak;
   const std::string path = file.hold(data, size);
   apsp::Graph graph;
   try {

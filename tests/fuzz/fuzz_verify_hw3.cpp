@@ -19,6 +19,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static apsp_fuzz::MemoryFile in_file, out_file;
+  const apsp_fuzz::NoDescriptorLeak no_descriptor_leak;
   std::size_t in_size = size;
   if (size >= 8) {
     std::int32_t edges;

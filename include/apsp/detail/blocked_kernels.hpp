@@ -63,9 +63,7 @@ struct RoundGeometry {
 
 template <class ExecSpace, class Shape>
 struct KernelTypes {
-  using policy = Kokkos::TeamPolicy<
-      ExecSpace, Kokkos::LaunchBounds<(Shape::min_teams_per_unit > 0 ? Shape::team_size : 0),
-                                      Shape::min_teams_per_unit>>;
+  using policy = Kokkos::TeamPolicy<ExecSpace>;
   using member = typename policy::member_type;
   using scratch_space = typename ExecSpace::scratch_memory_space;
   using tile = Kokkos::View<int**, Kokkos::LayoutRight, scratch_space,
@@ -77,13 +75,16 @@ struct KernelTypes {
   static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
   static constexpr int level = ShapeTable<ExecSpace>::scratch_level;
   // One register block covers the tile (GPU shapes): pivot tiles and panels are closed in
-  // registers too. Otherwise (one CPU thread per tile) they are closed in scratch.
+  // registers too, 4x4 per thread whatever the shape (their B sequential steps are latency:
+  // more threads with fewer registers each go faster). Otherwise (one CPU thread per tile)
+  // they are closed in scratch by the shape's team.
   static constexpr bool in_registers = Shape::passes_rows == 1 && Shape::passes_cols == 1;
+  static constexpr int closure_threads = in_registers ? (B / 4) * (B / 4) : Shape::team_size;
 
-  // Scratch tiles of the closure kernels have B + 1 columns: column reads (d(i,k) for the
-  // rows of a warp) then fall in different banks.
+  // The closure's pivot tile has B + 1 columns, so that the rows of a warp fall in different
+  // banks when they read one column; row and column k are double-buffered Int4 vectors.
   static std::size_t panel_scratch() {
-    return in_registers ? tile::shmem_size(B, B + 1) + 2 * tile::shmem_size(2, B)
+    return in_registers ? tile::shmem_size(B, B + 1) + 2 * tile4::shmem_size(2, B / 4)
                         : 2 * tile::shmem_size(B, B + 1);
   }
   static std::size_t chunk_scratch() {
@@ -152,38 +153,46 @@ struct KernelTypes {
     const tile p(team.team_scratch(int(level)), B, B + 1);
     if (how != Through::itself) load_tile(team, p, pivot, ld);
     if constexpr (in_registers) {
-      // Own distances in registers; the row and column k every thread needs go through two
-      // double-buffered scratch vectors, written by their owners after step k - 1, so one
-      // barrier per step suffices.
-      const tile rowk(team.team_scratch(int(level)), 2, B), colk(team.team_scratch(int(level)), 2, B);
-      const int ty = team.team_rank() / TX, tx = team.team_rank() % TX;
-      for (int e = team.team_rank(); e < B; e += team.team_size()) {
-        rowk(0, e) = own[e];
-        colk(0, e) = own[e * ld];
+      // Thread (ty, tx) holds rows 4ty..4ty+3, columns 4tx..4tx+3 in registers. Row and
+      // column k come from two double-buffered vectors that their owners write after step
+      // k - 1, so one barrier per step suffices.
+      const tile4 rowk(team.team_scratch(int(level)), 2, B / 4);
+      const tile4 colk(team.team_scratch(int(level)), 2, B / 4);
+      const int ty = team.team_rank() / (B / 4), tx = team.team_rank() % (B / 4);
+      int acc[4][4];
+      for (int a = 0; a < 4; ++a) {
+        const Int4 x = load4(own + (4 * ty + a) * ld + 4 * tx);
+        for (int b = 0; b < 4; ++b) acc[a][b] = x.v[b];
       }
-      int acc[RI][RJ];
-      load_block(acc, own, ld, 0, 0, ty, tx);
+      if (ty == 0) rowk(0, tx) = load4(own + 4 * tx);
+      if (tx == 0) {
+        Int4 x;
+        for (int a = 0; a < 4; ++a) x.v[a] = own[(4 * ty + a) * ld];
+        colk(0, ty) = x;
+      }
       team.team_barrier();
       for (int k = 0; k < B; ++k) {
         const int cur = k & 1;
-        int left[RI], right[RJ];
-        for (int a = 0; a < RI; ++a)
-          left[a] = how == Through::pivot_left ? p(row_of(0, ty, a), k) : colk(cur, row_of(0, ty, a));
-        for (int b = 0; b < RJ; ++b)
-          right[b] = how == Through::pivot_right ? p(k, col_of(0, tx, b)) : rowk(cur, col_of(0, tx, b));
-        for (int a = 0; a < RI; ++a)
-          for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], left[a], right[b]);
-        if (k + 1 < B) {  // publish row and column k + 1 as they are after step k
-          for (int a = 0; a < RI; ++a)
-            if (how != Through::pivot_right && row_of(0, ty, a) == k + 1)
-              for (int b = 0; b < RJ; ++b) rowk(1 - cur, col_of(0, tx, b)) = acc[a][b];
-          for (int b = 0; b < RJ; ++b)
-            if (how != Through::pivot_left && col_of(0, tx, b) == k + 1)
-              for (int a = 0; a < RI; ++a) colk(1 - cur, row_of(0, ty, a)) = acc[a][b];
+        Int4 left = colk(cur, ty), right = rowk(cur, tx);
+        if (how == Through::pivot_left)
+          for (int a = 0; a < 4; ++a) left.v[a] = p(4 * ty + a, k);
+        if (how == Through::pivot_right)
+          for (int b = 0; b < 4; ++b) right.v[b] = p(k, 4 * tx + b);
+        for (int a = 0; a < 4; ++a)
+          for (int b = 0; b < 4; ++b) acc[a][b] = relax(acc[a][b], left.v[a], right.v[b]);
+        const int next = k + 1;
+        if (next < B) {  // publish row and column k + 1 as they are after step k
+          if (how != Through::pivot_right && ty == next / 4)
+            for (int a = 0; a < 4; ++a)
+              if (a == next % 4) rowk(1 - cur, tx) = Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}};
+          if (how != Through::pivot_left && tx == next / 4)
+            for (int b = 0; b < 4; ++b)
+              if (b == next % 4) colk(1 - cur, ty) = Int4{{acc[0][b], acc[1][b], acc[2][b], acc[3][b]}};
         }
         team.team_barrier();
       }
-      store_block(acc, own, ld, 0, 0, ty, tx);
+      for (int a = 0; a < 4; ++a)
+        store4(own + (4 * ty + a) * ld + 4 * tx, Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}});
     } else {
       // In scratch, one step at a time; consecutive threads take consecutive columns, so
       // one thread sweeps contiguous rows (vectorized) on a CPU. Only improvements are
@@ -308,14 +317,24 @@ struct RemainingTiles {
             Int4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
             for (int a = 0; a < RI; ++a) left[a] = cols(types::row_of(pr, ty, a), kk / 4);
             for (int u = 0; u < 4; ++u) {
-              int right[RJ];  // d(k0+kk+u, j) of this thread's columns
-              for (int h = 0; h < RJ / 4; ++h) {
-                const Int4 x = rows(kk + u, types::col_of(pc, tx, 4 * h) / 4);
-                for (int f = 0; f < 4; ++f) right[4 * h + f] = x.v[f];
-              }
-              for (int a = 0; a < RI; ++a) {
-                const int l = left[a].v[u];
-                for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], l, right[b]);
+              if constexpr (TX == 1) {
+                // One thread's columns are contiguous: the vectorizer loads them in place
+                // (copying through Int4 would stall store forwarding on CPUs).
+                const int* right = &rows(kk + u, 0).v[0] + pc * RJ;
+                for (int a = 0; a < RI; ++a) {
+                  const int l = left[a].v[u];
+                  for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], l, right[b]);
+                }
+              } else {
+                int right[RJ];  // d(k0+kk+u, j) of this thread's columns, Int4 loads
+                for (int h = 0; h < RJ / 4; ++h) {
+                  const Int4 x = rows(kk + u, types::col_of(pc, tx, 4 * h) / 4);
+                  for (int f = 0; f < 4; ++f) right[4 * h + f] = x.v[f];
+                }
+                for (int a = 0; a < RI; ++a) {
+                  const int l = left[a].v[u];
+                  for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], l, right[b]);
+                }
               }
             }
           }

@@ -33,9 +33,12 @@ bool shape_fits(const ExecSpace& exec) {
   const int level = ShapeTable<ExecSpace>::scratch_level;
   if (scratch_bytes<ExecSpace, Shape>() > std::size_t(policy::scratch_size_max(level)))
     return false;
-  RemainingTiles<ExecSpace, Shape> probe{nullptr, nullptr, RoundGeometry{}};
-  const int max_team = policy(exec, 1, Kokkos::AUTO).team_size_max(probe, Kokkos::ParallelForTag());
-  return Shape::team_size <= max_team;
+  RemainingTiles<ExecSpace, Shape> rest{nullptr, nullptr, RoundGeometry{}};
+  PivotPanels<ExecSpace, Shape> panels{nullptr, nullptr, RoundGeometry{}, true};
+  const policy any(exec, 1, Kokkos::AUTO);
+  return Shape::team_size <= any.team_size_max(rest, Kokkos::ParallelForTag()) &&
+         KernelTypes<ExecSpace, Shape>::closure_threads <=
+             any.team_size_max(panels, Kokkos::ParallelForTag());
 }
 
 // Calls f(Shape{}) for the shape at `index` of the list.
@@ -82,13 +85,14 @@ class BlockedRounds {
     const std::size_t scratch = scratch_bytes<ExecSpace, Shape>();
     const bool owner = geo_.owns_pivot();
     const bool alone = geo_.local_tiles == geo_.tiles;
+    const int closure = KernelTypes<ExecSpace, Shape>::closure_threads;
     if (owner) {
-      Kokkos::parallel_for("apsp::fw::pivot_tile", policy(1, scratch),
+      Kokkos::parallel_for("apsp::fw::pivot_tile", policy(1, closure, scratch),
                            PivotTile<ExecSpace, Shape>{local_, geo_});
       if (!alone && geo_.tiles > 1) {
         PivotPanels<ExecSpace, Shape> rows{local_, nullptr, geo_, true};
-        Kokkos::parallel_for("apsp::fw::pivot_row_panel", policy(rows.league_size(false), scratch),
-                             rows);
+        Kokkos::parallel_for("apsp::fw::pivot_row_panel",
+                             policy(rows.league_size(false), closure, scratch), rows);
       }
     }
     const int* pivot_rows = exchange(local_, geo_, B);
@@ -96,16 +100,18 @@ class BlockedRounds {
     // With one process the row and column panels go in one launch.
     PivotPanels<ExecSpace, Shape> panels{local_, pivot_rows, geo_, alone};
     if (panels.league_size(true) > 0)
-      Kokkos::parallel_for("apsp::fw::pivot_panels", policy(panels.league_size(true), scratch),
-                           panels);
+      Kokkos::parallel_for("apsp::fw::pivot_panels",
+                           policy(panels.league_size(true), closure, scratch), panels);
     RemainingTiles<ExecSpace, Shape> rest{local_, pivot_rows, geo_};
     if (rest.league_size() > 0)
-      Kokkos::parallel_for("apsp::fw::remaining_tiles", policy(rest.league_size(), scratch), rest);
+      Kokkos::parallel_for("apsp::fw::remaining_tiles",
+                           policy(rest.league_size(), Shape::team_size, scratch), rest);
   }
 
  private:
-  typename KernelTypes<ExecSpace, Shape>::policy policy(int league, std::size_t scratch) const {
-    return typename KernelTypes<ExecSpace, Shape>::policy(exec_, league, Shape::team_size)
+  typename KernelTypes<ExecSpace, Shape>::policy policy(int league, int team,
+                                                       std::size_t scratch) const {
+    return typename KernelTypes<ExecSpace, Shape>::policy(exec_, league, team)
         .set_scratch_size(ShapeTable<ExecSpace>::scratch_level, Kokkos::PerTeam(scratch));
   }
 

@@ -27,8 +27,7 @@ struct alignas(16) Int4 {
   int v[4];
 };
 
-template <int TileV, int TeamRowsV, int TeamColsV, int RegRowsV, int RegColsV, int KChunkV,
-          int MinTeamsPerUnitV = 0>
+template <int TileV, int TeamRowsV, int TeamColsV, int RegRowsV, int RegColsV, int KChunkV>
 struct TileShape {
   static constexpr int tile = TileV;
   static constexpr int team_rows = TeamRowsV;
@@ -37,9 +36,6 @@ struct TileShape {
   static constexpr int reg_rows = RegRowsV;
   static constexpr int reg_cols = RegColsV;
   static constexpr int k_chunk = KChunkV;
-  // Teams that must fit one GPU multiprocessor at once (a launch bound: caps registers per
-  // thread); 0 leaves it to the compiler.
-  static constexpr int min_teams_per_unit = MinTeamsPerUnitV;
   static constexpr int passes_rows = TileV / (TeamRowsV * RegRowsV);
   static constexpr int passes_cols = TileV / (TeamColsV * RegColsV);
 
@@ -54,8 +50,7 @@ struct TileShape {
     return std::to_string(TileV) + "x" + std::to_string(TileV) + " tile, " +
            std::to_string(TeamRowsV) + "x" + std::to_string(TeamColsV) + " threads, " +
            std::to_string(RegRowsV) + "x" + std::to_string(RegColsV) + " registers, k chunk " +
-           std::to_string(KChunkV) +
-           (MinTeamsPerUnitV > 0 ? ", " + std::to_string(MinTeamsPerUnitV) + " teams/SM" : "");
+           std::to_string(KChunkV);
   }
 };
 
@@ -66,17 +61,19 @@ struct ShapeList {
 
 // The per-backend table. GPUs: 64x64 tiles (the measured best on NVIDIA in the seeds' study),
 // 8x8 registers per thread so that every k step needs only four 16-byte scratch loads for 64
-// updates; the same with half the scratch and a launch bound for more teams per SM; 16x16
-// threads with 4x4 registers (the seeds' design); 32x32 (the seeds' best on AMD MI100/MI210).
+// updates; 16x16 threads with 4x4 registers (the seeds' design); 32x32 (the seeds' best on
+// AMD MI100/MI210).
 // docs/PERFORMANCE.md has the measurements behind the order.
-// CPUs: one thread per team; a 4x64 register block is 16 AVX-512 accumulators.
+// CPUs: one thread per team; a 4x64 register block is 16 AVX-512 accumulators. The last,
+// tiny shape runs the GPU code path (closures in registers, one register block per tile) on
+// one CPU thread: slow, there so that the host tests cover that path too.
 // scratch_level: GPUs use level 0 (on-chip shared memory); CPUs level 1, which is the same
 // cache-resident memory without level 0's 32 KB cap on host backends.
 template <class ExecSpace, class Enable = void>
 struct ShapeTable {
   static constexpr int scratch_level = 0;
-  using type = ShapeList<TileShape<64, 8, 8, 8, 8, 64>, TileShape<64, 8, 8, 8, 8, 32, 8>,
-                         TileShape<64, 16, 16, 4, 4, 64>, TileShape<32, 8, 8, 4, 4, 32>>;
+  using type = ShapeList<TileShape<64, 8, 8, 8, 8, 64>, TileShape<64, 16, 16, 4, 4, 64>,
+                         TileShape<32, 8, 8, 4, 4, 32>>;
 };
 
 template <class ExecSpace>
@@ -84,7 +81,7 @@ struct ShapeTable<ExecSpace, std::enable_if_t<Kokkos::SpaceAccessibility<
                                  ExecSpace, Kokkos::HostSpace>::accessible>> {
   static constexpr int scratch_level = 1;
   using type = ShapeList<TileShape<64, 1, 1, 4, 64, 64>, TileShape<128, 1, 1, 4, 64, 128>,
-                         TileShape<32, 1, 1, 4, 32, 32>>;
+                         TileShape<32, 1, 1, 4, 32, 32>, TileShape<4, 1, 1, 4, 4, 4>>;
 };
 
 #if defined(KOKKOS_ENABLE_HIP)

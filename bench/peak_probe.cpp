@@ -1,0 +1,246 @@
+// apsp_peak_probe: the attainable min-plus rate of every backend of this build (peak_probe.hpp),
+// so that a solver rate can be expressed as a fraction of it (architectural efficiency).
+//   apsp_peak_probe [--backend NAME] [--repeats N] [--seconds S] [--json FILE] [Kokkos options]
+// For each backend and register block: a calibration, one warm-up run, then N timed runs
+// (fence, timer, launch, fence); the median is the rate. The backend's ceiling is the best
+// median over its register blocks.
+#include "peak_probe.hpp"
+
+#include <apsp/backends.hpp>
+#include <apsp/version.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Settings {
+  std::string backend;  // "" = every backend of the build
+  int repeats = 7;
+  double seconds = 0.2;  // per timed run, roughly
+  std::string json;
+};
+
+struct Measurement {
+  std::string backend, device, lanes, block;
+  int concurrency = 0;
+  std::int64_t items = 0;
+  int iterations = 0;
+  double updates = 0;
+  std::vector<double> seconds;
+  double median_rate = 0, best_rate = 0;
+  std::int64_t checksum = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string json_string(const std::string& s) {
+  std::string quoted = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+template <class ExecSpace>
+Kokkos::View<const int*, typename ExecSpace::memory_space> make_seeds(const ExecSpace& exec) {
+  // Weights as the solver sees them (0..1000), from a fixed LCG: run-time data the compiler
+  // cannot see through.
+  Kokkos::View<int*, typename ExecSpace::memory_space> seeds("apsp::bench::seeds", 1024);
+  auto host = Kokkos::create_mirror_view(seeds);
+  std::uint32_t x = 12345;
+  for (std::size_t i = 0; i < host.extent(0); ++i) {
+    x = x * 1664525u + 1013904223u;
+    host(i) = int((x >> 8) % 1001);
+  }
+  Kokkos::deep_copy(exec, seeds, host);
+  exec.fence();
+  return seeds;
+}
+
+template <class ExecSpace, class Lane, int Rows, int Packs>
+Measurement probe(const ExecSpace& exec, const Settings& settings, const char* lanes) {
+  using Probe = apsp::bench::MinPlusRegisters<ExecSpace, Lane, Rows, Packs>;
+  const bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  Measurement m;
+  m.backend = apsp::backend_name<ExecSpace>();
+  m.device = apsp::describe_device(exec);
+  m.concurrency = exec.concurrency();
+  m.lanes = lanes;
+  m.block = std::to_string(Probe::rows) + "x" + std::to_string(Probe::cols);
+  // GPUs: a few threads per resident thread slot; CPUs: many items per thread for balance.
+  m.items = std::int64_t(m.concurrency) * (host ? 64 : 4);
+
+  Kokkos::View<int*, typename ExecSpace::memory_space> sink("apsp::bench::sink", m.items);
+  Probe functor{make_seeds(exec), sink, 1};
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(exec, 0, m.items);
+  auto run = [&] {
+    exec.fence();
+    Kokkos::Timer timer;
+    Kokkos::parallel_for("apsp::bench::min_plus_registers", policy, functor);
+    exec.fence();
+    return timer.seconds();
+  };
+  // Calibrate: double the loop until one run takes a tenth of the target, then scale.
+  double t = run();
+  while (t < settings.seconds / 10 && functor.iterations < (1 << 24)) {
+    functor.iterations *= 2;
+    t = run();
+  }
+  functor.iterations =
+      std::max(1, int(std::min(double(1 << 26), functor.iterations * settings.seconds / t)));
+  m.iterations = functor.iterations;
+  m.updates = double(m.items) * double(Probe::updates_per_item(functor.iterations));
+  run();  // warm-up at the final size
+  for (int r = 0; r < settings.repeats; ++r) m.seconds.push_back(run());
+  m.median_rate = m.updates / median(m.seconds);
+  m.best_rate = m.updates / *std::min_element(m.seconds.begin(), m.seconds.end());
+  Kokkos::parallel_reduce(
+      "apsp::bench::checksum", policy,
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & s) { s += sink(i); }, m.checksum);
+  return m;
+}
+
+template <class ExecSpace>
+std::vector<Measurement> probe_backend(const ExecSpace& exec, const Settings& settings) {
+  std::vector<Measurement> results;
+  if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+#if defined(APSP_BENCH_HOST_VECTORS)
+    // Register blocks of native vectors: 16 and 8 vector accumulators.
+    using V = apsp::bench::HostVector;
+    results.push_back(probe<ExecSpace, V, 4, 4>(exec, settings, "simd"));
+    results.push_back(probe<ExecSpace, V, 8, 2>(exec, settings, "simd"));
+    results.push_back(probe<ExecSpace, V, 2, 4>(exec, settings, "simd"));
+    results.push_back(probe<ExecSpace, V, 4, 2>(exec, settings, "simd"));
+#endif
+    // The CPU shape of the solver's table as plain arrays (what portable code gets).
+    results.push_back(probe<ExecSpace, int, 4, 64>(exec, settings, "int"));
+  } else {
+    // The GPU shapes' register blocks (8x8, 4x4) and a larger one.
+    results.push_back(probe<ExecSpace, int, 8, 8>(exec, settings, "int"));
+    results.push_back(probe<ExecSpace, int, 4, 4>(exec, settings, "int"));
+    results.push_back(probe<ExecSpace, int, 8, 16>(exec, settings, "int"));
+  }
+  return results;
+}
+
+template <std::size_t I = 0>
+void probe_all(const Settings& settings, std::vector<Measurement>& results) {
+  if constexpr (I < std::tuple_size<apsp::EnabledBackends>::value) {
+    using Exec = std::tuple_element_t<I, apsp::EnabledBackends>;
+    if (settings.backend.empty() || settings.backend == apsp::backend_name<Exec>()) {
+      for (auto& m : probe_backend(Exec(), settings)) {
+        std::printf("%-8s %-5s %6s  %10.3f G updates/s  (median of %zu; best %.3f G)  %s\n",
+                    m.backend.c_str(), m.lanes.c_str(), m.block.c_str(), m.median_rate / 1e9,
+                    m.seconds.size(), m.best_rate / 1e9, m.device.c_str());
+        std::fflush(stdout);
+        results.push_back(std::move(m));
+      }
+    }
+    probe_all<I + 1>(settings, results);
+  }
+}
+
+std::string to_json(const std::vector<Measurement>& results) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  std::ostringstream j;
+  j.precision(9);
+  j << "{\n  \"tool\": \"apsp_peak_probe\",\n  \"apsp_version\": \"" << APSP_VERSION
+    << "\",\n  \"kokkos_version\": " << KOKKOS_VERSION << ",\n  \"hostname\": "
+    << json_string(host) << ",\n  \"probes\": [";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& m = results[i];
+    j << (i ? "," : "") << "\n    {\"backend\": " << json_string(m.backend)
+      << ", \"device\": " << json_string(m.device) << ", \"concurrency\": " << m.concurrency
+      << ", \"lanes\": " << json_string(m.lanes) << ", \"block\": " << json_string(m.block)
+      << ", \"items\": " << m.items << ", \"iterations\": " << m.iterations
+      << ", \"updates\": " << m.updates << ", \"seconds\": [";
+    for (std::size_t r = 0; r < m.seconds.size(); ++r) j << (r ? ", " : "") << m.seconds[r];
+    j << "], \"updates_per_second\": " << m.median_rate
+      << ", \"best_updates_per_second\": " << m.best_rate << ", \"checksum\": " << m.checksum
+      << "}";
+  }
+  j << "\n  ],\n  \"ceilings\": {";
+  std::vector<std::string> done;
+  for (const auto& m : results) {
+    if (std::find(done.begin(), done.end(), m.backend) != done.end()) continue;
+    done.push_back(m.backend);
+    const Measurement* best = &m;
+    for (const auto& o : results)
+      if (o.backend == m.backend && o.median_rate > best->median_rate) best = &o;
+    j << (done.size() > 1 ? "," : "") << "\n    " << json_string(m.backend)
+      << ": {\"updates_per_second\": " << best->median_rate
+      << ", \"lanes\": " << json_string(best->lanes) << ", \"block\": "
+      << json_string(best->block) << ", \"concurrency\": " << best->concurrency
+      << ", \"device\": " << json_string(best->device) << "}";
+  }
+  j << "\n  }\n}\n";
+  return j.str();
+}
+
+int usage(const char* why) {
+  std::fprintf(stderr,
+               "apsp_peak_probe: %s\nusage: apsp_peak_probe [--backend NAME] [--repeats N] "
+               "[--seconds S] [--json FILE] [Kokkos options]\n",
+               why);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  Settings settings;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    try {
+      if (a == "--backend") settings.backend = value();
+      else if (a == "--repeats") settings.repeats = std::max(1, std::stoi(value()));
+      else if (a == "--seconds") settings.seconds = std::stod(value());
+      else if (a == "--json") settings.json = value();
+      else if (a == "--help" || a == "-h") return usage("the min-plus peak of each backend") , 0;
+      else return usage(("unknown option '" + a + "'").c_str());
+    } catch (const std::exception& e) {
+      return usage(e.what());
+    }
+  }
+  std::printf("apsp %s peak probe, Kokkos %d.%d.%d\n", APSP_VERSION, KOKKOS_VERSION / 10000,
+              KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
+  std::vector<Measurement> results;
+  try {
+    probe_all(settings, results);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "apsp_peak_probe: %s\n", e.what());
+    return 2;
+  }
+  if (results.empty()) {
+    std::string names;
+    for (const auto& n : apsp::backend_names()) names += (names.empty() ? "" : ", ") + n;
+    return usage(("backend '" + settings.backend + "' is not in this build (" + names + ")").c_str());
+  }
+  if (!settings.json.empty()) {
+    std::ofstream out(settings.json);
+    out << to_json(results);
+    if (!out) return usage(("cannot write " + settings.json).c_str());
+  }
+  return 0;
+}
