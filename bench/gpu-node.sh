@@ -90,3 +90,17 @@ if command -v ncu >/dev/null; then
     "$apsp" --backend cuda --shape "$k0" "$work/g11000.in" /dev/null >"$out/ncu-remaining.txt" 2>&1
   log "ncu: $(grep -c 'gpu__time_duration' "$out/ncu-rounds.txt") kernel durations"
 fi
+
+# 6. Portability report (issue 5), when the build has the benchmarks (-DAPSP_ENABLE_BENCHMARKS=ON
+# puts apsp_peak_probe next to apsp): the register-only min-plus ceiling of this GPU and the CLI
+# over V and every tile shape, as report/results.json (no plots here). Bring OUT_DIR/report back
+# and merge it with a CPU run: scripts/portability-report --merge cpu.json OUT_DIR/report/results.json
+if [ -x "$bin/apsp_peak_probe" ]; then
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  quick=(); [ "$mode" = quick ] && quick=(--quick)
+  python3 "$root/scripts/portability-report" --apsp "$apsp" --backends cuda --repeats 2 \
+    --out "$out/report" --work "$work/report" --no-plots --no-install ${quick[@]+"${quick[@]}"} \
+    >"$out/report.log" 2>&1
+  log "portability report: exit $?; $(grep -m1 -E '^PP' "$out/report.log")"
+  grep -E 'probe cuda' "$out/report.log" | sed 's/^\[portability-report\] /  /' | tee -a "$out/summary.txt"
+fi

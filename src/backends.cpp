@@ -1,7 +1,8 @@
 #include <apsp/backends.hpp>
 
+#include "support.hpp"
+
 #include <fstream>
-#include <sstream>
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
@@ -20,13 +21,6 @@ void collect_names(std::vector<std::string>& names, std::index_sequence<I...>) {
         names.push_back(name);
       }(),
       ...);
-}
-
-std::string gib(std::uint64_t bytes) {
-  std::ostringstream text;
-  text.precision(1);
-  text << std::fixed << double(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB";
-  return text.str();
 }
 
 std::uint64_t host_available_memory() {
@@ -62,7 +56,7 @@ std::string describe_device(const ExecSpace& exec) {
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, exec.cuda_device());
     return std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
-           gib(prop.totalGlobalMem);
+           detail::size_text(prop.totalGlobalMem);
   }
 #endif
   return std::string(ExecSpace::name()) + ", " + std::to_string(exec.concurrency()) + " threads";

@@ -25,6 +25,8 @@
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/hw3_io.hpp>
 
+#include "support.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <fcntl.h>
@@ -51,38 +53,12 @@
 namespace apsp {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string size_text(std::uint64_t bytes) {
-  char text[32];
-  const double mib = double(bytes) / (1024.0 * 1024.0);
-  if (mib < 1024)
-    std::snprintf(text, sizeof text, "%.2f MiB", mib);
-  else
-    std::snprintf(text, sizeof text, "%.2f GiB", mib / 1024.0);
-  return text;
-}
-
-// Host memory that device data passes through: pinned where the backend has it, so that copies
-// run at full speed.
-template <class ExecSpace>
-struct StagingSpace {
-  using type = Kokkos::HostSpace;
-};
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct StagingSpace<Kokkos::Cuda> {
-  using type = Kokkos::CudaHostPinnedSpace;
-};
-#endif
-
-// Whether MPI and the file system can use the backend's memory directly (host backends).
-template <class ExecSpace>
-constexpr bool host_memory =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+using detail::Clock;
+using detail::host_memory;
+using detail::seconds_since;
+using detail::size_text;
+using detail::StagingSpace;
+using detail::system_error;
 
 template <class ExecSpace>
 using Unmanaged = Kokkos::View<const int*, typename ExecSpace::memory_space,
@@ -371,10 +347,6 @@ void run_rounds(const ExecSpace& exec, const Ranks& ranks, const Layout& layout,
   exec.fence();
 }
 
-std::string system_error(const std::string& what, const std::string& path) {
-  return what + " '" + path + "': " + std::strerror(errno);
-}
-
 // This rank's handle on the output that rank 0 created: each rank writes its rows at their
 // offsets, rank 0 renames the file into place once all have.
 class OutputRows {
@@ -393,15 +365,7 @@ class OutputRows {
   OutputRows& operator=(const OutputRows&) = delete;
 
   void write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
-    const char* p = static_cast<const char*>(data);
-    while (bytes > 0) {
-      const ssize_t n = ::pwrite(fd_, p, bytes, off_t(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw Error(system_error("cannot write output", target_));
-      p += n;
-      offset += std::uint64_t(n);
-      bytes -= std::size_t(n);
-    }
+    detail::write_all_at(fd_, offset, data, bytes, target_);
   }
   void close() {
     const int fd = fd_;
@@ -420,49 +384,15 @@ class OutputRows {
 template <class ExecSpace>
 void write_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
                 std::int64_t first_row, std::int64_t vertices, OutputRows& out, SolveStats& stats) {
-  detail::ScopedRegion region("apsp::write_rows");
-  const std::int64_t n = rows.extent(1);
-  const std::int64_t end = std::min<std::int64_t>(vertices, first_row + rows.extent(0));
+  const std::int64_t count =
+      std::min<std::int64_t>(vertices, first_row + rows.extent(0)) - first_row;
   const std::size_t row_bytes = std::size_t(vertices) * sizeof(int);
-  const auto write_row = [&](std::int64_t row, const int* data) {
-    out.write_at(std::uint64_t(row) * row_bytes, data, row_bytes);
-  };
-  if (first_row >= end) return;
-  if constexpr (host_memory<ExecSpace>) {
-    const auto start = Clock::now();
-    for (std::int64_t i = first_row; i < end; ++i)
-      write_row(i, rows.data() + (i - first_row) * n);
-    stats.write_s = seconds_since(start);
-  } else {
-    using Staging =
-        Kokkos::View<int**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
-    const std::int64_t count = end - first_row;
-    const std::int64_t chunk =
-        std::max<std::int64_t>(1, std::min<std::int64_t>(count, (64 << 20) / (n * 4)));
-    Staging buffers[2] = {
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging0"), chunk, n),
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging1"), chunk, n)};
-    const auto copy_chunk = [&](std::int64_t from, int buffer) {
-      const std::int64_t to = std::min(count, from + chunk);
-      Kokkos::deep_copy(
-          exec,
-          Kokkos::subview(buffers[buffer], std::make_pair(std::int64_t(0), to - from), Kokkos::ALL),
-          Kokkos::subview(rows, std::make_pair(from, to), Kokkos::ALL));
-    };
-    copy_chunk(0, 0);
-    int current = 0;
-    for (std::int64_t from = 0; from < count; from += chunk) {
-      auto start = Clock::now();
-      exec.fence();  // chunk `from` is in buffers[current]
-      stats.download_s += seconds_since(start);
-      if (from + chunk < count) copy_chunk(from + chunk, 1 - current);
-      start = Clock::now();
-      for (std::int64_t i = from; i < std::min(count, from + chunk); ++i)
-        write_row(first_row + i, &buffers[current](i - from, 0));
-      stats.write_s += seconds_since(start);
-      current = 1 - current;
-    }
-  }
+  detail::download_rows(
+      exec, rows, count,
+      [&](std::int64_t i, const int* row) {
+        out.write_at(std::uint64_t(first_row + i) * row_bytes, row, row_bytes);
+      },
+      stats.download_s, stats.write_s);
 }
 
 // Memory sizes add up to "too much", never wrap (V near 2^31 makes V^2 * 4 bytes reach 2^64).
@@ -488,10 +418,7 @@ template <class ExecSpace>
 SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig& config) {
   detail::ScopedRegion region("apsp::solve_hw3_distributed");
   const auto start = Clock::now();
-  SolveStats stats;
-  stats.backend = backend_name<ExecSpace>();
-  stats.device = describe_device(exec);
-  stats.concurrency = exec.concurrency();
+  SolveStats stats = detail::stats_of(exec);
   stats.ranks = ranks.size;
   const bool root = ranks.rank == 0;
 
@@ -626,6 +553,9 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   collectively(ranks, [&] {
     fill_distance_rows(exec, local, std::int64_t(first) * tile, mine);
     std::vector<Edge>().swap(mine);
+    Options chosen = config.options;
+    chosen.shape = shape_index;
+    detail::warm_up(exec, chosen);
   });
   stats.upload_s = seconds_since(stage);
 

@@ -1,6 +1,8 @@
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
 
+#include "support.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -14,14 +16,13 @@
 namespace apsp {
 namespace {
 
+using detail::size_text;
+using detail::system_error;
+
 static_assert(sizeof(Edge) == 12, "Edge must match the 12-byte HW3 triple");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #error "apsp reads and writes the little-endian HW3 format on little-endian hosts only"
 #endif
-
-std::string system_error(const std::string& what, const std::string& path) {
-  return what + " '" + path + "': " + std::strerror(errno);
-}
 
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
@@ -41,12 +42,6 @@ std::uint64_t file_size(std::FILE* file) {
   struct stat st;
   fstat(fileno(file), &st);
   return std::uint64_t(st.st_size);
-}
-
-std::string gib(std::uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / (1024.0 * 1024.0 * 1024.0));
-  return text;
 }
 
 std::string directory_of(const std::string& path) {
@@ -95,7 +90,7 @@ Graph read_hw3(const std::string& path) {
     graph.edges.resize(std::size_t(edges));
   } catch (const std::bad_alloc&) {
     throw Error("input '" + path + "': not enough host memory for " + std::to_string(edges) +
-                " edges (" + gib(std::uint64_t(edges) * sizeof(Edge)) + ")");
+                " edges (" + size_text(std::uint64_t(edges) * sizeof(Edge)) + ")");
   }
   const std::size_t read = edges > 0 ? std::fread(graph.edges.data(), sizeof(Edge),
                                                   graph.edges.size(), file.get())
@@ -144,8 +139,8 @@ void check_disk_space(const std::string& path, std::uint64_t bytes) {
   if (statvfs(dir.c_str(), &fs) != 0) throw Error(system_error("cannot reach output directory", dir));
   const std::uint64_t free_bytes = std::uint64_t(fs.f_bavail) * fs.f_frsize;
   if (free_bytes < bytes)
-    throw Error("not enough disk space for '" + path + "': it needs " + gib(bytes) + ", " +
-                gib(free_bytes) + " free in '" + dir + "'");
+    throw Error("not enough disk space for '" + path + "': it needs " + size_text(bytes) + ", " +
+                size_text(free_bytes) + " free in '" + dir + "'");
 }
 
 AtomicOutputFile::AtomicOutputFile(const std::string& path) : path_(path) {
@@ -187,15 +182,7 @@ void AtomicOutputFile::write(const void* data, std::size_t bytes) {
 }
 
 void AtomicOutputFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
-  const char* p = static_cast<const char*>(data);
-  while (bytes > 0) {
-    const ssize_t n = ::pwrite(fd_, p, bytes, off_t(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(system_error("cannot write output", path_));
-    p += n;
-    offset += std::uint64_t(n);
-    bytes -= std::size_t(n);
-  }
+  detail::write_all_at(fd_, offset, data, bytes, path_);
 }
 
 void AtomicOutputFile::commit() {
@@ -228,7 +215,8 @@ Comparison compare_hw3_outputs(const std::string& a, const std::string& b) {
     return {false, "'" + a + "' holds " + std::to_string(sa / 4) +
                        " values, not the square of a vertex count"};
   constexpr std::size_t chunk = 1 << 20;
-  std::vector<std::int32_t> xa(chunk), xb(chunk);
+  const std::size_t buffer = std::size_t(std::min<std::uint64_t>(chunk, sa / 4));
+  std::vector<std::int32_t> xa(buffer), xb(buffer);
   std::uint64_t index = 0;
   while (index < sa / 4) {
     const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk, sa / 4 - index));

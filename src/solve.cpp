@@ -3,6 +3,8 @@
 #include <apsp/hw3_io.hpp>
 #include <apsp/solve.hpp>
 
+#include "support.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -13,95 +15,24 @@
 namespace apsp {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using detail::Clock;
+using detail::seconds_since;
 
-std::string gib(std::uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / (1024.0 * 1024.0 * 1024.0));
-  return text;
-}
-
-// Host memory the device copies through: pinned where the backend has it, so that copies run
-// asynchronously and at full speed.
-template <class ExecSpace>
-struct StagingSpace {
-  using type = Kokkos::HostSpace;
-};
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct StagingSpace<Kokkos::Cuda> {
-  using type = Kokkos::CudaHostPinnedSpace;
-};
-#endif
-
-// Writes rows [0, V) of dist, first V columns of each, to `out`. On a host backend straight
-// from the matrix; on a device through two pinned buffers, so that copying one chunk overlaps
-// writing the previous one.
+// Writes rows [0, V) of dist, the first V columns of each, to `out`.
 template <class ExecSpace>
 void write_distances(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
                      std::int64_t vertices, AtomicOutputFile& out, SolveStats& stats) {
-  detail::ScopedRegion region("apsp::write_distances");
-  const std::int64_t n = dist.extent(0);
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                           typename ExecSpace::memory_space>::accessible) {
-    const auto start = Clock::now();
-    for (std::int64_t i = 0; i < vertices; ++i)
-      out.write(dist.data() + i * n, std::size_t(vertices) * sizeof(int));
-    stats.write_s = seconds_since(start);
-  } else {
-    using Staging = Kokkos::View<int**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
-    const std::int64_t rows =
-        std::max<std::int64_t>(1, std::min<std::int64_t>(vertices, (64 << 20) / (n * 4)));
-    Staging buffers[2] = {
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging0"), rows, n),
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging1"), rows, n)};
-    auto copy_chunk = [&](std::int64_t first, int buffer) {
-      const std::int64_t last = std::min(vertices, first + rows);
-      Kokkos::deep_copy(exec,
-                        Kokkos::subview(buffers[buffer], std::make_pair(std::int64_t(0), last - first),
-                                        Kokkos::ALL),
-                        Kokkos::subview(dist, std::make_pair(first, last), Kokkos::ALL));
-    };
-    copy_chunk(0, 0);
-    int current = 0;
-    for (std::int64_t first = 0; first < vertices; first += rows) {
-      auto start = Clock::now();
-      exec.fence();  // chunk `first` is in buffers[current]
-      stats.download_s += seconds_since(start);
-      if (first + rows < vertices) copy_chunk(first + rows, 1 - current);
-      start = Clock::now();
-      const std::int64_t last = std::min(vertices, first + rows);
-      for (std::int64_t i = first; i < last; ++i)
-        out.write(&buffers[current](i - first, 0), std::size_t(vertices) * sizeof(int));
-      stats.write_s += seconds_since(start);
-      current = 1 - current;
-    }
-  }
-}
-
-// Runs every kernel once on a two-tile matrix, so that the timed solve does not include what
-// only the first launch pays (lazy module loading on CUDA, first-touch of scratch pools).
-template <class ExecSpace>
-void warm_up(const ExecSpace& exec, const Options& options) {
-  const std::int64_t n = 2 * std::int64_t(choose_shape(exec, options).tile);
-  DistanceMatrix<ExecSpace> dist("apsp::warm_up", n, n);
-  fill_distance_matrix(exec, dist, {});
-  Options quiet = options;
-  quiet.progress = nullptr;
-  floyd_warshall(exec, dist, quiet);
+  detail::download_rows(
+      exec, dist, vertices,
+      [&](std::int64_t, const int* row) { out.write(row, std::size_t(vertices) * sizeof(int)); },
+      stats.download_s, stats.write_s);
 }
 
 template <class ExecSpace>
 SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   detail::ScopedRegion region("apsp::solve_hw3");
   const auto start = Clock::now();
-  SolveStats stats;
-  stats.backend = backend_name<ExecSpace>();
-  stats.device = describe_device(exec);
-  stats.concurrency = exec.concurrency();
+  SolveStats stats = detail::stats_of(exec);
 
   auto stage = Clock::now();
   const Graph graph = read_hw3(config.input);
@@ -121,9 +52,9 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   std::uint64_t usable = available_memory(exec);
   if (config.max_memory > 0) usable = std::min(usable, config.max_memory);
   if (needed > usable)
-    throw Error("V = " + std::to_string(graph.vertices) + " needs " + gib(needed) + " on " +
+    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) + " on " +
                 stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) +
-                " int32 distances), but only " + gib(usable) +
+                " int32 distances), but only " + detail::size_text(usable) +
                 " can be used: run on a device with more memory, or over several with "
                 "mpirun -np K (an MPI build)");
   check_disk_space(config.output, hw3_output_bytes(graph.vertices));
@@ -133,7 +64,7 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   DistanceMatrix<ExecSpace> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"), n,
                                  n);
   fill_distance_matrix(exec, dist, graph.edges);
-  warm_up(exec, config.options);
+  detail::warm_up(exec, config.options);
   stats.upload_s = seconds_since(stage);
 
   stage = Clock::now();

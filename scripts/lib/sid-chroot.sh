@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A cached Debian sid chroot for build checks; sourced by scripts/check-modern-kokkos and
 # scripts/check-hip. Needs root (debootstrap, chroot, mount).
 #
@@ -50,13 +51,19 @@ sid_unmount_all() {
 trap sid_unmount_all EXIT
 trap 'exit 130' INT TERM
 
+# /proc in chroot DIR (hipcc needs it). Mount it from the main shell, not from a $(...)
+# subshell, so that sid_unmount_all knows of it.
+sid_mount_proc() {
+  if ! mountpoint -q "$1/proc"; then
+    mount -t proc proc "$1/proc"
+    SID_MOUNTS+=("$1/proc")
+  fi
+}
+
 in_chroot() {
   local dir=$1
   shift
-  if ! mountpoint -q "$dir/proc"; then
-    mount -t proc proc "$dir/proc"
-    SID_MOUNTS+=("$dir/proc")
-  fi
+  sid_mount_proc "$dir"
   chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
     DEBIAN_FRONTEND=noninteractive OMP_PROC_BIND=false \
     ${OMP_NUM_THREADS:+OMP_NUM_THREADS=$OMP_NUM_THREADS} /bin/sh -c "$*"
@@ -171,6 +178,7 @@ recipe: ${recipe:0:16}"
   if [ "$rebuild" = 0 ] && [ -f "$SID_ROOT/.apsp-stamp" ] &&
     [ "$(cat "$SID_ROOT/.apsp-stamp")" = "$stamp" ]; then
     sid_say "reusing the cached sid chroot $SID_ROOT"
+    sid_mount_proc "$SID_ROOT"
     return 0
   fi
   new=$SID_ROOT.new
@@ -183,6 +191,7 @@ recipe: ${recipe:0:16}"
   [ ! -e "$SID_ROOT" ] || rm -rf --one-file-system "$SID_ROOT"
   mv "$new" "$SID_ROOT"
   sid_say "sid chroot ready: $SID_ROOT"
+  sid_mount_proc "$SID_ROOT"
 }
 
 # Debian sid's HIP toolchain (hipcc pulls in clang, lld, the ROCm device libraries and the HIP
