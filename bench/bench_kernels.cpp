@@ -79,9 +79,9 @@ void floyd_warshall_benchmark(benchmark::State& state, const apsp::ShapeChoice& 
   state.SetLabel(shape.name);
 }
 
-template <class ExecSpace, class Lane, int Rows, int Packs>
+template <class ExecSpace, class Lane, int Half>
 void peak_probe_benchmark(benchmark::State& state) {
-  using Probe = apsp::bench::MinPlusRegisters<ExecSpace, Lane, Rows, Packs>;
+  using Probe = apsp::bench::MinPlusRegisters<ExecSpace, Lane, Half>;
   const ExecSpace exec;
   const bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   const std::int64_t items = std::int64_t(exec.concurrency()) * (host ? 64 : 4);
@@ -104,7 +104,7 @@ void peak_probe_benchmark(benchmark::State& state) {
   state.counters["updates_per_second"] =
       double(items) * double(Probe::updates_per_item(probe.iterations)) *
       double(state.iterations()) / seconds;
-  state.SetLabel(std::to_string(Probe::rows) + "x" + std::to_string(Probe::cols) + " registers");
+  state.SetLabel(Probe::block() + " registers");
 }
 
 template <class ExecSpace>
@@ -117,17 +117,18 @@ void register_backend() {
   if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
 #if defined(APSP_BENCH_HOST_VECTORS)
     benchmark::RegisterBenchmark(("peak_probe/" + backend + "/simd").c_str(),
-                                 peak_probe_benchmark<ExecSpace, apsp::bench::HostVector, 4, 4>)
+                                 peak_probe_benchmark<ExecSpace, apsp::bench::HostVector, 12>)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+#else
+    benchmark::RegisterBenchmark(("peak_probe/" + backend + "/int").c_str(),
+                                 peak_probe_benchmark<ExecSpace, int, 6>)
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
 #endif
-    benchmark::RegisterBenchmark(("peak_probe/" + backend + "/int").c_str(),
-                                 peak_probe_benchmark<ExecSpace, int, 4, 64>)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
   } else {
     benchmark::RegisterBenchmark(("peak_probe/" + backend + "/int").c_str(),
-                                 peak_probe_benchmark<ExecSpace, int, 8, 8>)
+                                 peak_probe_benchmark<ExecSpace, int, 32>)
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   }

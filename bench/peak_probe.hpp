@@ -1,31 +1,33 @@
 // The attainable rate of the solver's arithmetic on one backend: a register-only min-plus loop.
 //
-// Floyd-Warshall's hot loop (RemainingTiles) is acc = min(acc, a + b) on int32 over a register
-// block of RegRows x RegCols distances per thread. This probe runs that same update with nothing
-// else in the loop: no loads, no stores, no barriers. What the solver reaches divided by what
-// this reaches is its architectural efficiency on that device (an attainable ceiling for this
-// workload, not the vendor's peak).
+// Floyd-Warshall's hot loop (RemainingTiles) is acc = min(acc, a + b) on int32, one add and one
+// min per update (one VIADDMNMX on sm_90, a vpaddd and a vpminsd per vector on x86). This probe
+// runs that update with nothing else in the loop: no loads, no stores, no barriers. What the
+// solver reaches divided by what this reaches is its architectural efficiency on that device
+// (an attainable ceiling for this workload, not the vendor's peak).
 //
-// Keeping the compiler honest:
-//   - every value comes from a View filled at run time (`seeds`), so nothing is constant;
-//   - step t relaxes row a of the block through row 0 of the block as it was after step t - 1,
-//     acc(a, b) = min(acc(a, b), l(a) + acc(0, b)): one in-tile Floyd-Warshall step with pivot
-//     row 0. Every update depends on the previous step, so no step can be hoisted or folded
-//     (min(x, c + x) is x only for c >= 0, which the compiler cannot know), and the
-//     RegRows x RegCols updates of one step are independent of each other (the ILP);
-//   - the block is summed into `sink`, so none of it is dead.
-// Row 0 is updated last in a step, so that the other rows read its old value without a copy.
-//
-// Lanes: on GPUs a thread's registers are ints (Lane = int). On CPUs the block must live in
-// SIMD registers; GCC keeps a plain `int acc[4][64]` on the stack (a load and a store per
-// update), so host builds also get a Lane that is the host compiler's native vector of ints.
-// Both are measured: the plain one is what portable scalar code gets, the vector one what the
-// core can do.
+// The registers are two halves, A and B, of Half values each (Lane: an int on GPUs, the host's
+// native int32 vector on CPUs). A step relaxes every A(i) through a sum of two B's, the next
+// step every B(i) through two A's:
+//     A(i) = min(A(i), B(i + s) + B(i + s + 1)),   s = 1, 2, ... changing with the step.
+// So a step is Half independent updates (the ILP), and each reads values the previous step
+// wrote, so that nothing is loop-invariant. Why not the solver's own shape (a row of the block
+// relaxed through one value l(a) plus a pivot row)? Because min-plus algebra folds it: the same
+// l(a) added to several terms min'ed into one accumulator is min(l + x, l + y) = l + min(x, y),
+// and a pivot row that is min'ed with itself is min(x, min(x, y)) = min(x, y). NVVM applies
+// both: that first version issued 56 VIADDMNMX per 256 updates it counted and "reached" 18-19 T
+// updates/s on an H200. Here no two terms min'ed into one value share an operand (every value
+// is rewritten every other step, and the pairs (i + s, i + s + 1) differ for every i), and no
+// value is relaxed through itself, so there is nothing to factor. Check the SASS (bench/
+// gpu-node.sh) or the assembly for 4 * Half add-min pairs per loop iteration.
+// The values start from a View filled at run time (0..1000), so nothing is constant; they only
+// decrease and stay in [0, 1000], so no sum overflows; all of them are summed into `sink`.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -48,9 +50,7 @@ typedef int HostVector __attribute__((vector_size(host_vector_bytes)));
 #endif
 
 template <class Lane>
-constexpr int lane_width() {
-  return int(sizeof(Lane) / sizeof(int));
-}
+constexpr int lane_width = int(sizeof(Lane) / sizeof(int));
 
 template <class Lane>
 KOKKOS_FORCEINLINE_FUNCTION Lane relax(const Lane& current, const Lane& a, const Lane& b) {
@@ -74,19 +74,18 @@ KOKKOS_FORCEINLINE_FUNCTION int lane_sum(const Lane& v) {
     return v;
   } else {
     int sum = 0;
-    for (int f = 0; f < lane_width<Lane>(); ++f) sum += v[f];
+    for (int f = 0; f < lane_width<Lane>; ++f) sum += v[f];
     return sum;
   }
 }
 
-// One work item: a RegRows x (Packs * lane width) block of int32 distances, relaxed
-// 4 * iterations times. RangePolicy: one item per GPU thread; on CPUs a thread takes items in
-// turn.
-template <class ExecSpace, class Lane, int RegRows, int Packs>
+// One work item: 2 * Half lanes of int32, relaxed 4 * iterations steps. RangePolicy: one item
+// per GPU thread; on CPUs a thread takes items in turn.
+template <class ExecSpace, class Lane, int Half>
 struct MinPlusRegisters {
-  static constexpr int rows = RegRows;
-  static constexpr int cols = Packs * lane_width<Lane>();
+  static constexpr int registers = 2 * Half;
   static constexpr int unroll = 4;  // steps per loop iteration: loop overhead off the ALUs
+  static_assert(Half >= 4, "two halves of at least four values each");
   using memory_space = typename ExecSpace::memory_space;
 
   Kokkos::View<const int*, memory_space> seeds;  // extent: a power of two
@@ -94,32 +93,36 @@ struct MinPlusRegisters {
   int iterations;                                // of `unroll` steps each
 
   static std::int64_t updates_per_item(int iterations) {
-    return std::int64_t(iterations) * unroll * RegRows * cols;
+    return std::int64_t(iterations) * unroll * Half * lane_width<Lane>;
+  }
+  static std::string block() {
+    return std::to_string(registers) + " x int32" +
+           (lane_width<Lane> > 1 ? "x" + std::to_string(lane_width<Lane>) : std::string());
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION static void step(Lane (&acc)[RegRows][Packs],
-                                               const Lane (&l)[RegRows]) {
-    for (int a = 1; a < RegRows; ++a)
-      for (int p = 0; p < Packs; ++p) acc[a][p] = relax(acc[a][p], l[a], acc[0][p]);
-    for (int p = 0; p < Packs; ++p) acc[0][p] = relax(acc[0][p], l[0], acc[0][p]);
+  // to(i) = min(to(i), from(i + s) + from(i + s + 1)): Half independent updates.
+  template <int S>
+  KOKKOS_FORCEINLINE_FUNCTION static void step(Lane (&to)[Half], const Lane (&from)[Half]) {
+    for (int i = 0; i < Half; ++i) to[i] = relax(to[i], from[(i + S) % Half], from[(i + S + 1) % Half]);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item) const {
     const int mask = int(seeds.extent(0)) - 1;
     const int first = int(item & mask);
-    Lane acc[RegRows][Packs];
-    Lane l[RegRows];
-    for (int a = 0; a < RegRows; ++a) {
-      for (int f = 0; f < lane_width<Lane>(); ++f) set_lane(l[a], f, seeds((first + 7 * a) & mask));
-      for (int p = 0; p < Packs; ++p)
-        for (int f = 0; f < lane_width<Lane>(); ++f)
-          set_lane(acc[a][p], f, seeds((first + a * cols + p * lane_width<Lane>() + f) & mask));
+    Lane a[Half], b[Half];
+    for (int i = 0; i < Half; ++i)
+      for (int f = 0; f < lane_width<Lane>; ++f) {
+        set_lane(a[i], f, seeds((first + i * lane_width<Lane> + f) & mask));
+        set_lane(b[i], f, seeds((first + (Half + i) * lane_width<Lane> + f) & mask));
+      }
+    for (int t = 0; t < iterations; ++t) {
+      step<1>(a, b);
+      step<2>(b, a);
+      step<3>(a, b);
+      step<4>(b, a);
     }
-    for (int t = 0; t < iterations; ++t)
-      for (int u = 0; u < unroll; ++u) step(acc, l);
     int sum = 0;
-    for (int a = 0; a < RegRows; ++a)
-      for (int p = 0; p < Packs; ++p) sum += lane_sum(acc[a][p]);
+    for (int i = 0; i < Half; ++i) sum += lane_sum(a[i]) + lane_sum(b[i]);
     sink(item) = sum;
   }
 };

@@ -7,6 +7,9 @@
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
 #endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
 
 namespace apsp {
 
@@ -59,6 +62,15 @@ std::string describe_device(const ExecSpace& exec) {
            detail::size_text(prop.totalGlobalMem);
   }
 #endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same<ExecSpace, detail::HipExecutionSpace>::value) {
+    hipDeviceProp_t prop;
+    if (hipGetDeviceProperties(&prop, exec.hip_device()) == hipSuccess)
+      return std::string(prop.name) + " (" + prop.gcnArchName + "), " +
+             std::to_string(prop.multiProcessorCount) + " CUs, " +
+             detail::size_text(prop.totalGlobalMem);
+  }
+#endif
   return std::string(ExecSpace::name()) + ", " + std::to_string(exec.concurrency()) + " threads";
 }
 
@@ -68,6 +80,13 @@ std::uint64_t available_memory(const ExecSpace&) {
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     std::size_t free_bytes = 0, total = 0;
     if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess) return free_bytes;
+    return std::uint64_t(-1);
+  }
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same<ExecSpace, detail::HipExecutionSpace>::value) {
+    std::size_t free_bytes = 0, total = 0;
+    if (hipMemGetInfo(&free_bytes, &total) == hipSuccess) return free_bytes;
     return std::uint64_t(-1);
   }
 #endif
@@ -82,11 +101,7 @@ std::uint64_t available_memory(const ExecSpace&) {
 APSP_INSTANTIATE_BACKEND(Kokkos::Cuda)
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-#if KOKKOS_VERSION >= 40000
-APSP_INSTANTIATE_BACKEND(Kokkos::HIP)
-#else
-APSP_INSTANTIATE_BACKEND(Kokkos::Experimental::HIP)
-#endif
+APSP_INSTANTIATE_BACKEND(detail::HipExecutionSpace)
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
 APSP_INSTANTIATE_BACKEND(Kokkos::OpenMP)

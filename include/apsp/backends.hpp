@@ -14,17 +14,24 @@
 
 namespace apsp {
 
+#if defined(KOKKOS_ENABLE_HIP)
+namespace detail {
+// AMD GPUs: Kokkos 4 moved the HIP execution space out of Experimental.
+#if KOKKOS_VERSION >= 40000
+using HipExecutionSpace = Kokkos::HIP;
+#else
+using HipExecutionSpace = Kokkos::Experimental::HIP;
+#endif
+}  // namespace detail
+#endif
+
 // decltype of a tuple_cat: unevaluated, only the list of types matters.
 using EnabledBackends = decltype(std::tuple_cat(
 #if defined(KOKKOS_ENABLE_CUDA)
     std::tuple<Kokkos::Cuda>(),
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-#if KOKKOS_VERSION >= 40000
-    std::tuple<Kokkos::HIP>(),
-#else
-    std::tuple<Kokkos::Experimental::HIP>(),
-#endif
+    std::tuple<detail::HipExecutionSpace>(),
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
     std::tuple<Kokkos::OpenMP>(),

@@ -197,5 +197,7 @@ recipe: ${recipe:0:16}"
 # Debian sid's HIP toolchain (hipcc pulls in clang, lld, the ROCm device libraries and the HIP
 # runtime) plus what building apsp needs; shared by scripts/check-hip and
 # `scripts/check-modern-kokkos --hip-probe`, which use the same chroot.
+# shellcheck disable=SC2034 # used by the scripts that source this file
 SID_HIP_NAME=sid-hip
+# shellcheck disable=SC2034
 SID_HIP_PACKAGES=(hipcc libamdhip64-dev cmake ninja-build googletest libgtest-dev libgmock-dev)
