@@ -23,6 +23,7 @@
 #include <apsp/distributed.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
 
 #include "support.hpp"
@@ -430,7 +431,7 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
       ranks,
       [&] {
         if (!root) return;
-        graph = read_hw3(config.input);
+        graph = read_graph(config.input, config.format);
         shape = choose_shape(exec, config.options);
       },
       false);

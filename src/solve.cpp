@@ -1,5 +1,6 @@
 #include <apsp/backends.hpp>
 #include <apsp/detail/region.hpp>
+#include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
 #include <apsp/solve.hpp>
 
@@ -21,10 +22,20 @@ using detail::seconds_since;
 // Writes rows [0, V) of dist, the first V columns of each, to `out`.
 template <class ExecSpace>
 void write_distances(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                     std::int64_t vertices, AtomicOutputFile& out, SolveStats& stats) {
+                     std::int64_t vertices, OutputFormat format, AtomicOutputFile& out,
+                     SolveStats& stats) {
+  std::string text;
   detail::download_rows(
       exec, dist, vertices,
-      [&](std::int64_t, const int* row) { out.write(row, std::size_t(vertices) * sizeof(int)); },
+      [&](std::int64_t, const int* row) {
+        if (format == OutputFormat::hw3) {
+          out.write(row, std::size_t(vertices) * sizeof(int));
+        } else {
+          text.clear();
+          append_text_row(text, row, vertices);
+          out.write(text.data(), text.size());
+        }
+      },
       stats.download_s, stats.write_s);
 }
 
@@ -35,8 +46,9 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   SolveStats stats = detail::stats_of(exec);
 
   auto stage = Clock::now();
-  const Graph graph = read_hw3(config.input);
+  const Graph graph = read_graph(config.input, config.format);
   stats.read_s = seconds_since(stage);
+  const std::uint64_t output_size = output_bytes(config.output_format, graph.vertices);
   stats.vertices = graph.vertices;
   stats.edges = std::int64_t(graph.edges.size());
 
@@ -57,7 +69,7 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
                 " int32 distances), but only " + detail::size_text(usable) +
                 " can be used: run on a device with more memory, or over several with "
                 "mpirun -np K (an MPI build)");
-  check_disk_space(config.output, hw3_output_bytes(graph.vertices));
+  check_disk_space(config.output, output_size);
   AtomicOutputFile out(config.output);
 
   stage = Clock::now();
@@ -71,7 +83,7 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   floyd_warshall(exec, dist, config.options);
   stats.compute_s = seconds_since(stage);
 
-  write_distances(exec, dist, graph.vertices, out, stats);
+  write_distances(exec, dist, graph.vertices, config.output_format, out, stats);
   out.commit();
   stats.total_s = seconds_since(start);
   return stats;

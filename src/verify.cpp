@@ -1,6 +1,7 @@
 // Host code only, no Kokkos: the fuzzing build (tests/fuzz) compiles this file with clang and
 // libFuzzer, without a Kokkos built by that compiler.
 #include <apsp/error.hpp>
+#include <apsp/formats.hpp>
 #include <apsp/graph.hpp>
 #include <apsp/hw3_io.hpp>
 #include <apsp/verify.hpp>
@@ -222,7 +223,7 @@ VerifyResult verify_hw3(const std::string& input, const std::string& output,
     throw Error("verify: the number of samples must not be negative, got " +
                 std::to_string(options.samples));
   VerifyResult result;
-  Graph graph = read_hw3(input);
+  Graph graph = read_graph(input, options.format);
   const std::int32_t v = graph.vertices;
   result.vertices = v;
   result.edges = std::int64_t(graph.edges.size());

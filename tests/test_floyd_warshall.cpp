@@ -21,12 +21,12 @@ namespace {
 
 // The whole N x N matrix after the solve, padding included.
 template <class ExecSpace>
-std::vector<int> solve_padded(const apsp::Graph& g, int tile, std::int64_t* padded = nullptr) {
+std::vector<int> solve_padded(const apsp::Graph& g, const apsp::ShapeChoice& shape,
+                              std::int64_t* padded = nullptr) {
   ExecSpace exec;
   apsp::Options options;
-  options.tile = tile;
-  const auto shape = apsp::choose_shape(exec, options);
-  const std::int64_t n = apsp::padded_size(g.vertices, shape);
+  options.shape = shape.index;  // -1 (a default ShapeChoice): the backend's default
+  const std::int64_t n = apsp::padded_size(g.vertices, apsp::choose_shape(exec, options));
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   apsp::fill_distance_matrix(exec, dist, g.edges);
   apsp::floyd_warshall(exec, dist, options);
@@ -37,9 +37,9 @@ std::vector<int> solve_padded(const apsp::Graph& g, int tile, std::int64_t* padd
 
 // The leading V x V block: what the HW3 output holds.
 template <class ExecSpace>
-std::vector<int> solve(const apsp::Graph& g, int tile) {
+std::vector<int> solve(const apsp::Graph& g, const apsp::ShapeChoice& shape) {
   std::int64_t n = 0;
-  const std::vector<int> all = solve_padded<ExecSpace>(g, tile, &n);
+  const std::vector<int> all = solve_padded<ExecSpace>(g, shape, &n);
   std::vector<int> out(std::size_t(g.vertices) * g.vertices);
   for (int i = 0; i < g.vertices; ++i)
     std::copy(all.begin() + i * n, all.begin() + i * n + g.vertices,
@@ -48,11 +48,8 @@ std::vector<int> solve(const apsp::Graph& g, int tile) {
 }
 
 template <class ExecSpace>
-std::vector<int> tiles_of() {
-  std::vector<int> tiles;
-  for (const auto& shape : apsp::available_shapes(ExecSpace()))
-    tiles.push_back(shape.tile);
-  return tiles;
+std::vector<apsp::ShapeChoice> shapes_of() {
+  return apsp::available_shapes(ExecSpace());
 }
 
 int at(const std::vector<int>& d, int v, int i, int j) {
@@ -69,17 +66,18 @@ TYPED_TEST(FloydWarshall, MatchesReferenceForEveryShapeAndPaddedSize) {
   for (const auto& shape : shapes) {
     for (int v : {1, 2, 31, 63, 64, 65, 127, 200}) {
       const auto g = apsp_test::random_graph(v, 0.05, unsigned(v * 7 + shape.tile));
-      EXPECT_EQ(solve<TypeParam>(g, shape.tile), apsp_test::reference_floyd_warshall(g))
+      EXPECT_EQ(solve<TypeParam>(g, shape), apsp_test::reference_floyd_warshall(g))
           << "V = " << v << ", " << shape.name;
     }
   }
 }
 
 TYPED_TEST(FloydWarshall, PaddingStaysIsolated) {
-  for (int tile : tiles_of<TypeParam>()) {
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>()) {
+    const int tile = shape.tile;
     const auto g = apsp_test::random_graph(tile + 3, 0.2, unsigned(tile));
     std::int64_t n = 0;
-    const std::vector<int> d = solve_padded<TypeParam>(g, tile, &n);
+    const std::vector<int> d = solve_padded<TypeParam>(g, shape, &n);
     ASSERT_EQ(n, 2 * tile);
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j)
@@ -90,15 +88,15 @@ TYPED_TEST(FloydWarshall, PaddingStaysIsolated) {
 }
 
 TYPED_TEST(FloydWarshall, NoEdgesLeavesInfinityOffTheDiagonal) {
-  for (int tile : tiles_of<TypeParam>())
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>())
     for (int v : {1, 5, 64, 100, 129}) {
       apsp::Graph g;
       g.vertices = v;
-      const std::vector<int> d = solve<TypeParam>(g, tile);
+      const std::vector<int> d = solve<TypeParam>(g, shape);
       for (int i = 0; i < v; ++i)
         for (int j = 0; j < v; ++j)
           ASSERT_EQ(at(d, v, i, j), i == j ? 0 : apsp::infinity)
-              << "(" << i << ", " << j << "), V = " << v << ", tile " << tile;
+              << "(" << i << ", " << j << "), V = " << v << ", shape " << shape.name;
     }
 }
 
@@ -107,8 +105,9 @@ TYPED_TEST(FloydWarshall, ZeroWeightEdges) {
   apsp::Graph cycle;
   cycle.vertices = 150;
   cycle.edges = {{5, 70, 0}, {70, 140, 0}, {140, 5, 0}, {140, 149, 0}, {149, 0, 3}};
-  for (int tile : tiles_of<TypeParam>()) {
-    const std::vector<int> d = solve<TypeParam>(cycle, tile);
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>()) {
+    const int tile = shape.tile;
+    const std::vector<int> d = solve<TypeParam>(cycle, shape);
     for (int a : {5, 70, 140}) {
       for (int b : {5, 70, 140, 149})
         EXPECT_EQ(at(d, 150, a, b), 0) << a << " -> " << b;
@@ -119,7 +118,7 @@ TYPED_TEST(FloydWarshall, ZeroWeightEdges) {
     // Random graphs whose every weight is 0, or 0 and 1.
     for (int max_weight : {0, 1}) {
       const auto g = apsp_test::random_graph(90, 0.03, unsigned(tile + max_weight), max_weight);
-      EXPECT_EQ(solve<TypeParam>(g, tile), apsp_test::reference_floyd_warshall(g))
+      EXPECT_EQ(solve<TypeParam>(g, shape), apsp_test::reference_floyd_warshall(g))
           << "tile " << tile << ", weights 0.." << max_weight;
     }
   }
@@ -134,15 +133,16 @@ TYPED_TEST(FloydWarshall, UnreachablePairsStayInfinite) {
   for (int i = 60; i < 100; ++i)
     g.edges.push_back({i, i + 1 < 100 ? i + 1 : 60, 3});
   g.edges.push_back({10, 90, 1000});
-  for (int tile : tiles_of<TypeParam>()) {
-    const std::vector<int> d = solve<TypeParam>(g, tile);
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>()) {
+    const int tile = shape.tile;
+    const std::vector<int> d = solve<TypeParam>(g, shape);
     for (int i = 0; i < 100; ++i)
       for (int j = 0; j < 100; ++j) {
         const bool first_i = i < 60, first_j = j < 60;
         if (!first_i && first_j) {
-          ASSERT_EQ(at(d, 100, i, j), apsp::infinity) << i << " -> " << j << ", tile " << tile;
+          ASSERT_EQ(at(d, 100, i, j), apsp::infinity) << i << " -> " << j << ", shape " << shape.name;
         } else {
-          ASSERT_LT(at(d, 100, i, j), apsp::infinity) << i << " -> " << j << ", tile " << tile;
+          ASSERT_LT(at(d, 100, i, j), apsp::infinity) << i << " -> " << j << ", shape " << shape.name;
         }
       }
     EXPECT_EQ(at(d, 100, 10, 90), 1000);
@@ -165,8 +165,9 @@ TYPED_TEST(FloydWarshall, DuplicateEdgesKeepTheMinimum) {
   g.edges.push_back({64, 63, 4});
   g.edges.push_back({68, 64, 1});
   std::shuffle(g.edges.begin(), g.edges.end(), rng);
-  for (int tile : tiles_of<TypeParam>()) {
-    const std::vector<int> d = solve<TypeParam>(g, tile);
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>()) {
+    const int tile = shape.tile;
+    const std::vector<int> d = solve<TypeParam>(g, shape);
     EXPECT_EQ(at(d, 70, 3, 68), 701);
     EXPECT_EQ(at(d, 70, 68, 3), 500);
     EXPECT_EQ(at(d, 70, 64, 63), 4);
@@ -183,10 +184,11 @@ TYPED_TEST(FloydWarshall, SelfLoopsKeepTheDiagonalAtZero) {
     g.edges.push_back({i, (i + 1) % 67, 1});
   }
   g.edges.push_back({66, 66, 0});
-  for (int tile : tiles_of<TypeParam>()) {
-    const std::vector<int> d = solve<TypeParam>(g, tile);
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>()) {
+    const int tile = shape.tile;
+    const std::vector<int> d = solve<TypeParam>(g, shape);
     for (int i = 0; i < 67; ++i) {
-      EXPECT_EQ(at(d, 67, i, i), 0) << "vertex " << i << ", tile " << tile;
+      EXPECT_EQ(at(d, 67, i, i), 0) << "vertex " << i << ", shape " << shape.name;
       for (int j = 0; j < 67; ++j)
         ASSERT_EQ(at(d, 67, i, j), (j - i + 67) % 67);
     }
@@ -194,22 +196,22 @@ TYPED_TEST(FloydWarshall, SelfLoopsKeepTheDiagonalAtZero) {
 }
 
 TYPED_TEST(FloydWarshall, RandomGraphsOfManyDensitiesAndSizes) {
-  const std::vector<int> tiles = tiles_of<TypeParam>();
+  const std::vector<apsp::ShapeChoice> shapes = shapes_of<TypeParam>();
   unsigned seed = 100;
   for (double density : {0.0, 0.003, 0.02, 0.1, 0.5, 1.0})
     for (int v : {3, 33, 77, 100, 129, 190}) {
       const auto g = apsp_test::random_graph(v, density, ++seed);
       const std::vector<int> expected = apsp_test::reference_floyd_warshall(g);
-      for (int tile : tiles)
-        ASSERT_EQ(solve<TypeParam>(g, tile), expected)
-            << "V = " << v << ", density " << density << ", seed " << seed << ", tile " << tile;
+      for (const apsp::ShapeChoice& shape : shapes)
+        ASSERT_EQ(solve<TypeParam>(g, shape), expected)
+            << "V = " << v << ", density " << density << ", seed " << seed << ", shape " << shape.name;
     }
 }
 
 TYPED_TEST(FloydWarshall, ManyRandomGraphsOfRandomSizes) {
   // Sizes 1..260, densities from none to complete (log-uniform in between), sometimes weights
   // 0..3 for many ties; the tile cycles through every available shape.
-  const std::vector<int> tiles = tiles_of<TypeParam>();
+  const std::vector<apsp::ShapeChoice> shapes = shapes_of<TypeParam>();
   std::mt19937 rng(2024);
   for (int graph = 0; graph < 60; ++graph) {
     const int v = 1 + int(rng() % 260);
@@ -218,11 +220,11 @@ TYPED_TEST(FloydWarshall, ManyRandomGraphsOfRandomSizes) {
                                              : std::pow(10.0, -3.0 + 2.7 * (rng() % 1000) / 1000.0);
     const int max_weight = graph % 3 == 0 ? 3 : 1000;
     const unsigned seed = unsigned(rng());
-    const int tile = tiles[std::size_t(graph) % tiles.size()];
+    const apsp::ShapeChoice& shape = shapes[std::size_t(graph) % shapes.size()];
     const auto g = apsp_test::random_graph(v, density, seed, max_weight);
-    ASSERT_EQ(solve<TypeParam>(g, tile), apsp_test::reference_floyd_warshall(g))
+    ASSERT_EQ(solve<TypeParam>(g, shape), apsp_test::reference_floyd_warshall(g))
         << "V = " << v << ", density " << density << ", seed " << seed << ", weights 0.."
-        << max_weight << ", tile " << tile;
+        << max_weight << ", shape " << shape.name;
   }
 }
 
@@ -241,13 +243,14 @@ void expect_chain_distances(const std::vector<int>& order, const std::string& wh
     g.edges.push_back({order[a], order[a + 1], w});
     prefix[a + 1] = prefix[a] + w;
   }
-  for (int tile : tiles_of<ExecSpace>()) {
-    const std::vector<int> d = solve<ExecSpace>(g, tile);
+  for (const apsp::ShapeChoice& shape : shapes_of<ExecSpace>()) {
+    const int tile = shape.tile;
+    const std::vector<int> d = solve<ExecSpace>(g, shape);
     for (int a = 0; a < v; ++a)
       for (int b = 0; b < v; ++b) {
         const std::int64_t expected = a <= b ? prefix[b] - prefix[a] : apsp::infinity;
         ASSERT_EQ(at(d, v, order[a], order[b]), expected)
-            << what << ": position " << a << " -> " << b << ", tile " << tile;
+            << what << ": position " << a << " -> " << b << ", shape " << shape.name;
       }
   }
 }
@@ -264,10 +267,11 @@ TYPED_TEST(FloydWarshall, ChainsAcrossManyTiles) {
 }
 
 TYPED_TEST(FloydWarshall, ReportsProgressUpToTheLastRound) {
-  for (int tile : tiles_of<TypeParam>()) {
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>()) {
+    const int tile = shape.tile;
     TypeParam exec;
     apsp::Options options;
-    options.tile = tile;
+    options.shape = shape.index;
     std::vector<std::pair<int, int>> calls;
     options.progress = [&](int done, int total) { calls.emplace_back(done, total); };
     const std::int64_t n = 5 * tile;
@@ -291,7 +295,7 @@ TYPED_TEST(FloydWarshall, ChoosesTheFirstAvailableShapeByDefault) {
   EXPECT_EQ(apsp::padded_size(chosen.tile, chosen), chosen.tile);
   EXPECT_EQ(apsp::padded_size(chosen.tile + 1, chosen), 2 * chosen.tile);
   const auto g = apsp_test::random_graph(70, 0.05, 3);
-  EXPECT_EQ(solve<TypeParam>(g, 0), apsp_test::reference_floyd_warshall(g));
+  EXPECT_EQ(solve<TypeParam>(g, apsp::ShapeChoice{}), apsp_test::reference_floyd_warshall(g));
 }
 
 TYPED_TEST(FloydWarshall, RejectsAnUnavailableTileSize) {
@@ -303,8 +307,8 @@ TYPED_TEST(FloydWarshall, RejectsAnUnavailableTileSize) {
   } catch (const apsp::Error& e) {
     const std::string message = e.what();
     EXPECT_NE(message.find("tile size 48 is not available"), std::string::npos) << message;
-    for (int tile : tiles_of<TypeParam>())
-      EXPECT_NE(message.find(std::to_string(tile)), std::string::npos) << message;
+    for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>())
+      EXPECT_NE(message.find(std::to_string(shape.tile)), std::string::npos) << message;
   }
 }
 
@@ -324,6 +328,19 @@ TYPED_TEST(FloydWarshall, RejectsMatricesThatDoNotFitTheTile) {
     ADD_FAILURE() << "a matrix that is not a multiple of the tile was accepted";
   } catch (const apsp::Error& e) {
     EXPECT_NE(std::string(e.what()).find("padded_size"), std::string::npos) << e.what();
+  }
+}
+
+// Larger graphs than the plain reference can afford: every backend and shape of the build must
+// give the host backend's bits (on a GPU build: the GPU against the CPU).
+TYPED_TEST(FloydWarshall, MatchesTheHostBackendBitwiseOnLargerGraphs) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  for (int v : {1000, 1531}) {
+    const auto g = apsp_test::random_graph(v, 4.0 / v, unsigned(v));
+    const std::vector<int> host = solve<Host>(g, apsp::ShapeChoice{});
+    for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>())
+      if (shape.tile >= 32)  // the tiny test shape would take minutes here
+        ASSERT_EQ(solve<TypeParam>(g, shape), host) << "V = " << v << ", shape " << shape.name;
   }
 }
 

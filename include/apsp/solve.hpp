@@ -1,8 +1,9 @@
-// The whole job behind `apsp IN OUT`: read an HW3 graph, solve on a backend, write the HW3
-// distances, and account for every stage.
+// The whole job behind `apsp IN OUT`: read a graph, solve on a backend, write the distances,
+// and account for every stage.
 #pragma once
 
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/formats.hpp>
 
 #include <cstdint>
 #include <string>
@@ -13,6 +14,8 @@ namespace apsp {
 struct SolveConfig {
   std::string input;
   std::string output;
+  Format format = Format::automatic;
+  OutputFormat output_format = OutputFormat::hw3;  // solve_hw3_distributed writes HW3 only
   std::string backend;  // "" = the build's default
   Options options;
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)

@@ -9,6 +9,8 @@
 // which needs no Dijkstra to be right.
 #pragma once
 
+#include <apsp/formats.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@ namespace apsp {
 struct VerifyOptions {
   std::int32_t samples = 8;  // rows and columns checked exactly; always 0 and V-1 (clamped to V)
   std::uint64_t seed = 1;    // picks the other sampled vertices, reproducibly
+  Format format = Format::automatic;  // of the input
 };
 
 enum class VerifyCheck {
@@ -48,7 +51,7 @@ struct VerifyResult {
 };
 
 // Throws apsp::Error when a file cannot be used at all: an unreadable or invalid input (as
-// read_hw3), an output that is not exactly V*V*4 bytes, a read error.
+// read_graph), an output that is not exactly V*V*4 bytes, a read error.
 VerifyResult verify_hw3(const std::string& input, const std::string& output,
                         const VerifyOptions& options = {});
 

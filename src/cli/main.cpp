@@ -6,6 +6,7 @@
 // Errors: one line on stderr, exit code 2, and no output file.
 #include <apsp/backends.hpp>
 #include <apsp/error.hpp>
+#include <apsp/formats.hpp>
 #include <apsp/generate.hpp>
 #include <apsp/hw3_io.hpp>
 #include <apsp/solve.hpp>
@@ -33,9 +34,13 @@ namespace {
 
 const char* usage = R"(usage:
   apsp [options] IN OUT
-      All-pairs shortest paths of the HW3 graph IN (binary int32: V E, then E triples
-      src dst weight, 0 <= weight <= 1000), written to OUT as V*V int32 distances
-      (row-major, 0 on the diagonal, 1073741823 where there is no path).
+      All-pairs shortest paths of the graph IN (HW3: binary int32 V E, then E triples
+      src dst weight, 0 <= weight <= 1000; or a text format, see --format), written to OUT
+      as V*V int32 distances (row-major, 0 on the diagonal, 1073741823 where there is no path).
+      --format F          format of IN: auto (default: by extension, .mtx Matrix Market,
+                          .gr DIMACS, .txt .el .edges edge list 'u v w', others HW3),
+                          hw3, edges, mtx or dimacs
+      --output-format F   hw3 (default), or text: V lines of V distances (V <= 10000)
       --backend NAME      execution space: %s (default %s)
       --tile B            tile size (default: the backend's best that fits the device)
       --shape K           tile shape K of `apsp shapes` (tile, threads, register block)
@@ -50,12 +55,12 @@ const char* usage = R"(usage:
       Compares two HW3 outputs; exit code 0 when identical, 1 when not.
   apsp shapes [--backend NAME]
       The tile shapes this device can run, the default first.
-  apsp verify IN OUT [--samples K] [--seed S]
+  apsp verify IN OUT [--samples K] [--seed S] [--format F]
       Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
       K rows and columns exactly by Dijkstra (default 8, always vertices 0 and V-1; the others
       drawn with seed S), and on every row the range, the zero diagonal, d(u,v) <= w for each
       edge and the triangle inequality through the sampled vertices. Exit code 0 when every
-      check passes, 1 at the first mismatch.
+      check passes, 1 at the first mismatch. --format as for solving.
   apsp --version | --help
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
@@ -197,6 +202,7 @@ Arguments parse(int argc, char** argv, int first, const std::vector<std::string>
 
 class ProgressLine {
  public:
+  // V = 0 when it is not known in advance: no rate then.
   explicit ProgressLine(std::int64_t vertices) : vertices_(vertices), start_(Clock::now()) {}
   void operator()(int done, int total) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -204,8 +210,10 @@ class ProgressLine {
     const double fraction = double(done) / total;
     const double v = double(vertices_);
     const double rate = v * v * v * fraction / elapsed;
-    std::fprintf(stderr, "\r[apsp] round %d/%d (%5.1f%%), %.3g G updates/s, ETA %.1f s   %s", done,
-                 total, 100 * fraction, rate / 1e9, elapsed / fraction - elapsed,
+    char rate_text[32] = "";
+    if (vertices_ > 0) std::snprintf(rate_text, sizeof rate_text, ", %.3g G updates/s", rate / 1e9);
+    std::fprintf(stderr, "\r[apsp] round %d/%d (%5.1f%%)%s, ETA %.1f s   %s", done, total,
+                 100 * fraction, rate_text, elapsed / fraction - elapsed,
                  done == total ? "\n" : "");
     std::fflush(stderr);
   }
@@ -217,7 +225,9 @@ class ProgressLine {
 };
 
 int solve(int argc, char** argv) {
-  const Arguments args = parse(argc, argv, 1, {"--backend", "--tile", "--shape", "--stats", "--max-memory"},
+  const Arguments args = parse(argc, argv, 1,
+                               {"--backend", "--tile", "--shape", "--stats", "--max-memory",
+                                "--format", "--output-format"},
                                {"--progress"});
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
@@ -234,18 +244,41 @@ int solve(int argc, char** argv) {
     if (name == "--stats") stats_path = value;
     if (name == "--progress") progress = true;
     if (name == "--max-memory") config.max_memory = parse_size(name, value);
+    if (name == "--format") {
+      const auto format = apsp::format_named(value);
+      if (!format)
+        throw UsageError("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
+      config.format = *format;
+    }
+    if (name == "--output-format") {
+      if (value != "hw3" && value != "text")
+        throw UsageError("--output-format expects hw3 or text, got '" + value + "'");
+      config.output_format = value == "text" ? apsp::OutputFormat::text : apsp::OutputFormat::hw3;
+    }
   }
   // Check the input header for V before the progress line needs it; the solver reads it again.
+  // Text formats have no V to peek at cheaply.
   std::unique_ptr<ProgressLine> line;
   if (progress) {
     std::int32_t header[2] = {0, 0};
+    const apsp::Format format =
+        config.format == apsp::Format::automatic ? apsp::format_of(config.input) : config.format;
     std::ifstream in(config.input, std::ios::binary);
-    in.read(reinterpret_cast<char*>(header), sizeof header);
+    if (format == apsp::Format::hw3) in.read(reinterpret_cast<char*>(header), sizeof header);
     line = std::make_unique<ProgressLine>(header[0]);
     config.options.progress = [&line](int done, int total) { (*line)(done, total); };
   }
 #if defined(APSP_HAVE_MPI)
-  const apsp::SolveStats stats = apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
+  // Ranks write their rows of OUT in place, at offsets that only fixed-size HW3 rows have; text
+  // output, for V <= 10000, is one process's job.
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool text = config.output_format == apsp::OutputFormat::text;
+  if (text && ranks > 1)
+    throw UsageError("--output-format text needs a single process (it is for V <= " +
+                     std::to_string(apsp::max_text_vertices) + "): run without mpirun");
+  const apsp::SolveStats stats =
+      text ? apsp::solve_hw3(config) : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
   if (apsp::MpiSession::rank() != 0) return 0;  // rank 0 writes the stats
 #else
   const apsp::SolveStats stats = apsp::solve_hw3(config);

@@ -1,6 +1,7 @@
-// `apsp verify IN OUT [--samples k] [--seed s]`: exit code 0 when OUT passes every check,
-// 1 at the first mismatch; a file that cannot be checked at all throws apsp::Error (exit 2).
+// `apsp verify IN OUT [--samples k] [--seed s] [--format f]`: exit code 0 when OUT passes every
+// check, 1 at the first mismatch; a file that cannot be checked at all throws apsp::Error (exit 2).
 #include <apsp/error.hpp>
+#include <apsp/formats.hpp>
 #include <apsp/verify.hpp>
 
 #include <cerrno>
@@ -41,16 +42,22 @@ int verify(int argc, char** argv) {
       value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    if (arg != "--samples" && arg != "--seed")
+    if (arg != "--samples" && arg != "--seed" && arg != "--format")
       throw Error("verify: unknown option '" + arg + "' (see apsp --help)");
     if (eq == std::string::npos) {
       if (i + 1 >= argc) throw Error(arg + " needs a value");
       value = argv[++i];
     }
-    if (arg == "--samples")
+    if (arg == "--samples") {
       options.samples = std::int32_t(parse_integer(arg, value, INT32_MAX));
-    else
+    } else if (arg == "--seed") {
       options.seed = std::uint64_t(parse_integer(arg, value, INT64_MAX));
+    } else {
+      const auto format = format_named(value);
+      if (!format)
+        throw Error("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
+      options.format = *format;
+    }
   }
   if (files.size() != 2)
     throw Error("verify expects IN and OUT (see apsp --help), got " + std::to_string(files.size()) +

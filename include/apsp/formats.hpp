@@ -1,0 +1,67 @@
+// Graph formats besides HW3, read into the same apsp::Graph, and the text form of the output.
+//
+// Every reader streams its file line by line (memory grows with the edges, not the file) and
+// checks what read_hw3 checks: at least one vertex, vertices in range, weights in [0, 1000].
+// The first problem throws apsp::Error as "FILE:LINE: column K: what", K counting the
+// whitespace-separated fields of the line from 1. Duplicate edges and self-loops are kept as
+// they are in the file; the solver keeps the lightest of duplicates.
+//
+//   edge list (.txt, .el, .edges)
+//       "u v w" per line, vertices 0-based, w an integer. "#" starts a comment, to the end of
+//       the line; blank lines are allowed. V is 1 + the largest vertex id, unless a header
+//       comment "# vertices N" before the first edge gives it (needed for isolated vertices
+//       at the end, or for a graph without edges); a comment whose first word is "vertices"
+//       is that header and must be exactly "# vertices N".
+//   Matrix Market (.mtx)
+//       "%%MatrixMarket matrix coordinate integer|real|pattern general|symmetric", "%"
+//       comments, the size line "rows cols entries" (rows = cols = V), then "i j [value]",
+//       1-based. Entry (i, j) is the edge i -> j; symmetric adds j -> i too; pattern weighs
+//       every edge 1; a real value must be integral ("3", "3.0", "3e0").
+//   DIMACS shortest paths (.gr, 9th DIMACS Implementation Challenge)
+//       "c" comments, one problem line "p sp V E" before the arcs, then E arcs "a u v w",
+//       1-based.
+//
+// Negative weights, which Matrix Market and DIMACS files can carry, are refused as not
+// supported.
+#pragma once
+
+#include <apsp/graph.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace apsp {
+
+enum class Format { automatic, hw3, edge_list, matrix_market, dimacs };
+
+// By extension, case-insensitively: .mtx Matrix Market, .gr DIMACS, .txt/.el/.edges edge list,
+// anything else HW3 (the homework names its inputs freely).
+Format format_of(const std::string& path);
+
+// The CLI's names: auto, hw3, edges, mtx, dimacs.
+std::optional<Format> format_named(const std::string& name);
+
+// Reads and checks a whole graph file; Format::automatic picks the reader by format_of(path).
+Graph read_graph(const std::string& path, Format format = Format::automatic);
+
+Graph read_edge_list(const std::string& path);
+Graph read_matrix_market(const std::string& path);
+Graph read_dimacs(const std::string& path);
+
+// What OUT holds: HW3 (V*V little-endian int32) or text, V lines of V space-separated decimal
+// distances, no path written as 1073741823 like in HW3.
+enum class OutputFormat { hw3, text };
+
+// Text output is for reading by eye and by small scripts: V = 10000 already takes up to
+// 1.1 GB. Larger outputs stay in HW3.
+constexpr std::int32_t max_text_vertices = 10000;
+
+// Bytes of OUT for V vertices, exact for HW3 and at most this for text (11 bytes a distance).
+// Throws apsp::Error for text when V > max_text_vertices, before anything is computed.
+std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices);
+
+// Appends one row of distances to `text`: space-separated, then a newline.
+void append_text_row(std::string& text, const std::int32_t* row, std::int64_t vertices);
+
+}  // namespace apsp
