@@ -6,10 +6,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -29,8 +31,7 @@ constexpr std::size_t max_line_bytes = 1 << 20;
 // buffer, and names the file and line in the errors it throws.
 class LineReader {
  public:
-  explicit LineReader(const std::string& path)
-      : path_(path), buffer_(new char[buffer_bytes]) {
+  explicit LineReader(const std::string& path) : path_(path), buffer_(64 << 10) {
     file_.reset(std::fopen(path.c_str(), "rb"));
     if (!file_) throw Error(system_error("cannot open input", path));
     struct stat st;
@@ -41,31 +42,36 @@ class LineReader {
 
   bool next(std::string_view& line) {
     for (;;) {
-      const char* begin = buffer_.get() + begin_;
-      if (const void* newline = std::memchr(begin, '\n', end_ - begin_)) {
-        const std::size_t length = std::size_t(static_cast<const char*>(newline) - begin);
-        line = trimmed_cr(std::string_view(begin, length));
-        begin_ += length + 1;
+      // Bytes before scan_ hold no newline: each byte is searched once.
+      if (const void* newline = std::memchr(buffer_.data() + scan_, '\n', end_ - scan_)) {
+        const std::size_t end = std::size_t(static_cast<const char*>(newline) - buffer_.data());
+        line = trimmed_cr(std::string_view(buffer_.data() + begin_, end - begin_));
+        begin_ = scan_ = end + 1;
         ++number_;
         return true;
       }
-      if (end_ - begin_ >= max_line_bytes) {
+      scan_ = end_;
+      if (end_ - begin_ > max_line_bytes) {
         ++number_;
         fail("line longer than " + std::to_string(max_line_bytes >> 20) +
              " MiB: not a text graph file");
       }
       if (at_end_) {
         if (begin_ == end_) return false;
-        line = trimmed_cr(std::string_view(begin, end_ - begin_));
-        begin_ = end_;
+        line = trimmed_cr(std::string_view(buffer_.data() + begin_, end_ - begin_));
+        begin_ = scan_ = end_;
         ++number_;
         return true;
       }
-      std::memmove(buffer_.get(), begin, end_ - begin_);
+      // The unfinished line moves to the front; a line that fills the buffer doubles it (up to
+      // twice the longest line), so small files need no large buffer.
+      std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
       end_ -= begin_;
+      scan_ = end_;
       begin_ = 0;
+      if (end_ == buffer_.size()) buffer_.resize(2 * buffer_.size());
       const std::size_t got =
-          std::fread(buffer_.get() + end_, 1, buffer_bytes - end_, file_.get());
+          std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
       if (got == 0) {
         if (std::ferror(file_.get())) throw Error(system_error("cannot read", path_));
         at_end_ = true;
@@ -100,11 +106,8 @@ class LineReader {
   std::string path_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::uint64_t size_ = 0;
-  // Twice the longest line: every refill reads at least one line's worth, so each byte is
-  // scanned for a newline at most twice.
-  static constexpr std::size_t buffer_bytes = 2 * max_line_bytes;
-  std::unique_ptr<char[]> buffer_;
-  std::size_t begin_ = 0, end_ = 0;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0, scan_ = 0, end_ = 0;  // the unread lines are [begin_, end_)
   bool at_end_ = false;
   std::int64_t number_ = 0;
 };
@@ -118,10 +121,12 @@ struct Fields {
   explicit Fields(std::string_view line) {
     std::size_t i = 0;
     for (;;) {
-      while (i < line.size() && is_space(line[i])) ++i;
+      while (i < line.size() && is_space(line[i]))
+        ++i;
       if (i == line.size()) return;
       const std::size_t start = i;
-      while (i < line.size() && !is_space(line[i])) ++i;
+      while (i < line.size() && !is_space(line[i]))
+        ++i;
       if (count < kept) field[std::size_t(count)] = line.substr(start, i - start);
       ++count;
     }
@@ -206,8 +211,8 @@ void check_weight(const LineReader& in, int column, std::string_view field, doub
                         ": negative weights are not supported (weights are 0 to " +
                         std::to_string(max_weight) + ")");
   if (weight > max_weight)
-    in.fail(column, "weight " + shown(field) + " out of range [0, " +
-                        std::to_string(max_weight) + "]");
+    in.fail(column,
+            "weight " + shown(field) + " out of range [0, " + std::to_string(max_weight) + "]");
 }
 
 std::int32_t integer_weight_field(const LineReader& in, const Fields& fields, int column) {
@@ -230,7 +235,7 @@ std::int32_t real_weight_field(const LineReader& in, const Fields& fields, int c
     copy[text.size()] = '\0';
     w = std::strtod(copy, &end);
   }
-  if (!numeric_characters || end != copy + text.size() || !std::isfinite(w))
+  if (!numeric_characters || end != copy + text.size())
     in.fail(column, "weight " + shown(text) + " is not a number");
   if (w != std::floor(w)) in.fail(column, "weight " + shown(text) + " is not an integer");
   check_weight(in, column, text, w);
@@ -343,8 +348,9 @@ Graph read_matrix_market(const std::string& path) {
     in.fail_file("empty file, expected the banner '%%MatrixMarket matrix coordinate ...'");
   const Fields banner(line);
   if (banner.count == 0 || !equal_ignoring_case(banner[1], "%%MatrixMarket"))
-    in.fail("not a Matrix Market file: the first line must be the banner "
-            "'%%MatrixMarket matrix coordinate integer|real|pattern general|symmetric'");
+    in.fail(
+        "not a Matrix Market file: the first line must be the banner "
+        "'%%MatrixMarket matrix coordinate integer|real|pattern general|symmetric'");
   if (banner.count != 5)
     in.fail("the banner has " + std::to_string(banner.count) +
             " fields, expected 5: '%%MatrixMarket matrix coordinate FIELD SYMMETRY'");
@@ -359,8 +365,8 @@ Graph read_matrix_market(const std::string& path) {
                    " is not supported, expected 'integer', 'real' or 'pattern'");
   const bool symmetric = equal_ignoring_case(banner[5], "symmetric");
   if (!symmetric && !equal_ignoring_case(banner[5], "general"))
-    in.fail(5, "symmetry " + shown(banner[5]) +
-                   " is not supported, expected 'general' or 'symmetric'");
+    in.fail(
+        5, "symmetry " + shown(banner[5]) + " is not supported, expected 'general' or 'symmetric'");
 
   Graph graph;
   std::int64_t size_line = 0, announced = 0, entries = 0;
@@ -375,16 +381,17 @@ Graph read_matrix_market(const std::string& path) {
       graph.vertices = vertex_count_field(in, fields, 1);
       const std::int32_t cols = vertex_count_field(in, fields, 2);
       if (cols != graph.vertices)
-        in.fail("the matrix is " + std::to_string(graph.vertices) + " x " +
-                std::to_string(cols) + ": a graph needs a square matrix (rows = columns)");
+        in.fail("the matrix is " + std::to_string(graph.vertices) + " x " + std::to_string(cols) +
+                ": a graph needs a square matrix (rows = columns)");
       announced = edge_count_field(in, fields, 3);
       size_line = in.line_number();
       reserve_edges(graph, std::uint64_t(announced) * (symmetric ? 2 : 1), in.file_size(), 4);
       continue;
     }
     if (fields.count != columns)
-      in.fail(std::string("expected ") + (pattern ? "2 fields 'row column'" : "3 fields 'row column value'") +
-              ", found " + std::to_string(fields.count));
+      in.fail(std::string("expected ") +
+              (pattern ? "2 fields 'row column'" : "3 fields 'row column value'") + ", found " +
+              std::to_string(fields.count));
     if (entries == announced)
       in.fail("more entries than the " + std::to_string(announced) + " of the size line (line " +
               std::to_string(size_line) + ")");
@@ -400,8 +407,8 @@ Graph read_matrix_market(const std::string& path) {
   }
   if (size_line == 0) in.fail_file("no size line 'rows columns entries' after the banner");
   if (entries < announced)
-    in.fail_file(std::to_string(entries) + " entries, but the size line (line " +
-                 std::to_string(size_line) + ") announces " + std::to_string(announced));
+    in.fail_file("the size line (line " + std::to_string(size_line) + ") announces " +
+                 std::to_string(announced) + " entries, the file has " + std::to_string(entries));
   return graph;
 }
 
@@ -445,8 +452,9 @@ Graph read_dimacs(const std::string& path) {
   }
   if (problem_line == 0) in.fail_file("no problem line 'p sp V E'");
   if (std::int64_t(graph.edges.size()) < announced)
-    in.fail_file(std::to_string(graph.edges.size()) + " arcs, but the problem line (line " +
-                 std::to_string(problem_line) + ") announces E = " + std::to_string(announced));
+    in.fail_file("the problem line (line " + std::to_string(problem_line) +
+                 ") announces E = " + std::to_string(announced) + " arcs, the file has " +
+                 std::to_string(graph.edges.size()));
   return graph;
 }
 
@@ -454,9 +462,9 @@ std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices) {
   if (format == OutputFormat::hw3) return hw3_output_bytes(vertices);
   const std::uint64_t bytes = std::uint64_t(vertices) * std::uint64_t(vertices) * 11;
   if (vertices > max_text_vertices)
-    throw Error("text output is for V <= " + std::to_string(max_text_vertices) + ", this graph has V = " +
-                std::to_string(vertices) + " (up to " + detail::size_text(bytes) +
-                " of text): write HW3 output instead");
+    throw Error("text output is for V <= " + std::to_string(max_text_vertices) +
+                ", this graph has V = " + std::to_string(vertices) + " (up to " +
+                detail::size_text(bytes) + " of text): write HW3 output instead");
   return bytes;
 }
 

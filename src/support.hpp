@@ -69,6 +69,16 @@ struct StagingSpace<Kokkos::Cuda> {
   using type = Kokkos::CudaHostPinnedSpace;
 };
 #endif
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct StagingSpace<HipExecutionSpace> {
+#if KOKKOS_VERSION >= 40000
+  using type = Kokkos::HIPHostPinnedSpace;
+#else
+  using type = Kokkos::Experimental::HIPHostPinnedSpace;
+#endif
+};
+#endif
 
 // The record of a run, with what describes the backend filled in.
 template <class ExecSpace>

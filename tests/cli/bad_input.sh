@@ -82,6 +82,40 @@ case $case in
     # V x V distances far beyond any memory; /dev/null skips the disk-space check.
     hw3 "$work/huge.in" 2147483647 0
     args=("$work/huge.in" /dev/null) message="V = 2147483647 needs" check_out=0 ;;
+  # The text formats: the file, line and field of the problem.
+  edges_not_integer)
+    printf '# a graph\n0 1 5\n1 x 2\n' >"$work/g.txt"
+    args=("$work/g.txt" "$out") message="g.txt:3: column 2: vertex x is not an integer" ;;
+  edges_field_count)
+    printf '0 1 5\n\n1 2\n' >"$work/g.el"
+    args=("$work/g.el" "$out") message="g.el:3: expected 3 fields 'u v w', found 2" ;;
+  edges_negative_weight)
+    printf '0 1 -4\n' >"$work/g.edges"
+    args=("$work/g.edges" "$out") message="g.edges:1: column 3: weight -4: negative weights are not supported" ;;
+  mtx_real_weight)
+    printf '%%%%MatrixMarket matrix coordinate real general\n%% c\n3 3 2\n1 2 1\n2 3 1.5\n' >"$work/g.mtx"
+    args=("$work/g.mtx" "$out") message="g.mtx:5: column 3: weight 1.5 is not an integer" ;;
+  mtx_not_square)
+    printf '%%%%MatrixMarket matrix coordinate pattern general\n3 4 0\n' >"$work/g.mtx"
+    args=("$work/g.mtx" "$out") message="g.mtx:2: the matrix is 3 x 4" ;;
+  mtx_entry_count)
+    printf '%%%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n2 1 7\n' >"$work/g.mtx"
+    args=("$work/g.mtx" "$out") message="the size line (line 2) announces 2 entries, the file has 1" ;;
+  dimacs_arc_count)
+    printf 'c\np sp 3 1\na 1 2 3\na 2 3 4\n' >"$work/g.gr"
+    args=("$work/g.gr" "$out") message="g.gr:4: more arcs than the E = 1" ;;
+  dimacs_vertex_range)
+    printf 'p sp 3 1\na 0 2 3\n' >"$work/g.gr"
+    args=("$work/g.gr" "$out") message="g.gr:2: column 2: vertex 0 out of range [1, 3]" ;;
+  format_mismatch)
+    args=(--format mtx "$in" "$out") message="graph.in:1: not a Matrix Market file" ;;
+  unknown_format)
+    args=(--format csv "$in" "$out") message="--format expects auto, hw3, edges, mtx or dimacs" ;;
+  unknown_output_format)
+    args=(--output-format csv "$in" "$out") message="--output-format expects hw3 or text" ;;
+  text_output_too_large)
+    printf '# vertices 10001\n0 1 1\n' >"$work/big.txt"
+    args=(--output-format text "$work/big.txt" "$out") message="text output is for V <= 10000" ;;
   *)
     fail "unknown case '$case'" ;;
 esac

@@ -1,0 +1,65 @@
+// What the fuzz targets of the text readers (edge list, Matrix Market, DIMACS) check beyond "no
+// crash, no sanitizer report": an error names the file; a graph that is returned keeps every
+// promise of apsp::Graph, and written back in the same format, it reads as the same graph.
+#pragma once
+
+#include "memory_file.hpp"
+
+#include <apsp/error.hpp>
+#include <apsp/formats.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace apsp_fuzz {
+
+// The graph in `format`, with nothing left to the reader's rules: V explicit, one edge a line.
+inline std::string written_as(const apsp::Graph& graph, apsp::Format format) {
+  const std::string v = std::to_string(graph.vertices), e = std::to_string(graph.edges.size());
+  const int base = format == apsp::Format::edge_list ? 0 : 1;
+  std::string text =
+      format == apsp::Format::edge_list ? "# vertices " + v + "\n"
+      : format == apsp::Format::matrix_market
+          ? "%%MatrixMarket matrix coordinate integer general\n" + v + " " + v + " " + e + "\n"
+          : "p sp " + v + " " + e + "\n";
+  for (const apsp::Edge& edge : graph.edges)
+    text += (format == apsp::Format::dimacs ? "a " : "") + std::to_string(edge.src + base) + " " +
+            std::to_string(edge.dst + base) + " " + std::to_string(edge.weight) + "\n";
+  return text;
+}
+
+inline bool same_graph(const apsp::Graph& a, const apsp::Graph& b) {
+  if (a.vertices != b.vertices || a.edges.size() != b.edges.size()) return false;
+  for (std::size_t e = 0; e < a.edges.size(); ++e)
+    if (a.edges[e].src != b.edges[e].src || a.edges[e].dst != b.edges[e].dst ||
+        a.edges[e].weight != b.edges[e].weight)
+      return false;
+  return true;
+}
+
+inline int fuzz_text_reader(const std::uint8_t* data, std::size_t size, apsp::Format format) {
+  static MemoryFile file, rewritten;
+  const NoDescriptorLeak no_descriptor_leak;
+  const std::string path = file.hold(data, size);
+  apsp::Graph graph;
+  try {
+    graph = apsp::read_graph(path, format);
+  } catch (const apsp::Error& e) {
+    if (std::string(e.what()).rfind(path + ":", 0) != 0) std::abort();
+    return 0;
+  }
+  // An edge takes at least "1 1\n" (a symmetric Matrix Market entry gives two edges).
+  if (graph.vertices < 1 || graph.edges.size() > size) std::abort();
+  for (const apsp::Edge& e : graph.edges)
+    if (e.src < 0 || e.src >= graph.vertices || e.dst < 0 || e.dst >= graph.vertices ||
+        e.weight < 0 || e.weight > apsp::max_weight)
+      std::abort();
+  const std::string text = written_as(graph, format);
+  const std::string again =
+      rewritten.hold(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  if (!same_graph(graph, apsp::read_graph(again, format))) std::abort();
+  return 0;
+}
+
+}  // namespace apsp_fuzz
