@@ -5,6 +5,7 @@
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include "temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,22 +24,8 @@ using apsp::Edge;
 using apsp::Format;
 using apsp::Graph;
 
-// A fresh directory per test (tests may run in parallel), removed with what is in it.
-class FormatFiles : public ::testing::Test {
+class FormatFiles : public apsp_test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "apsp-formats-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!dir_.empty()) {
-      ASSERT_EQ(std::system(("rm -rf '" + dir_ + "'").c_str()), 0);
-    }
-  }
-
-  std::string path(const std::string& name) const { return dir_ + "/" + name; }
-
   std::string write(const std::string& name, const std::string& text) const {
     std::ofstream out(path(name), std::ios::binary);
     out << text;
@@ -67,8 +54,6 @@ class FormatFiles : public ::testing::Test {
             << text;
     }
   }
-
-  std::string dir_;
 };
 
 void expect_same_graph(const Graph& expected, const Graph& actual) {

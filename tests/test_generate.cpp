@@ -4,6 +4,7 @@
 #include <apsp/error.hpp>
 #include <apsp/generate.hpp>
 #include <apsp/hw3_io.hpp>
+#include "temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,23 +20,8 @@
 
 namespace {
 
-class Generate : public ::testing::Test {
+class Generate : public apsp_test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "apsp-generate-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!dir_.empty()) ASSERT_EQ(std::system(("rm -rf '" + dir_ + "'").c_str()), 0);
-  }
-  std::string path(const std::string& name) const { return dir_ + "/" + name; }
-  static std::string read_bytes(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-
-  std::string dir_;
 };
 
 std::uint64_t fnv1a(const std::string& bytes) {

@@ -3,6 +3,7 @@
 // the first difference.
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
+#include "temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,20 +19,8 @@
 
 namespace {
 
-// A fresh directory per test (tests may run in parallel), removed with what is in it.
-class Hw3Files : public ::testing::Test {
+class Hw3Files : public apsp_test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "apsp-hw3-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!dir_.empty()) ASSERT_EQ(std::system(("rm -rf '" + dir_ + "'").c_str()), 0);
-  }
-
-  std::string path(const std::string& name) const { return dir_ + "/" + name; }
-
   std::string write_bytes(const std::string& name, const std::string& bytes) const {
     std::ofstream out(path(name), std::ios::binary);
     out.write(bytes.data(), std::streamsize(bytes.size()));
@@ -40,10 +29,6 @@ class Hw3Files : public ::testing::Test {
   std::string write_ints(const std::string& name, const std::vector<std::int32_t>& values) const {
     return write_bytes(name, std::string(reinterpret_cast<const char*>(values.data()),
                                          values.size() * sizeof(std::int32_t)));
-  }
-  static std::string read_bytes(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   // Names left in the directory, sorted ("a b c").
   std::string listing() const {
@@ -69,8 +54,6 @@ class Hw3Files : public ::testing::Test {
             << "message \"" << message << "\" does not name \"" << part << "\"";
     }
   }
-
-  std::string dir_;
 };
 
 // A header and edges as int32 values, the way the HW3 format lays them out.

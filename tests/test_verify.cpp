@@ -1,6 +1,7 @@
 // apsp::verify_hw3 against outputs of the plain reference: every correct output passes, and each
 // kind of corruption is caught at the entry that was corrupted.
 #include "reference.hpp"
+#include "temp_dir.hpp"
 
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
@@ -22,19 +23,8 @@ namespace {
 using apsp::VerifyCheck;
 constexpr int inf = apsp::infinity;
 
-class Verify : public ::testing::Test {
+class Verify : public apsp_test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "apsp-verify-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!dir_.empty()) {
-      ASSERT_EQ(std::system(("rm -rf '" + dir_ + "'").c_str()), 0);
-    }
-  }
-
   // Writes the graph and `dist` (its answer, or a corrupted one) and verifies them.
   apsp::VerifyResult verify(const apsp::Graph& g, const std::vector<int>& dist,
                             apsp::VerifyOptions options = {}) {
@@ -48,8 +38,6 @@ class Verify : public ::testing::Test {
 
   std::string in() const { return dir_ + "/graph.in"; }
   std::string out_path() const { return dir_ + "/graph.out"; }
-
-  std::string dir_;
 };
 
 // A graph with what makes shortest paths interesting: zero weights, parallel edges, self-loops,
