@@ -51,6 +51,12 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   const std::uint64_t output_size = output_bytes(config.output_format, graph.vertices);
   stats.vertices = graph.vertices;
   stats.edges = std::int64_t(graph.edges.size());
+  if (choose_algorithm(config.algorithm, stats.backend, detail::host_memory<ExecSpace>, graph) ==
+      Algorithm::sssp) {
+    detail::solve_sssp(config, graph, stats);
+    stats.total_s = seconds_since(start);
+    return stats;
+  }
 
   const ShapeChoice shape = choose_shape(exec, config.options);
   const std::int64_t n = padded_size(graph.vertices, shape);
@@ -112,6 +118,7 @@ std::string SolveStats::to_json() const {
   j << "{\n"
     << "  \"vertices\": " << vertices << ",\n"
     << "  \"edges\": " << edges << ",\n"
+    << "  \"algorithm\": " << json_string(algorithm) << ",\n"
     << "  \"backend\": " << json_string(backend) << ",\n"
     << "  \"device\": " << json_string(device) << ",\n"
     << "  \"concurrency\": " << concurrency << ",\n"

@@ -4,6 +4,7 @@
 
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/formats.hpp>
+#include <apsp/sssp.hpp>
 
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@ struct SolveConfig {
   Format format = Format::automatic;
   OutputFormat output_format = OutputFormat::hw3;  // solve_hw3_distributed writes HW3 only
   std::string backend;  // "" = the build's default
+  Algorithm algorithm = Algorithm::automatic;  // choose_algorithm() resolves automatic
   Options options;
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
 };
@@ -24,6 +26,7 @@ struct SolveConfig {
 struct SolveStats {
   std::int64_t vertices = 0;
   std::int64_t edges = 0;
+  std::string algorithm = "fw";  // "fw" or "sssp"
   std::string backend;
   std::string device;
   int concurrency = 0;

@@ -43,6 +43,9 @@ const char* usage = R"(usage:
                           hw3, edges, mtx or dimacs
       --output-format F   hw3 (default), or text: V lines of V distances (V <= 10000)
       --backend NAME      execution space: %s (default %s)
+      --algorithm A       fw (blocked Floyd-Warshall), sssp (Dijkstra from every source,
+                          host backends, needs Kokkos Kernels) or auto (default: sssp for
+                          sparse graphs on a host backend when available, else fw)
       --tile B            tile size (default: the backend's best that fits the device)
       --shape K           tile shape K of `apsp shapes` (tile, threads, register block)
       --stats FILE        write timings and rates as JSON ("-" for stdout)
@@ -228,7 +231,8 @@ class ProgressLine {
 int solve(int argc, char** argv) {
   const Arguments args = parse(
       argc, argv, 1,
-      {"--backend", "--tile", "--shape", "--stats", "--max-memory", "--format", "--output-format"},
+      {"--backend", "--tile", "--shape", "--stats", "--max-memory", "--format", "--output-format",
+       "--algorithm"},
       {"--progress"});
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
@@ -250,6 +254,11 @@ int solve(int argc, char** argv) {
       if (!format)
         throw UsageError("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
       config.format = *format;
+    }
+    if (name == "--algorithm") {
+      const auto algorithm = apsp::algorithm_named(value);
+      if (!algorithm) throw UsageError("--algorithm expects auto, fw or sssp, got '" + value + "'");
+      config.algorithm = *algorithm;
     }
     if (name == "--output-format") {
       if (value != "hw3" && value != "text")
@@ -278,8 +287,14 @@ int solve(int argc, char** argv) {
   if (text && ranks > 1)
     throw UsageError("--output-format text needs a single process (it is for V <= " +
                      std::to_string(apsp::max_text_vertices) + "): run without mpirun");
-  const apsp::SolveStats stats =
-      text ? apsp::solve_hw3(config) : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
+  // The distributed driver is Floyd-Warshall only (auto means fw there); sssp is one process's.
+  const bool sssp = config.algorithm == apsp::Algorithm::sssp;
+  if (sssp && ranks > 1)
+    throw UsageError("--algorithm sssp needs a single process (the MPI driver runs fw only): "
+                     "run without mpirun, or with --algorithm fw");
+  const apsp::SolveStats stats = text || sssp
+                                     ? apsp::solve_hw3(config)
+                                     : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
   if (apsp::MpiSession::rank() != 0) return 0;  // rank 0 writes the stats
 #else
   const apsp::SolveStats stats = apsp::solve_hw3(config);

@@ -1,0 +1,234 @@
+// apsp::sssp_all_pairs: all-pairs shortest paths as one single-source run from every source,
+// for sparse graphs.
+//
+// Dijkstra's algorithm (Dijkstra 1959) with a bucket queue, O(E + V + D) per source (D: the
+// largest distance, at most max_weight * V), so about V E in all against Floyd-Warshall's V^3:
+// the better choice when E is far below V^2 (the crossover is measured in docs/PERFORMANCE.md,
+// "Sparse graphs: SSSP vs FW").
+// The graph is a Kokkos Kernels CSR matrix (KokkosSparse::CrsMatrix), built by
+// make_csr_graph(): rows sorted by column, the lightest of parallel edges (Kokkos Kernels' own
+// COO-to-CSR conversion would sum them), no self-loops. Sources run in parallel on a host
+// backend, each thread with its own queue; rows come out in blocks, so memory stays at a block of
+// rows however large V is.
+//
+//   const apsp::CsrGraph csr = apsp::make_csr_graph(graph);
+//   apsp::sssp_all_pairs(Kokkos::OpenMP(), csr, [&](std::int64_t source, const int* row) {...});
+//
+// Kokkos Kernels is optional: without it (APSP_HAVE_KOKKOS_KERNELS undefined) only the
+// algorithm choice below exists, and it refuses sssp with a message that says why.
+#pragma once
+
+#include <apsp/detail/region.hpp>
+#include <apsp/error.hpp>
+#include <apsp/graph.hpp>
+
+#include <Kokkos_Core.hpp>
+#if defined(APSP_HAVE_KOKKOS_KERNELS)
+#include <KokkosSparse_CrsMatrix.hpp>
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace apsp {
+
+enum class Algorithm { automatic, floyd_warshall, sssp };
+
+// The CLI's names: auto, fw, sssp.
+std::optional<Algorithm> algorithm_named(const std::string& name);
+const char* algorithm_name(Algorithm algorithm);
+
+#if defined(APSP_HAVE_KOKKOS_KERNELS)
+constexpr bool sssp_available = true;
+#else
+constexpr bool sssp_available = false;
+#endif
+
+// `auto` picks sssp on a host backend when E < sssp_max_density * V^2 (E as read, parallel
+// edges and self-loops included): measured on 2 OpenMP threads against the FW CPU path
+// (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW").
+constexpr double sssp_max_density = 0.02;
+
+// The algorithm a run on `backend` uses: `asked`, or for Algorithm::automatic the faster one
+// for this graph. Throws apsp::Error when sssp is asked for and cannot run (a build without
+// Kokkos Kernels, or a device backend).
+Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
+                           const Graph& graph);
+
+#if defined(APSP_HAVE_KOKKOS_KERNELS)
+
+using CsrGraph =
+    KokkosSparse::CrsMatrix<int, int,
+                            Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>>;
+
+// V x V, entry (u, v) = weight of the lightest edge u -> v (u != v); rows sorted by column.
+CsrGraph make_csr_graph(const Graph& graph);
+
+// Rows of the distance matrix, in host memory.
+using DistanceRows = Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+namespace detail {
+
+// One Dijkstra run per source of a block, with Dial's bucket queue (R. Dial, CACM 12(11), 1969):
+// distances are integers and weights at most `max_weight` (graph.hpp), so every label still
+// queued lies in [label, label + max_weight] and a ring of `buckets` > max_weight lists, one per
+// label, orders them with O(1) insert, decrease and pop. O(E + V + D) per source (D: the largest
+// distance) against O((E + V) log V) for a binary heap, which measured 1.4-2x slower per source
+// (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW"). The lists are intrusive and doubly linked,
+// so each thread's scratch is head[buckets], next[V] and prev[V], whatever E is.
+template <class ExecSpace>
+struct DijkstraFromSources {
+  CsrGraph::row_map_type row_map;
+  CsrGraph::index_type columns;
+  CsrGraph::values_type weights;
+  DistanceRows rows;  // rows(i, .) receives the distances from first_source + i
+  std::int64_t first_source;
+  int buckets;  // a power of two > the largest weight
+  Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> scratch;  // a row per thread
+  Kokkos::Experimental::UniqueToken<ExecSpace> tokens;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const int slot = tokens.acquire();
+    int* const head = &scratch(slot, 0);
+    const int n = int(rows.extent(1));
+    run(int(first_source + i), &rows(i, 0), head, head + buckets, head + buckets + n);
+    tokens.release(slot);
+  }
+
+  KOKKOS_INLINE_FUNCTION void run(int source, int* distance, int* head, int* next,
+                                  int* prev) const {
+    const int n = int(rows.extent(1));
+    const int mask = buckets - 1;
+    for (int v = 0; v < n; ++v)
+      distance[v] = infinity;
+    for (int b = 0; b < buckets; ++b)
+      head[b] = -1;
+    distance[source] = 0;
+    head[0] = source;
+    next[source] = prev[source] = -1;
+    int queued = 1;
+    for (int label = 0; queued > 0; ++label) {
+      int& bucket = head[label & mask];
+      while (bucket >= 0) {  // relaxing a 0-weight edge may add to this bucket
+        const int u = bucket;
+        bucket = next[u];
+        if (bucket >= 0) prev[bucket] = -1;
+        --queued;
+        for (auto e = row_map(u); e < row_map(u + 1); ++e) {
+          const int v = columns(e);
+          const int dv = label + weights(e);
+          if (dv < distance[v]) {
+            if (distance[v] == infinity) {
+              ++queued;
+            } else {  // unlink v from the list of its old label
+              if (prev[v] >= 0)
+                next[prev[v]] = next[v];
+              else
+                head[distance[v] & mask] = next[v];
+              if (next[v] >= 0) prev[next[v]] = prev[v];
+            }
+            distance[v] = dv;
+            int& list = head[dv & mask];
+            next[v] = list;
+            prev[v] = -1;
+            if (list >= 0) prev[list] = v;
+            list = v;
+          }
+        }
+      }
+    }
+  }
+};
+
+}  // namespace detail
+
+// Distances from sources first_source .. first_source + rows.extent(0) - 1 into `rows`
+// (rows.extent(1) must be V), one Dijkstra run per source, sources in parallel on `exec`.
+template <class ExecSpace>
+void sssp_rows(const ExecSpace& exec, const CsrGraph& graph, std::int64_t first_source,
+               const DistanceRows& rows) {
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible,
+      "apsp::sssp_rows runs on host backends: Dijkstra per source needs a queue per thread");
+  detail::ScopedRegion region("apsp::sssp_rows");
+  const std::int64_t n = graph.numRows();
+  if (std::int64_t(rows.extent(1)) != n || first_source < 0 ||
+      first_source + std::int64_t(rows.extent(0)) > n)
+    throw Error("apsp::sssp_rows: " + std::to_string(rows.extent(0)) + " x " +
+                std::to_string(rows.extent(1)) + " rows from source " +
+                std::to_string(first_source) + " do not fit a graph of " + std::to_string(n) +
+                " vertices");
+  if (rows.extent(0) == 0) return;
+  const auto weights = graph.values;
+  int heaviest = 0;  // stays 0 without edges
+  if (weights.extent(0) > 0)
+    Kokkos::parallel_reduce(
+        "apsp::sssp::heaviest_edge",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, weights.extent(0)),
+        KOKKOS_LAMBDA(std::int64_t e, int& m) { m = weights(e) > m ? weights(e) : m; },
+        Kokkos::Max<int>(heaviest));
+  if (heaviest > max_weight)
+    throw Error("apsp::sssp_rows: edge weight " + std::to_string(heaviest) + " exceeds " +
+                std::to_string(max_weight));
+  int buckets = 1;
+  while (buckets <= heaviest)
+    buckets *= 2;
+  Kokkos::Experimental::UniqueToken<ExecSpace> tokens(exec);
+  detail::DijkstraFromSources<ExecSpace> dijkstra{
+      graph.graph.row_map,
+      graph.graph.entries,
+      weights,
+      rows,
+      first_source,
+      buckets,
+      Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::queues"), tokens.size(),
+          buckets + 2 * n),
+      tokens};
+  // Dynamic: a source that reaches few vertices finishes early.
+  Kokkos::parallel_for(
+      "apsp::sssp::dijkstra",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                          Kokkos::IndexType<std::int64_t>>(exec, 0, rows.extent(0)),
+      dijkstra);
+  exec.fence();
+}
+
+// Rows per block of sssp_all_pairs: 64 MiB of distances, at least one row per thread.
+template <class ExecSpace>
+std::int64_t sssp_block_rows(const ExecSpace& exec, std::int64_t vertices) {
+  const std::int64_t rows = (std::int64_t(64) << 20) / (4 * std::max<std::int64_t>(vertices, 1));
+  return std::min(vertices, std::max<std::int64_t>(rows, exec.concurrency()));
+}
+
+// All rows in order: write_row(source, row) with row pointing at V distances, valid during the
+// call. Holds one block of rows (sssp_block_rows) at a time.
+template <class ExecSpace, class WriteRow>
+void sssp_all_pairs(const ExecSpace& exec, const CsrGraph& graph, WriteRow&& write_row) {
+  detail::ScopedRegion region("apsp::sssp_all_pairs");
+  const std::int64_t n = graph.numRows();
+  const std::int64_t block = sssp_block_rows(exec, n);
+  if (n == 0) return;
+  DistanceRows rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::rows"), block, n);
+  for (std::int64_t first = 0; first < n; first += block) {
+    const std::int64_t count = std::min(block, n - first);
+    const auto part = Kokkos::subview(rows, std::make_pair(std::int64_t(0), count), Kokkos::ALL);
+    sssp_rows(exec, graph, first, part);
+    for (std::int64_t i = 0; i < count; ++i)
+      write_row(first + i, &part(i, 0));
+  }
+}
+
+#endif  // APSP_HAVE_KOKKOS_KERNELS
+
+struct SolveConfig;
+struct SolveStats;
+namespace detail {
+// solve_hw3's sssp path (src/sssp.cpp): `graph` is config.input, read; writes config.output and
+// fills the stages of `stats` after reading.
+void solve_sssp(const SolveConfig& config, const Graph& graph, SolveStats& stats);
+}  // namespace detail
+
+}  // namespace apsp
