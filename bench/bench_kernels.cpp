@@ -15,8 +15,8 @@
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/version.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <cstdlib>
@@ -101,9 +101,9 @@ void peak_probe_benchmark(benchmark::State& state) {
     state.SetIterationTime(t);
     seconds += t;
   }
-  state.counters["updates_per_second"] =
-      double(items) * double(Probe::updates_per_item(probe.iterations)) *
-      double(state.iterations()) / seconds;
+  state.counters["updates_per_second"] = double(items) *
+                                         double(Probe::updates_per_item(probe.iterations)) *
+                                         double(state.iterations()) / seconds;
   state.SetLabel(Probe::block() + " registers");
 }
 
@@ -139,8 +139,8 @@ void register_backend() {
       // The 4x4 host shape exists so that tests cover the GPU code path on a CPU; it is
       // two orders of magnitude slower: its smallest size only.
       if (shape.tile < 16 && v != sizes.front()) continue;
-      const std::string name = "floyd_warshall/" + backend + "/shape:" +
-                               std::to_string(shape.index) + "/V:" + std::to_string(v);
+      const std::string name = "floyd_warshall/" + backend +
+                               "/shape:" + std::to_string(shape.index) + "/V:" + std::to_string(v);
       benchmark::RegisterBenchmark(name.c_str(),
                                    [shape, v](benchmark::State& state) {
                                      floyd_warshall_benchmark<ExecSpace>(state, shape, v);
@@ -181,7 +181,8 @@ int main(int argc, char** argv) {
                                                     "." + std::to_string(KOKKOS_VERSION % 100));
   benchmark::AddCustomContext("kokkos.configuration", configuration);
   std::string backends;
-  for (const auto& n : apsp::backend_names()) backends += (backends.empty() ? "" : ",") + n;
+  for (const auto& n : apsp::backend_names())
+    backends += (backends.empty() ? "" : ",") + n;
   benchmark::AddCustomContext("apsp.backends", backends);
 
   register_all(std::make_index_sequence<std::tuple_size<apsp::EnabledBackends>::value>{});

@@ -28,7 +28,7 @@ shapes=$(cut -d: -f1 "$out/shapes.txt")
 fails=0
 for v in 1 97 1000 1531 2050; do
   "$apsp" generate --vertices $v --density 0.01 --seed $v "$work/c$v.in" 2>/dev/null
-  "$apsp" --backend serial "$work/c$v.in" "$work/c$v.cpu" 2>>"$out/check.log"
+  "$apsp" --backend serial --algorithm fw "$work/c$v.in" "$work/c$v.cpu" 2>>"$out/check.log"
   for k in $shapes; do
     "$apsp" --backend cuda --shape $k "$work/c$v.in" "$work/c$v.gpu" 2>>"$out/check.log"
     r=$("$apsp" compare "$work/c$v.cpu" "$work/c$v.gpu")

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -95,22 +96,25 @@ Measurement probe(const ExecSpace& exec, const Settings& settings, const char* l
     exec.fence();
     return timer.seconds();
   };
-  // Calibrate: double the loop until a run (the faster of two: a shared machine has hiccups)
-  // takes a tenth of the target, then scale; redo if the timed runs come out much shorter.
+  // Calibrate: double the loop until a run (the faster of two) takes half the target, then
+  // scale. Not less: on a busy machine a short parallel region can take milliseconds just
+  // waiting for its threads to be scheduled, and a calibration on that waiting would time it
+  // instead of the arithmetic. Rescale while the timed runs come out much shorter.
   auto shortest = [&] { return std::min(run(), run()); };
   double t = shortest();
-  while (t < settings.seconds / 10 && functor.iterations < (1 << 24)) {
+  while (t < settings.seconds / 2 && functor.iterations < (1 << 26)) {
     functor.iterations *= 2;
     t = shortest();
   }
-  for (int attempt = 0; attempt < 3; ++attempt) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
     functor.iterations =
-        std::max(1, int(std::min(double(1 << 26), functor.iterations * settings.seconds / t)));
+        std::max(1, int(std::min(double(1 << 28), functor.iterations * settings.seconds / t)));
     run();  // warm-up at the final size
     m.seconds.clear();
-    for (int r = 0; r < settings.repeats; ++r) m.seconds.push_back(run());
+    for (int r = 0; r < settings.repeats; ++r)
+      m.seconds.push_back(run());
     t = median(m.seconds);
-    if (t > settings.seconds / 3) break;
+    if (t > settings.seconds / 2) break;
   }
   m.iterations = functor.iterations;
   m.updates = double(m.items) * double(Probe::updates_per_item(functor.iterations));
@@ -169,8 +173,8 @@ std::string to_json(const std::vector<Measurement>& results) {
   std::ostringstream j;
   j.precision(9);
   j << "{\n  \"tool\": \"apsp_peak_probe\",\n  \"apsp_version\": \"" << APSP_VERSION
-    << "\",\n  \"kokkos_version\": " << KOKKOS_VERSION << ",\n  \"hostname\": "
-    << json_string(host) << ",\n  \"probes\": [";
+    << "\",\n  \"kokkos_version\": " << KOKKOS_VERSION << ",\n  \"hostname\": " << json_string(host)
+    << ",\n  \"probes\": [";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& m = results[i];
     j << (i ? "," : "") << "\n    {\"backend\": " << json_string(m.backend)
@@ -178,7 +182,8 @@ std::string to_json(const std::vector<Measurement>& results) {
       << ", \"lanes\": " << json_string(m.lanes) << ", \"block\": " << json_string(m.block)
       << ", \"items\": " << m.items << ", \"iterations\": " << m.iterations
       << ", \"updates\": " << m.updates << ", \"seconds\": [";
-    for (std::size_t r = 0; r < m.seconds.size(); ++r) j << (r ? ", " : "") << m.seconds[r];
+    for (std::size_t r = 0; r < m.seconds.size(); ++r)
+      j << (r ? ", " : "") << m.seconds[r];
     j << "], \"updates_per_second\": " << m.median_rate
       << ", \"best_updates_per_second\": " << m.best_rate << ", \"checksum\": " << m.checksum
       << "}";
@@ -193,19 +198,25 @@ std::string to_json(const std::vector<Measurement>& results) {
       if (o.backend == m.backend && o.median_rate > best->median_rate) best = &o;
     j << (done.size() > 1 ? "," : "") << "\n    " << json_string(m.backend)
       << ": {\"updates_per_second\": " << best->median_rate
-      << ", \"lanes\": " << json_string(best->lanes) << ", \"block\": "
-      << json_string(best->block) << ", \"concurrency\": " << best->concurrency
-      << ", \"device\": " << json_string(best->device) << "}";
+      << ", \"lanes\": " << json_string(best->lanes) << ", \"block\": " << json_string(best->block)
+      << ", \"concurrency\": " << best->concurrency << ", \"device\": " << json_string(best->device)
+      << "}";
   }
   j << "\n  }\n}\n";
   return j.str();
 }
 
-int usage(const char* why) {
-  std::fprintf(stderr,
-               "apsp_peak_probe: %s\nusage: apsp_peak_probe [--backend NAME] [--repeats N] "
-               "[--seconds S] [--json FILE] [Kokkos options]\n",
-               why);
+const char* const usage_text =
+    "usage: apsp_peak_probe [--backend NAME] [--repeats N] [--seconds S] [--json FILE] "
+    "[Kokkos options]\n";
+
+int usage(const std::string& why) {
+  std::fprintf(stderr, "apsp_peak_probe: %s\n%s", why.c_str(), usage_text);
+  return 2;
+}
+
+int error(const std::string& message) {
+  std::fprintf(stderr, "apsp_peak_probe: %s\n", message.c_str());
   return 2;
 }
 
@@ -221,16 +232,20 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (a == "--backend") settings.backend = value();
-      else if (a == "--repeats") settings.repeats = std::max(1, std::stoi(value()));
-      else if (a == "--seconds") settings.seconds = std::stod(value());
-      else if (a == "--json") settings.json = value();
-      else if (a == "--help" || a == "-h") {
-        std::printf("usage: apsp_peak_probe [--backend NAME] [--repeats N] [--seconds S] "
-                    "[--json FILE] [Kokkos options]\n");
+      if (a == "--backend") {
+        settings.backend = value();
+      } else if (a == "--repeats") {
+        settings.repeats = std::max(1, std::stoi(value()));
+      } else if (a == "--seconds") {
+        settings.seconds = std::stod(value());
+      } else if (a == "--json") {
+        settings.json = value();
+      } else if (a == "--help" || a == "-h") {
+        std::printf("%s", usage_text);
         return 0;
+      } else {
+        return usage("unknown option '" + a + "'");
       }
-      else return usage(("unknown option '" + a + "'").c_str());
     } catch (const std::exception& e) {
       return usage(e.what());
     }
@@ -241,18 +256,18 @@ int main(int argc, char** argv) {
   try {
     probe_all(settings, results);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "apsp_peak_probe: %s\n", e.what());
-    return 2;
+    return error(e.what());
   }
   if (results.empty()) {
     std::string names;
-    for (const auto& n : apsp::backend_names()) names += (names.empty() ? "" : ", ") + n;
-    return usage(("backend '" + settings.backend + "' is not in this build (" + names + ")").c_str());
+    for (const auto& n : apsp::backend_names())
+      names += (names.empty() ? "" : ", ") + n;
+    return error("backend '" + settings.backend + "' is not in this build (" + names + ")");
   }
   if (!settings.json.empty()) {
     std::ofstream out(settings.json);
     out << to_json(results);
-    if (!out) return usage(("cannot write " + settings.json).c_str());
+    if (!out) return error("cannot write " + settings.json);
   }
   return 0;
 }

@@ -74,7 +74,8 @@ KOKKOS_FORCEINLINE_FUNCTION int lane_sum(const Lane& v) {
     return v;
   } else {
     int sum = 0;
-    for (int f = 0; f < lane_width<Lane>; ++f) sum += v[f];
+    for (int f = 0; f < lane_width<Lane>; ++f)
+      sum += v[f];
     return sum;
   }
 }
@@ -103,7 +104,8 @@ struct MinPlusRegisters {
   // to(i) = min(to(i), from(i + s) + from(i + s + 1)): Half independent updates.
   template <int S>
   KOKKOS_FORCEINLINE_FUNCTION static void step(Lane (&to)[Half], const Lane (&from)[Half]) {
-    for (int i = 0; i < Half; ++i) to[i] = relax(to[i], from[(i + S) % Half], from[(i + S + 1) % Half]);
+    for (int i = 0; i < Half; ++i)
+      to[i] = relax(to[i], from[(i + S) % Half], from[(i + S + 1) % Half]);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item) const {
@@ -122,7 +124,8 @@ struct MinPlusRegisters {
       step<4>(b, a);
     }
     int sum = 0;
-    for (int i = 0; i < Half; ++i) sum += lane_sum(a[i]) + lane_sum(b[i]);
+    for (int i = 0; i < Half; ++i)
+      sum += lane_sum(a[i]) + lane_sum(b[i]);
     sink(item) = sum;
   }
 };

@@ -17,7 +17,7 @@ cd "$work"
 # Job control gives the job its own process group; without it a script's background job
 # starts with SIGINT ignored, and apsp keeps an ignored signal ignored.
 set -m
-"$apsp" graph.in graph.out &
+"$apsp" --algorithm fw graph.in graph.out &
 pid=$!
 set +m
 # The temporary appears once the input is read, before computing: the signal must find it.
