@@ -7,6 +7,7 @@
 #include "peak_probe.hpp"
 
 #include <apsp/backends.hpp>
+#include <apsp/detail/json.hpp>
 #include <apsp/version.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -46,15 +47,6 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string json_string(const std::string& s) {
-  std::string quoted = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
 }
 
 template <class ExecSpace>
@@ -173,15 +165,17 @@ std::string to_json(const std::vector<Measurement>& results) {
   std::ostringstream j;
   j.precision(9);
   j << "{\n  \"tool\": \"apsp_peak_probe\",\n  \"apsp_version\": \"" << APSP_VERSION
-    << "\",\n  \"kokkos_version\": " << KOKKOS_VERSION << ",\n  \"hostname\": " << json_string(host)
-    << ",\n  \"probes\": [";
+    << "\",\n  \"kokkos_version\": " << KOKKOS_VERSION
+    << ",\n  \"hostname\": " << apsp::detail::json_string(host) << ",\n  \"probes\": [";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& m = results[i];
-    j << (i ? "," : "") << "\n    {\"backend\": " << json_string(m.backend)
-      << ", \"device\": " << json_string(m.device) << ", \"concurrency\": " << m.concurrency
-      << ", \"lanes\": " << json_string(m.lanes) << ", \"block\": " << json_string(m.block)
-      << ", \"items\": " << m.items << ", \"iterations\": " << m.iterations
-      << ", \"updates\": " << m.updates << ", \"seconds\": [";
+    j << (i ? "," : "") << "\n    {\"backend\": " << apsp::detail::json_string(m.backend)
+      << ", \"device\": " << apsp::detail::json_string(m.device)
+      << ", \"concurrency\": " << m.concurrency
+      << ", \"lanes\": " << apsp::detail::json_string(m.lanes)
+      << ", \"block\": " << apsp::detail::json_string(m.block) << ", \"items\": " << m.items
+      << ", \"iterations\": " << m.iterations << ", \"updates\": " << m.updates
+      << ", \"seconds\": [";
     for (std::size_t r = 0; r < m.seconds.size(); ++r)
       j << (r ? ", " : "") << m.seconds[r];
     j << "], \"updates_per_second\": " << m.median_rate
@@ -196,11 +190,12 @@ std::string to_json(const std::vector<Measurement>& results) {
     const Measurement* best = &m;
     for (const auto& o : results)
       if (o.backend == m.backend && o.median_rate > best->median_rate) best = &o;
-    j << (done.size() > 1 ? "," : "") << "\n    " << json_string(m.backend)
+    j << (done.size() > 1 ? "," : "") << "\n    " << apsp::detail::json_string(m.backend)
       << ": {\"updates_per_second\": " << best->median_rate
-      << ", \"lanes\": " << json_string(best->lanes) << ", \"block\": " << json_string(best->block)
-      << ", \"concurrency\": " << best->concurrency << ", \"device\": " << json_string(best->device)
-      << "}";
+      << ", \"lanes\": " << apsp::detail::json_string(best->lanes)
+      << ", \"block\": " << apsp::detail::json_string(best->block)
+      << ", \"concurrency\": " << best->concurrency
+      << ", \"device\": " << apsp::detail::json_string(best->device) << "}";
   }
   j << "\n  }\n}\n";
   return j.str();

@@ -1,4 +1,5 @@
 #include <apsp/backends.hpp>
+#include <apsp/detail/json.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
@@ -66,12 +67,13 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
 
   // Resources, before any work: device memory for the matrix (and the edge list while it is
   // scattered), disk space for the output.
-  const std::uint64_t needed = matrix_bytes(n, n) + std::uint64_t(graph.edges.size()) * sizeof(Edge);
+  const std::uint64_t needed =
+      matrix_bytes(n, n) + std::uint64_t(graph.edges.size()) * sizeof(Edge);
   std::uint64_t usable = available_memory(exec);
   if (config.max_memory > 0) usable = std::min(usable, config.max_memory);
   if (needed > usable)
-    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) + " on " +
-                stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) +
+    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
+                " on " + stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) +
                 " int32 distances), but only " + detail::size_text(usable) +
                 " can be used: run on a device with more memory, or over several with "
                 "mpirun -np K (an MPI build)");
@@ -95,22 +97,15 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   return stats;
 }
 
-std::string json_string(const std::string& s) {
-  std::string quoted = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
 }  // namespace
 
 double SolveStats::updates_per_s() const {
   const double v = double(vertices);
   return compute_s > 0 ? v * v * v / compute_s : 0;
 }
-double SolveStats::gops() const { return 2 * updates_per_s() / 1e9; }
+double SolveStats::gops() const {
+  return 2 * updates_per_s() / 1e9;
+}
 
 std::string SolveStats::to_json() const {
   std::ostringstream j;
@@ -118,19 +113,19 @@ std::string SolveStats::to_json() const {
   j << "{\n"
     << "  \"vertices\": " << vertices << ",\n"
     << "  \"edges\": " << edges << ",\n"
-    << "  \"algorithm\": " << json_string(algorithm) << ",\n"
-    << "  \"backend\": " << json_string(backend) << ",\n"
-    << "  \"device\": " << json_string(device) << ",\n"
+    << "  \"algorithm\": " << detail::json_string(algorithm) << ",\n"
+    << "  \"backend\": " << detail::json_string(backend) << ",\n"
+    << "  \"device\": " << detail::json_string(device) << ",\n"
     << "  \"concurrency\": " << concurrency << ",\n"
     << "  \"ranks\": " << ranks << ",\n"
     << "  \"tile\": " << tile << ",\n"
-    << "  \"shape\": " << json_string(shape) << ",\n"
+    << "  \"shape\": " << detail::json_string(shape) << ",\n"
     << "  \"padded_vertices\": " << padded << ",\n"
     << "  \"kokkos_version\": " << KOKKOS_VERSION << ",\n"
     << "  \"seconds\": {\"read\": " << read_s << ", \"upload\": " << upload_s
     << ", \"compute\": " << compute_s << ", \"download\": " << download_s
-    << ", \"write\": " << write_s << ", \"communication\": " << comm_s
-    << ", \"total\": " << total_s << "},\n"
+    << ", \"write\": " << write_s << ", \"communication\": " << comm_s << ", \"total\": " << total_s
+    << "},\n"
     << "  \"communication_bytes\": " << comm_bytes << ",\n"
     << "  \"updates_per_second\": " << updates_per_s() << ",\n"
     << "  \"gops\": " << gops() << "\n"
