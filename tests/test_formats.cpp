@@ -5,6 +5,7 @@
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include "expect_error.hpp"
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -43,16 +44,7 @@ class FormatFiles : public apsp_test::TempDirTest {
   void expect_error(const std::string& name, const std::string& text,
                     const std::vector<std::string>& parts) const {
     const std::string file = write(name, text);
-    try {
-      apsp::read_graph(file);
-      ADD_FAILURE() << "no error for:\n" << text;
-    } catch (const apsp::Error& e) {
-      const std::string message = e.what();
-      for (const auto& part : parts)
-        EXPECT_NE(message.find(part), std::string::npos)
-            << "'" << part << "' is not in: " << message << "\nfor:\n"
-            << text;
-    }
+    apsp_test::expect_error_naming([&] { apsp::read_graph(file); }, parts, "\nfor:\n" + text);
   }
 };
 

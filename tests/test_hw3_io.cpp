@@ -3,6 +3,7 @@
 // the first difference.
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
+#include "expect_error.hpp"
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -44,15 +45,8 @@ class Hw3Files : public apsp_test::TempDirTest {
 
   // read_hw3(file) must throw apsp::Error whose message contains every one of `parts`.
   static void expect_rejected(const std::string& file, const std::vector<std::string>& parts) {
-    try {
-      apsp::read_hw3(file);
-      ADD_FAILURE() << "read_hw3 accepted " << file;
-    } catch (const apsp::Error& e) {
-      const std::string message = e.what();
-      for (const auto& part : parts)
-        EXPECT_NE(message.find(part), std::string::npos)
-            << "message \"" << message << "\" does not name \"" << part << "\"";
-    }
+    apsp_test::expect_error_naming([&] { apsp::read_hw3(file); }, parts,
+                                   " (read_hw3 " + file + ")");
   }
 };
 
