@@ -56,6 +56,7 @@ namespace {
 
 using detail::Clock;
 using detail::host_memory;
+using detail::saturating_sum;
 using detail::seconds_since;
 using detail::size_text;
 using detail::StagingSpace;
@@ -394,14 +395,6 @@ void write_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
         out.write_at(std::uint64_t(first_row + i) * row_bytes, row, row_bytes);
       },
       stats.download_s, stats.write_s);
-}
-
-// Memory sizes add up to "too much", never wrap (V near 2^31 makes V^2 * 4 bytes reach 2^64).
-std::uint64_t saturating_sum(const std::vector<std::uint64_t>& sizes) {
-  std::uint64_t sum = 0;
-  for (const std::uint64_t s : sizes)
-    sum = s > UINT64_MAX - sum ? UINT64_MAX : sum + s;
-  return sum;
 }
 
 // Ranks that share a device share its memory: all ranks of a node on a host backend, the ranks

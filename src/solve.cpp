@@ -67,10 +67,9 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
 
   // Resources, before any work: device memory for the matrix (and the edge list while it is
   // scattered), disk space for the output.
-  const std::uint64_t needed =
-      matrix_bytes(n, n) + std::uint64_t(graph.edges.size()) * sizeof(Edge);
-  std::uint64_t usable = available_memory(exec);
-  if (config.max_memory > 0) usable = std::min(usable, config.max_memory);
+  const std::uint64_t needed = detail::saturating_sum(
+      {matrix_bytes(n, n), std::uint64_t(graph.edges.size()) * sizeof(Edge)});
+  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
   if (needed > usable)
     throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
                 " on " + stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) +

@@ -128,11 +128,10 @@ void solve_sssp_on(const ExecSpace& exec, const SolveConfig& config, const Graph
   // block of rows and each thread's queue.
   const std::int64_t block = sssp_block_rows(exec, n);
   const std::uint64_t e = graph.edges.size();
-  const std::uint64_t needed = 3 * sizeof(CsrGraph::size_type) * std::uint64_t(n + 1) + 16 * e +
-                               matrix_bytes(block, n) +
-                               matrix_bytes(exec.concurrency(), 2 * n + 1024);
-  std::uint64_t usable = available_memory(exec);
-  if (config.max_memory > 0) usable = std::min(usable, config.max_memory);
+  const std::uint64_t needed = detail::saturating_sum(
+      {3 * sizeof(CsrGraph::size_type) * std::uint64_t(n + 1) + 16 * e, matrix_bytes(block, n),
+       matrix_bytes(exec.concurrency(), 2 * n + 1024)});
+  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
   if (needed > usable)
     throw Error("V = " + std::to_string(n) + " needs " + detail::size_text(needed) +
                 " of host memory for --algorithm sssp (E = " + std::to_string(e) + "), but only " +

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace apsp {
 namespace detail {
@@ -35,6 +36,21 @@ inline std::string size_text(std::uint64_t bytes) {
 }
 
 using Clock = std::chrono::steady_clock;
+// Memory sizes add up to "too much", never wrap (V near 2^31 makes V^2 * 4 bytes reach 2^64).
+inline std::uint64_t saturating_sum(const std::vector<std::uint64_t>& sizes) {
+  std::uint64_t sum = 0;
+  for (const std::uint64_t s : sizes)
+    sum = s > UINT64_MAX - sum ? UINT64_MAX : sum + s;
+  return sum;
+}
+
+// Bytes a run may allocate on the backend: what is free, capped by --max-memory.
+template <class ExecSpace>
+std::uint64_t usable_memory(const ExecSpace& exec, std::uint64_t max_memory) {
+  const std::uint64_t free_bytes = available_memory(exec);
+  return max_memory > 0 && max_memory < free_bytes ? max_memory : free_bytes;
+}
+
 inline double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -118,7 +134,8 @@ void download_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
   if (count <= 0) return;
   if constexpr (host_memory<ExecSpace>) {
     const auto start = Clock::now();
-    for (std::int64_t i = 0; i < count; ++i) write_row(i, rows.data() + i * n);
+    for (std::int64_t i = 0; i < count; ++i)
+      write_row(i, rows.data() + i * n);
     write_s += seconds_since(start);
   } else {
     using Staging =

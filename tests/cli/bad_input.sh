@@ -82,6 +82,10 @@ case $case in
     # V x V distances far beyond any memory; /dev/null skips the disk-space check.
     hw3 "$work/huge.in" 2147483647 0
     args=("$work/huge.in" /dev/null) message="V = 2147483647 needs" check_out=0 ;;
+  huge_vertex_count_with_edges)
+    # The same with an edge: its bytes added to the saturated matrix size must not wrap to 0.
+    hw3 "$work/huge.in" 2147483600 1 0 1 5
+    args=(--algorithm fw "$work/huge.in" /dev/null) message="V = 2147483600 needs" check_out=0 ;;
   # The text formats: the file, line and field of the problem.
   edges_not_integer)
     printf '# a graph\n0 1 5\n1 x 2\n' >"$work/g.txt"
