@@ -80,7 +80,6 @@ class LineReader {
     }
   }
 
-  const std::string& path() const { return path_; }
   std::int64_t line_number() const { return number_; }
   // 0 when the input is not a regular file.
   std::uint64_t file_size() const { return size_; }
@@ -205,24 +204,29 @@ std::int32_t vertex_field(const LineReader& in, const Fields& fields, int column
   return std::int32_t(v - first);
 }
 
-void check_weight(const LineReader& in, int column, std::string_view field, double weight) {
-  if (weight < 0)
-    in.fail(column, "weight " + shown(field) +
-                        ": negative weights are not supported (weights are 0 to " +
-                        std::to_string(max_weight) + ")");
-  if (weight > max_weight)
+// Weights are in [lowest_weight(allow_negative), max_weight]; a negative one refused for want
+// of allow_negative says how to have it accepted.
+void check_weight(const LineReader& in, int column, std::string_view field, double weight,
+                  bool allow_negative) {
+  const int lowest = lowest_weight(allow_negative);
+  if (weight >= lowest && weight <= max_weight) return;
+  if (weight < 0 && !allow_negative)
     in.fail(column,
-            "weight " + shown(field) + " out of range [0, " + std::to_string(max_weight) + "]");
+            "weight " + shown(field) + " is negative (negative weights need --allow-negative)");
+  in.fail(column, "weight " + shown(field) + " out of range [" + std::to_string(lowest) + ", " +
+                      std::to_string(max_weight) + "]");
 }
 
-std::int32_t integer_weight_field(const LineReader& in, const Fields& fields, int column) {
+std::int32_t integer_weight_field(const LineReader& in, const Fields& fields, int column,
+                                  bool allow_negative) {
   const std::int64_t w = integer_field(in, fields, column, "weight");
-  check_weight(in, column, fields[column], double(w));
+  check_weight(in, column, fields[column], double(w), allow_negative);
   return std::int32_t(w);
 }
 
 // A real weight must still be a whole number: distances are int32.
-std::int32_t real_weight_field(const LineReader& in, const Fields& fields, int column) {
+std::int32_t real_weight_field(const LineReader& in, const Fields& fields, int column,
+                               bool allow_negative) {
   const std::string_view text = fields[column];
   const bool numeric_characters =
       !text.empty() && text.size() < 64 &&
@@ -238,7 +242,7 @@ std::int32_t real_weight_field(const LineReader& in, const Fields& fields, int c
   if (!numeric_characters || end != copy + text.size())
     in.fail(column, "weight " + shown(text) + " is not a number");
   if (w != std::floor(w)) in.fail(column, "weight " + shown(text) + " is not an integer");
-  check_weight(in, column, text, w);
+  check_weight(in, column, text, w, allow_negative);
   return std::int32_t(w);
 }
 
@@ -272,20 +276,20 @@ std::optional<Format> format_named(const std::string& name) {
   return std::nullopt;
 }
 
-Graph read_graph(const std::string& path, Format format) {
+Graph read_graph(const std::string& path, Format format, bool allow_negative) {
   switch (format == Format::automatic ? format_of(path) : format) {
     case Format::edge_list:
-      return read_edge_list(path);
+      return read_edge_list(path, allow_negative);
     case Format::matrix_market:
-      return read_matrix_market(path);
+      return read_matrix_market(path, allow_negative);
     case Format::dimacs:
-      return read_dimacs(path);
+      return read_dimacs(path, allow_negative);
     default:
-      return read_hw3(path);
+      return read_hw3(path, allow_negative);
   }
 }
 
-Graph read_edge_list(const std::string& path) {
+Graph read_edge_list(const std::string& path, bool allow_negative) {
   LineReader in(path);
   Graph graph;
   std::int64_t header_line = 0;  // of "# vertices N", 0 without one
@@ -332,7 +336,7 @@ Graph read_edge_list(const std::string& path) {
       largest = std::max(largest, v);
       return std::int32_t(v);
     };
-    const Edge edge{endpoint(1), endpoint(2), integer_weight_field(in, fields, 3)};
+    const Edge edge{endpoint(1), endpoint(2), integer_weight_field(in, fields, 3, allow_negative)};
     graph.edges.push_back(edge);
   }
   if (header_line == 0 && graph.edges.empty())
@@ -341,7 +345,7 @@ Graph read_edge_list(const std::string& path) {
   return graph;
 }
 
-Graph read_matrix_market(const std::string& path) {
+Graph read_matrix_market(const std::string& path, bool allow_negative) {
   LineReader in(path);
   std::string_view line;
   if (!in.next(line))
@@ -400,8 +404,8 @@ Graph read_matrix_market(const std::string& path) {
     edge.src = vertex_field(in, fields, 1, 1, graph.vertices);
     edge.dst = vertex_field(in, fields, 2, 1, graph.vertices);
     edge.weight = pattern ? 1
-                  : real  ? real_weight_field(in, fields, 3)
-                          : integer_weight_field(in, fields, 3);
+                  : real  ? real_weight_field(in, fields, 3, allow_negative)
+                          : integer_weight_field(in, fields, 3, allow_negative);
     graph.edges.push_back(edge);
     if (symmetric && edge.src != edge.dst) graph.edges.push_back({edge.dst, edge.src, edge.weight});
   }
@@ -412,7 +416,7 @@ Graph read_matrix_market(const std::string& path) {
   return graph;
 }
 
-Graph read_dimacs(const std::string& path) {
+Graph read_dimacs(const std::string& path, bool allow_negative) {
   LineReader in(path);
   Graph graph;
   std::int64_t problem_line = 0, announced = 0;
@@ -443,7 +447,7 @@ Graph read_dimacs(const std::string& path) {
       Edge edge;
       edge.src = vertex_field(in, fields, 2, 1, graph.vertices);
       edge.dst = vertex_field(in, fields, 3, 1, graph.vertices);
-      edge.weight = integer_weight_field(in, fields, 4);
+      edge.weight = integer_weight_field(in, fields, 4, allow_negative);
       graph.edges.push_back(edge);
     } else {
       in.fail(1, "unknown line type " + shown(fields[1]) +

@@ -50,9 +50,17 @@ std::string directory_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// Why a weight outside [lowest_weight(allow_negative), max_weight] is refused, as the message
+// goes on after "weight W": a negative one without allow_negative says how to have it accepted.
+std::string weight_refusal(std::int32_t weight, bool allow_negative) {
+  if (weight < 0 && !allow_negative) return "is negative (negative weights need --allow-negative)";
+  return "out of range [" + std::to_string(lowest_weight(allow_negative)) + ", " +
+         std::to_string(max_weight) + "]";
+}
+
 }  // namespace
 
-Graph read_hw3(const std::string& path) {
+Graph read_hw3(const std::string& path, bool allow_negative) {
   File file = open_for_reading(path);
   // A regular file's size tells a truncated or overlong file before anything is allocated;
   // a pipe is read to its end instead.
@@ -105,6 +113,7 @@ Graph read_hw3(const std::string& path) {
     for (std::size_t n; (n = std::fread(sink, 1, sizeof sink, file.get())) > 0;) extra += n;
     if (extra > 0) throw trailing(extra);
   }
+  const std::int32_t lowest = lowest_weight(allow_negative);
   for (std::size_t e = 0; e < graph.edges.size(); ++e) {
     const Edge& edge = graph.edges[e];
     for (const std::int32_t v : {edge.src, edge.dst})
@@ -112,10 +121,9 @@ Graph read_hw3(const std::string& path) {
         throw Error("input '" + path + "': edge " + std::to_string(e) + ": vertex " +
                     std::to_string(v) + " out of range [0, " + std::to_string(graph.vertices) +
                     ")");
-    if (edge.weight < 0 || edge.weight > max_weight)
+    if (edge.weight < lowest || edge.weight > max_weight)
       throw Error("input '" + path + "': edge " + std::to_string(e) + ": weight " +
-                  std::to_string(edge.weight) + " out of range [0, " + std::to_string(max_weight) +
-                  "]");
+                  std::to_string(edge.weight) + " " + weight_refusal(edge.weight, allow_negative));
   }
   return graph;
 }

@@ -42,9 +42,11 @@ class FormatFiles : public apsp_test::TempDirTest {
   // read_graph(`name` holding `text`) must throw apsp::Error whose message contains every one
   // of `parts`.
   void expect_error(const std::string& name, const std::string& text,
-                    const std::vector<std::string>& parts) const {
+                    const std::vector<std::string>& parts, bool allow_negative = false) const {
     const std::string file = write(name, text);
-    apsp_test::expect_error_naming([&] { apsp::read_graph(file); }, parts, "\nfor:\n" + text);
+    apsp_test::expect_error_naming(
+        [&] { apsp::read_graph(file, Format::automatic, allow_negative); }, parts,
+        "\nfor:\n" + text);
   }
 };
 
@@ -108,8 +110,7 @@ TEST_F(FormatFiles, EdgeListErrorsNameFileLineAndColumn) {
   expect_error("g.txt", "0 1 5 7\n", {f + ":1: expected 3 fields 'u v w', found 4"});
   expect_error("g.txt", "0 x 5\n", {f + ":1: column 2: vertex x is not an integer"});
   expect_error("g.txt", "\n\n0 1 2.5\n", {f + ":3: column 3: weight 2.5 is not an integer"});
-  expect_error("g.txt", "0 1 -1\n",
-               {f + ":1: column 3: weight -1: negative weights are not supported"});
+  expect_error("g.txt", "0 1 -1\n", {f + ":1: column 3: weight -1 is negative"});
   expect_error("g.txt", "0 1 1001\n", {f + ":1: column 3: weight 1001 out of range [0, 1000]"});
   expect_error("g.txt", "-1 1 1\n", {f + ":1: column 1: vertex -1 is negative"});
   expect_error("g.txt", "0 2147483647 1\n",
@@ -231,8 +232,7 @@ TEST_F(FormatFiles, MatrixMarketErrorsNameFileLineAndColumn) {
                {f + ":3: column 3: weight abc is not a number"});
   expect_error("g.mtx", real + "3 3 1\n1 2 1e999\n",
                {f + ":3: column 3: weight 1e999 out of range [0, 1000]"});
-  expect_error("g.mtx", real + "3 3 1\n1 2 -2.0\n",
-               {f + ":3: column 3: weight -2.0: negative weights are not supported"});
+  expect_error("g.mtx", real + "3 3 1\n1 2 -2.0\n", {f + ":3: column 3: weight -2.0 is negative"});
   expect_error("g.mtx", integer + "3 3 1\n1 2 1.0\n",
                {f + ":3: column 3: weight 1.0 is not an integer"});
   expect_error("g.mtx", integer + "3 3 1\n1 2 1001\n",
@@ -285,8 +285,7 @@ TEST_F(FormatFiles, DimacsErrorsNameFileLineAndColumn) {
   expect_error("g.gr", "p sp 3 1\na 1 4 1\n", {f + ":2: column 3: vertex 4 out of range [1, 3]"});
   expect_error("g.gr", "p sp 3 1\na 0 1 1\n", {f + ":2: column 2: vertex 0 out of range [1, 3]"});
   expect_error("g.gr", "p sp 3 1\na 1 2\n", {f + ":2: expected 4 fields 'a u v w', found 3"});
-  expect_error("g.gr", "p sp 3 1\na 1 2 -5\n",
-               {f + ":2: column 4: weight -5: negative weights are not supported"});
+  expect_error("g.gr", "p sp 3 1\na 1 2 -5\n", {f + ":2: column 4: weight -5 is negative"});
   expect_error("g.gr", "p sp 3 1\na 1 2 5000\n",
                {f + ":2: column 4: weight 5000 out of range [0, 1000]"});
   expect_error("g.gr", "p sp 3 1\na 1 2 one\n", {f + ":2: column 4: weight one is not an integer"});
@@ -295,6 +294,82 @@ TEST_F(FormatFiles, DimacsErrorsNameFileLineAndColumn) {
   expect_error("g.gr", "p sp 3 2\na 1 2 1\n",
                {f + ": the problem line (line 1) announces E = 2 arcs, the file has 1"});
   expect_error("g.gr", "p sp 3 1\nx 1 2\n", {f + ":2: column 1: unknown line type x"});
+}
+
+// ---------------------------------------------------------------- negative weights
+
+const std::string hint = " is negative (negative weights need --allow-negative)";
+
+TEST_F(FormatFiles, NegativeWeightsAreRefusedByDefaultWithTheOptionThatAcceptsThem) {
+  const std::string mtx = "%%MatrixMarket matrix coordinate integer general\n";
+  const std::string real = "%%MatrixMarket matrix coordinate real general\n";
+  expect_error("g.txt", "0 1 5\n\n1 2 -5\n", {path("g.txt") + ":3: column 3: weight -5" + hint});
+  expect_error("g.mtx", mtx + "3 3 2\n1 2 5\n2 3 -1000\n",
+               {path("g.mtx") + ":4: column 3: weight -1000" + hint});
+  expect_error("r.mtx", real + "3 3 1\n1 2 -3.0\n",
+               {path("r.mtx") + ":3: column 3: weight -3.0" + hint});
+  expect_error("g.gr", "p sp 3 2\na 1 2 5\na 2 3 -1\n",
+               {path("g.gr") + ":3: column 4: weight -1" + hint});
+  // The readers called directly refuse them just as well.
+  const std::string f = write("direct.txt", "0 1 -1\n");
+  apsp_test::expect_error_naming([&] { apsp::read_edge_list(f); },
+                                 {f + ":1: column 3: weight -1" + hint});
+  const std::string m = write("direct.mtx", mtx + "2 2 1\n1 2 -1\n");
+  apsp_test::expect_error_naming([&] { apsp::read_matrix_market(m); },
+                                 {m + ":3: column 3: weight -1" + hint});
+  const std::string d = write("direct.gr", "p sp 2 1\na 1 2 -1\n");
+  apsp_test::expect_error_naming([&] { apsp::read_dimacs(d); },
+                                 {d + ":2: column 4: weight -1" + hint});
+  // Without the flag a positive weight out of range keeps the range [0, 1000].
+  expect_error("heavy.txt", "0 1 1001\n",
+               {path("heavy.txt") + ":1: column 3: weight 1001 out of range [0, 1000]"});
+}
+
+TEST_F(FormatFiles, NegativeWeightsAreReadExactlyWhenAllowed) {
+  const Graph expected = graph_of(3, {{0, 1, -1000}, {1, 2, 1000}, {2, 0, -1}, {0, 2, 0}});
+  apsp::write_hw3_graph(path("g.in"), expected);
+  write("g.txt", "0 1 -1000\n1 2 1000\n2 0 -1\n0 2 -0\n");
+  write("g.mtx",
+        "%%MatrixMarket matrix coordinate integer general\n3 3 4\n"
+        "1 2 -1000\n2 3 1000\n3 1 -1\n1 3 0\n");
+  write("r.mtx",
+        "%%MatrixMarket matrix coordinate real general\n3 3 4\n"
+        "1 2 -1e3\n2 3 1000.0\n3 1 -1.0\n1 3 -0.0\n");
+  write("g.gr", "p sp 3 4\na 1 2 -1000\na 2 3 1000\na 3 1 -1\na 1 3 0\n");
+  for (const char* name : {"g.in", "g.txt", "g.mtx", "r.mtx", "g.gr"}) {
+    SCOPED_TRACE(name);
+    expect_same_graph(expected, apsp::read_graph(path(name), Format::automatic, true));
+  }
+  expect_same_graph(expected, apsp::read_edge_list(path("g.txt"), true));
+  expect_same_graph(expected, apsp::read_matrix_market(path("r.mtx"), true));
+  expect_same_graph(expected, apsp::read_dimacs(path("g.gr"), true));
+
+  // Symmetric Matrix Market entries give both directions the same negative weight.
+  write("s.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 1\n2 1 -7\n");
+  expect_same_graph(graph_of(2, {{1, 0, -7}, {0, 1, -7}}),
+                    apsp::read_graph(path("s.mtx"), Format::automatic, true));
+}
+
+TEST_F(FormatFiles, WeightsBeyondTheNegativeRangeAreRefusedWhenAllowed) {
+  const std::string mtx = "%%MatrixMarket matrix coordinate integer general\n";
+  const std::string real = "%%MatrixMarket matrix coordinate real general\n";
+  const std::string range = " out of range [-1000, 1000]";
+  expect_error("g.txt", "0 1 -1000\n1 2 -1001\n",
+               {path("g.txt") + ":2: column 3: weight -1001" + range}, true);
+  expect_error("g.txt", "0 1 1001\n", {path("g.txt") + ":1: column 3: weight 1001" + range}, true);
+  expect_error("g.mtx", mtx + "3 3 1\n1 2 -1001\n",
+               {path("g.mtx") + ":3: column 3: weight -1001" + range}, true);
+  expect_error("r.mtx", real + "3 3 1\n1 2 -1001.0\n",
+               {path("r.mtx") + ":3: column 3: weight -1001.0" + range}, true);
+  expect_error("r.mtx", real + "3 3 1\n1 2 -1e999\n",
+               {path("r.mtx") + ":3: column 3: weight -1e999" + range}, true);
+  expect_error("r.mtx", real + "3 3 1\n1 2 -2.5\n",
+               {path("r.mtx") + ":3: column 3: weight -2.5 is not an integer"}, true);
+  expect_error("g.gr", "p sp 3 1\na 1 2 -1001\n",
+               {path("g.gr") + ":2: column 4: weight -1001" + range}, true);
+  apsp::write_hw3_graph(path("g.in"), graph_of(3, {{0, 1, -1001}}));
+  apsp_test::expect_error_naming([&] { apsp::read_graph(path("g.in"), Format::automatic, true); },
+                                 {"input '" + path("g.in") + "': edge 0: weight -1001" + range});
 }
 
 // ---------------------------------------------------------------- all readers

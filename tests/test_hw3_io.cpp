@@ -164,12 +164,48 @@ TEST_F(Hw3Files, RejectsVerticesOutOfRange) {
 }
 
 TEST_F(Hw3Files, RejectsWeightsOutOfRange) {
-  expect_rejected(write_ints("negative.in", hw3(3, 2, {0, 1, 3, 1, 2, -1})),
-                  {"negative.in", "edge 1: weight -1 out of range [0, 1000]"});
   expect_rejected(write_ints("heavy.in", hw3(3, 1, {2, 0, 1001})),
-                  {"edge 0: weight 1001 out of range [0, 1000]"});
+                  {"heavy.in", "edge 0: weight 1001 out of range [0, 1000]"});
   expect_rejected(write_ints("huge.in", hw3(3, 1, {2, 0, INT32_MAX})),
-                  {"weight 2147483647 out of range"});
+                  {"edge 0: weight 2147483647 out of range [0, 1000]"});
+}
+
+TEST_F(Hw3Files, RejectsNegativeWeightsUnlessAllowed) {
+  const std::string file = write_ints("negative.in", hw3(3, 2, {0, 1, 3, 1, 2, -1}));
+  expect_rejected(file, {"input '" + file +
+                         "': edge 1: weight -1 is negative (negative weights need "
+                         "--allow-negative)"});
+  expect_rejected(write_ints("lowest.in", hw3(3, 1, {1, 2, INT32_MIN})),
+                  {"edge 0: weight -2147483648 is negative (negative weights need"});
+}
+
+TEST_F(Hw3Files, AcceptsWeightsFromMinusToPlusMaxWeightWhenAllowed) {
+  const std::vector<std::int32_t> triples = {0, 1, -1000, 1, 2, 1000, 2, 0, -1, 2, 2, 0};
+  const apsp::Graph g = apsp::read_hw3(write_ints("negative.in", hw3(3, 4, triples)), true);
+  EXPECT_EQ(g.vertices, 3);
+  ASSERT_EQ(g.edges.size(), 4u);
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    EXPECT_EQ(g.edges[e].src, triples[3 * e]) << "edge " << e;
+    EXPECT_EQ(g.edges[e].dst, triples[3 * e + 1]) << "edge " << e;
+    EXPECT_EQ(g.edges[e].weight, triples[3 * e + 2]) << "edge " << e;
+  }
+}
+
+TEST_F(Hw3Files, RejectsWeightsBeyondTheNegativeRangeWhenAllowed) {
+  struct Case {
+    std::int32_t weight;
+    std::string problem;
+  };
+  for (const auto& c : std::vector<Case>{
+           {-1001, "edge 1: weight -1001 out of range [-1000, 1000]"},
+           {1001, "edge 1: weight 1001 out of range [-1000, 1000]"},
+           {INT32_MIN, "edge 1: weight -2147483648 out of range [-1000, 1000]"},
+       }) {
+    SCOPED_TRACE(c.problem);
+    const std::string file = write_ints("beyond.in", hw3(3, 2, {0, 1, -1000, 1, 2, c.weight}));
+    apsp_test::expect_error_naming([&] { apsp::read_hw3(file, true); },
+                                   {"input '" + file + "': " + c.problem});
+  }
 }
 
 TEST_F(Hw3Files, AtomicOutputAppearsOnlyOnCommit) {

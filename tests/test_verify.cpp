@@ -285,4 +285,27 @@ TEST_F(Verify, RejectsFilesThatCannotBeChecked) {
   EXPECT_EQ(still_lowest_free, lowest_free) << "a file descriptor leaked";
 }
 
+TEST_F(Verify, RefusesGraphsWithNegativeWeights) {
+  const std::string why =
+      " < 0; verify checks graphs with non-negative weights only (it samples rows by Dijkstra)";
+  // The output is the right size and right for the graph without its negative edge: the
+  // weight alone is refused.
+  const apsp::Graph g{4, {{0, 1, 3}, {1, 2, 0}, {2, 3, -1}, {3, 0, -1000}}};
+  const apsp::Graph positive{4, {{0, 1, 3}, {1, 2, 0}}};
+  apsp_test::expect_error_naming([&] { verify(g, apsp_test::reference_floyd_warshall(positive)); },
+                                 {"verify: edge 2 (2 -> 3) has weight -1" + why});
+  // A text input gets the same message, not the reader's hint at an option verify lacks.
+  std::ofstream(dir_ + "/graph.gr") << "p sp 3 2\na 1 2 4\na 3 1 -7\n";
+  const auto dist = apsp_test::reference_floyd_warshall(apsp::Graph{3, {{0, 1, 4}}});
+  std::ofstream(dir_ + "/graph3.out", std::ios::binary)
+      .write(reinterpret_cast<const char*>(dist.data()),
+             std::streamsize(dist.size() * sizeof(int)));
+  try {
+    apsp::verify_hw3(dir_ + "/graph.gr", dir_ + "/graph3.out");
+    ADD_FAILURE() << "a graph with a negative weight was verified";
+  } catch (const apsp::Error& e) {
+    EXPECT_EQ(std::string(e.what()), "verify: edge 1 (2 -> 0) has weight -7" + why);
+  }
+}
+
 }  // namespace

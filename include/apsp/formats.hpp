@@ -1,7 +1,8 @@
 // Graph formats besides HW3, read into the same apsp::Graph, and the text form of the output.
 //
 // Every reader streams its file line by line (memory grows with the edges, not the file) and
-// checks what read_hw3 checks: at least one vertex, vertices in range, weights in [0, 1000].
+// checks what read_hw3 checks: at least one vertex, vertices in range, weights in [0, 1000]
+// (in [-1000, 1000] with allow_negative).
 // The first problem throws apsp::Error as "FILE:LINE: column K: what", K counting the
 // whitespace-separated fields of the line from 1. Duplicate edges and self-loops are kept as
 // they are in the file; the solver keeps the lightest of duplicates.
@@ -21,8 +22,9 @@
 //       "c" comments, one problem line "p sp V E" before the arcs, then E arcs "a u v w",
 //       1-based.
 //
-// Negative weights, which Matrix Market and DIMACS files can carry, are refused as not
-// supported.
+// Negative weights, which Matrix Market and DIMACS files can carry, are read only with
+// allow_negative (the CLI's --allow-negative); without it the first one is refused with an
+// error saying so. A real Matrix Market weight must be integral either way ("-3.0").
 #pragma once
 
 #include <apsp/graph.hpp>
@@ -43,11 +45,12 @@ Format format_of(const std::string& path);
 std::optional<Format> format_named(const std::string& name);
 
 // Reads and checks a whole graph file; Format::automatic picks the reader by format_of(path).
-Graph read_graph(const std::string& path, Format format = Format::automatic);
+Graph read_graph(const std::string& path, Format format = Format::automatic,
+                 bool allow_negative = false);
 
-Graph read_edge_list(const std::string& path);
-Graph read_matrix_market(const std::string& path);
-Graph read_dimacs(const std::string& path);
+Graph read_edge_list(const std::string& path, bool allow_negative = false);
+Graph read_matrix_market(const std::string& path, bool allow_negative = false);
+Graph read_dimacs(const std::string& path, bool allow_negative = false);
 
 // What OUT holds: HW3 (V*V little-endian int32) or text, V lines of V space-separated decimal
 // distances, no path written as 1073741823 like in HW3.

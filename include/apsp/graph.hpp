@@ -8,8 +8,15 @@ namespace apsp {
 
 // Distance of a pair with no path (2^30 - 1), as the HW3 format writes it.
 constexpr int infinity = 1073741823;
-// Edge weights are 0..max_weight. With these bounds no sum of two distances overflows int32.
+// Edge weights are 0..max_weight, or -max_weight..max_weight when negative weights are allowed
+// (the readers' allow_negative, the CLI's --allow-negative). With these bounds no sum of two
+// distances overflows int32; the solver's signed arithmetic handles both bounds.
 constexpr int max_weight = 1000;
+
+// The lightest weight a reader accepts.
+constexpr int lowest_weight(bool allow_negative) {
+  return allow_negative ? -max_weight : 0;
+}
 
 struct Edge {
   std::int32_t src;
@@ -21,5 +28,11 @@ struct Graph {
   std::int32_t vertices = 0;
   std::vector<Edge> edges;
 };
+
+inline bool has_negative_weight(const Graph& graph) {
+  for (const Edge& e : graph.edges)
+    if (e.weight < 0) return true;
+  return false;
+}
 
 }  // namespace apsp

@@ -49,7 +49,7 @@ case $case in
     args=("$work/vertex.in" "$out") message="edge 1: vertex 5 out of range [0, 5)" ;;
   negative_weight)
     hw3 "$work/weight.in" 5 2 0 1 -1 3 4 1
-    args=("$work/weight.in" "$out") message="edge 0: weight -1 out of range [0, 1000]" ;;
+    args=("$work/weight.in" "$out") message="edge 0: weight -1 is negative (negative weights need --allow-negative)" ;;
   weight_too_large)
     hw3 "$work/weight.in" 5 2 0 1 7 3 4 1001
     args=("$work/weight.in" "$out") message="edge 1: weight 1001 out of range [0, 1000]" ;;
@@ -95,7 +95,7 @@ case $case in
     args=("$work/g.el" "$out") message="g.el:3: expected 3 fields 'u v w', found 2" ;;
   edges_negative_weight)
     printf '0 1 -4\n' >"$work/g.edges"
-    args=("$work/g.edges" "$out") message="g.edges:1: column 3: weight -4: negative weights are not supported" ;;
+    args=("$work/g.edges" "$out") message="g.edges:1: column 3: weight -4 is negative (negative weights need --allow-negative)" ;;
   mtx_real_weight)
     printf '%%%%MatrixMarket matrix coordinate real general\n%% c\n3 3 2\n1 2 1\n2 3 1.5\n' >"$work/g.mtx"
     args=("$work/g.mtx" "$out") message="g.mtx:5: column 3: weight 1.5 is not an integer" ;;

@@ -1,6 +1,9 @@
 // What the fuzz targets of the text readers (edge list, Matrix Market, DIMACS) check beyond "no
 // crash, no sanitizer report": an error names the file; a graph that is returned keeps every
 // promise of apsp::Graph, and written back in the same format, it reads as the same graph.
+// Each input is read twice, refusing and allowing negative weights: the two readings agree,
+// except that only the second reads a graph with a negative weight, and the first then names
+// the option that would read it.
 #pragma once
 
 #include "memory_file.hpp"
@@ -8,8 +11,10 @@
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace apsp_fuzz {
@@ -38,27 +43,46 @@ inline bool same_graph(const apsp::Graph& a, const apsp::Graph& b) {
   return true;
 }
 
+// The graph, or nothing after an apsp::Error, whose message goes to `error` and must name the
+// file.
+inline std::optional<apsp::Graph> read_text(const std::string& path, apsp::Format format,
+                                            bool allow_negative, std::string& error) {
+  try {
+    return apsp::read_graph(path, format, allow_negative);
+  } catch (const apsp::Error& e) {
+    error = e.what();
+    if (error.rfind(path + ":", 0) != 0) std::abort();
+    return std::nullopt;
+  }
+}
+
 inline int fuzz_text_reader(const std::uint8_t* data, std::size_t size, apsp::Format format) {
   static MemoryFile file, rewritten;
   const NoDescriptorLeak no_descriptor_leak;
   const std::string path = file.hold(data, size);
-  apsp::Graph graph;
-  try {
-    graph = apsp::read_graph(path, format);
-  } catch (const apsp::Error& e) {
-    if (std::string(e.what()).rfind(path + ":", 0) != 0) std::abort();
+  std::string strict_error, relaxed_error;
+  const std::optional<apsp::Graph> strict = read_text(path, format, false, strict_error);
+  const std::optional<apsp::Graph> relaxed = read_text(path, format, true, relaxed_error);
+  if (!relaxed) {
+    if (strict) std::abort();  // read only when negative weights are refused
     return 0;
   }
+  const apsp::Graph& graph = *relaxed;
   // An edge takes at least "1 1\n" (a symmetric Matrix Market entry gives two edges).
   if (graph.vertices < 1 || graph.edges.size() > size) std::abort();
   for (const apsp::Edge& e : graph.edges)
     if (e.src < 0 || e.src >= graph.vertices || e.dst < 0 || e.dst >= graph.vertices ||
-        e.weight < 0 || e.weight > apsp::max_weight)
+        e.weight < apsp::lowest_weight(true) || e.weight > apsp::max_weight)
       std::abort();
+  const bool negative = std::any_of(graph.edges.begin(), graph.edges.end(),
+                                    [](const apsp::Edge& e) { return e.weight < 0; });
+  if (negative ? strict || strict_error.find("--allow-negative") == std::string::npos
+               : !strict || !same_graph(*strict, graph))
+    std::abort();
   const std::string text = written_as(graph, format);
   const std::string again =
       rewritten.hold(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-  if (!same_graph(graph, apsp::read_graph(again, format))) std::abort();
+  if (!same_graph(graph, apsp::read_graph(again, format, true))) std::abort();
   return 0;
 }
 
