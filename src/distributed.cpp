@@ -289,17 +289,17 @@ struct StagedPivotRows {
 // All rounds on this rank's tile rows. The kernels work on any block of consecutive tile rows,
 // so the work ahead (row r+1 and its pivot) and the rest of a round are BlockedRounds of their
 // own over parts of the local rows.
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class Relax>
 void run_rounds(const ExecSpace& exec, const Ranks& ranks, const Layout& layout, int* local,
                 std::int64_t n, PivotRowsExchange<ExecSpace>& exchange, const Options& options,
                 const InjectedFailure& failure) {
-  using Rounds = detail::BlockedRounds<ExecSpace, Shape>;
+  using Rounds = detail::BlockedRounds<ExecSpace, Shape, Relax>;
   constexpr int B = Shape::tile;
   const int tiles = layout.tiles;
   const int first = layout.first(ranks.rank), end = first + layout.count(ranks.rank);
   const auto rows_of = [&](int t) { return local + std::int64_t(t - first) * B * n; };
   const auto block = [&](int from, int to) {
-    return Rounds(exec, rows_of(from), from, to - from, tiles);
+    return Rounds(exec, rows_of(from), nullptr, from, to - from, tiles);
   };
   const auto update = [&](int from, int to, int r, const int* pivot_rows) {
     if (from < to) block(from, to).round(r, GivenPivotRows{pivot_rows});
@@ -424,16 +424,18 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
       ranks,
       [&] {
         if (!root) return;
-        graph = read_graph(config.input, config.format);
+        graph = read_graph(config.input, config.format, config.allow_negative);
         shape = choose_shape(exec, config.options);
       },
       false);
   stats.read_s = seconds_since(stage);
-  std::int64_t header[4] = {graph.vertices, std::int64_t(graph.edges.size()), shape.index,
-                            shape.tile};
-  MPI_Bcast(header, 4, MPI_INT64_T, 0, ranks.comm);
+  std::int64_t header[5] = {graph.vertices, std::int64_t(graph.edges.size()), shape.index,
+                            shape.tile, has_negative_weight(graph)};
+  MPI_Bcast(header, 5, MPI_INT64_T, 0, ranks.comm);
   const std::int64_t vertices = header[0];
   const int shape_index = int(header[2]), tile = int(header[3]);
+  Options options = config.options;
+  options.negative_weights = header[4] != 0;
   const std::int64_t n = (vertices + tile - 1) / tile * tile;
   stats.vertices = vertices;
   stats.edges = header[1];
@@ -492,6 +494,7 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
                        ? " on each of the " + std::to_string(device_ranks) + " ranks sharing it"
                        : "") +
                   "), but only " + size_text(usable) + " can be used: " + remedy);
+    check_path_bounds(vertices, options.negative_weights);
   });
   collectively(
       ranks,
@@ -547,7 +550,7 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   collectively(ranks, [&] {
     fill_distance_rows(exec, local, std::int64_t(first) * tile, mine);
     std::vector<Edge>().swap(mine);
-    Options chosen = config.options;
+    Options chosen = options;
     chosen.shape = shape_index;
     detail::warm_up(exec, chosen);
   });
@@ -558,10 +561,21 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   collectively(ranks, [&] {
     detail::visit_shape(
         typename detail::ShapeTable<ExecSpace>::type{}, shape_index, [&](auto shape_tag) {
-          run_rounds<ExecSpace, decltype(shape_tag)>(exec, ranks, layout, local.data(), n,
-                                                     *exchange, config.options, failure);
+          detail::visit_relaxation<false>(options.negative_weights, [&](auto relax_tag) {
+            run_rounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)>(
+                exec, ranks, layout, local.data(), n, *exchange, options, failure);
+          });
         });
   });
+  if (options.negative_weights) {
+    std::int64_t smallest = vertices;
+    collectively(ranks, [&] {
+      const std::int64_t v = negative_cycle_vertex(exec, local, std::int64_t(first) * tile, vertices);
+      if (v >= 0) smallest = v;
+    });
+    MPI_Allreduce(MPI_IN_PLACE, &smallest, 1, MPI_INT64_T, MPI_MIN, ranks.comm);
+    if (smallest < vertices) throw negative_cycle_error(smallest);
+  }
   stats.compute_s = seconds_since(stage);
   stats.comm_s = exchange->seconds();
   stats.comm_bytes = exchange->received_bytes();

@@ -37,7 +37,11 @@ const char* algorithm_name(Algorithm algorithm) {
 
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph) {
+  const bool negative = has_negative_weight(graph);
   if (asked == Algorithm::sssp) {
+    if (negative)
+      throw Error("--algorithm sssp (Dijkstra) needs non-negative weights and this graph has "
+                  "negative ones: use --algorithm fw");
     if (!sssp_available)
       throw Error(
           "--algorithm sssp needs Kokkos Kernels, which this build lacks: use "
@@ -49,7 +53,8 @@ Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool hos
   if (asked != Algorithm::automatic) return asked;
   const double v = double(graph.vertices);
   const bool sparse = double(graph.edges.size()) < sssp_max_density * v * v;
-  return sssp_available && host_backend && sparse ? Algorithm::sssp : Algorithm::floyd_warshall;
+  return sssp_available && host_backend && sparse && !negative ? Algorithm::sssp
+                                                               : Algorithm::floyd_warshall;
 }
 
 #if defined(APSP_HAVE_KOKKOS_KERNELS)

@@ -11,6 +11,9 @@
 //   apsp::DistanceMatrix<Exec> dist("dist", n, n);   // n = apsp::padded_size(V, shape)
 //   apsp::fill_distance_matrix(exec, dist, graph);
 //   apsp::floyd_warshall(exec, dist, options);
+//
+// With negative weights (options.negative_weights) check negative_cycle_vertex() afterwards.
+// For the paths themselves pass a via matrix too (paths.hpp turns it into predecessors).
 #pragma once
 
 #include <apsp/detail/blocked_rounds.hpp>
@@ -20,6 +23,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -35,6 +39,9 @@ struct Options {
   int shape = -1;  // index in the backend's table (apsp shapes); -1: by tile
   // Called now and then with rounds done and total (after a fence); may be empty.
   std::function<void(int, int)> progress;
+  // Weights may be negative (-1000..1000): the kernels' signed variant, slower; see
+  // detail/blocked_kernels.hpp, "Arithmetic".
+  bool negative_weights = false;
 };
 
 // The shape a run will use: its index in the backend's table, tile size and description.
@@ -78,6 +85,26 @@ inline std::int64_t padded_size(std::int64_t vertices, const ShapeChoice& shape)
   return (vertices + shape.tile - 1) / shape.tile * shape.tile;
 }
 
+// Every distance must be representable: below infinity with non-negative weights, inside the
+// signed variant's (-2^29, 2^29) with negative ones. A shortest path has at most V - 1 edges of
+// |w| <= max_weight, so (V - 1) * max_weight bounds it: V <= 1073742, or 536871 with negative
+// weights (far beyond what fits in memory today, but checked rather than assumed).
+// (Checked after the memory: a V this large never fits in memory today, which says more.)
+inline void check_path_bounds(std::int64_t vertices, bool negative) {
+  const std::int64_t limit = negative ? (std::int64_t(1) << 29) : std::int64_t(infinity);
+  if ((vertices - 1) * max_weight >= limit)
+    throw Error("V = " + std::to_string(vertices) + " is too large" +
+                (negative ? " for negative weights" : "") + ": a shortest path of V - 1 edges of " +
+                "weight up to " + std::to_string(max_weight) + " could reach " +
+                std::to_string(limit) + ", which int32 distances cannot hold");
+}
+
+// A negative cycle leaves shortest paths undefined: an error, and no output.
+inline Error negative_cycle_error(std::int64_t vertex) {
+  return Error("negative cycle through vertex " + std::to_string(vertex) +
+               ": shortest paths are undefined (no output written)");
+}
+
 // Bytes of a rows x cols int32 matrix, saturating (V near 2^31 gives 2^64 bytes, which must
 // read as "too much", not wrap to 0).
 inline std::uint64_t matrix_bytes(std::int64_t rows, std::int64_t cols) {
@@ -115,8 +142,8 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& 
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, edges.size()),
       KOKKOS_LAMBDA(std::int64_t e) {
         const Edge edge = device_edges(e);
-        if (edge.src != edge.dst)  // a self-loop never beats dist(i,i) = 0
-          Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), int(edge.weight));
+        // A self-loop only counts when negative (dist(i,i) = 0 otherwise): a negative cycle.
+        Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), int(edge.weight));
       });
   exec.fence();
 }
@@ -129,11 +156,11 @@ void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>
   fill_distance_rows(exec, dist, 0, edges);
 }
 
-// All-pairs shortest paths in place: dist must be N x N, N a multiple of the chosen tile.
-template <class ExecSpace>
-void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                    const Options& options = {}) {
-  detail::ScopedRegion region("apsp::floyd_warshall");
+namespace detail {
+
+template <bool Paths, class ExecSpace>
+void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist, int* via,
+                        const Options& options) {
   const ShapeChoice shape = choose_shape(exec, options);
   const std::int64_t n = dist.extent(0);
   if (std::int64_t(dist.extent(1)) != n)
@@ -144,21 +171,62 @@ void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist
                 std::to_string(shape.tile) + ": allocate it with apsp::padded_size()");
   if (n == 0) return;
   const int tiles = int(n / shape.tile);
-  detail::visit_shape(typename detail::ShapeTable<ExecSpace>::type{}, shape.index,
-                      [&](auto shape_tag) {
-                        using Shape = decltype(shape_tag);
-                        detail::BlockedRounds<ExecSpace, Shape> rounds(exec, dist.data(), 0,
-                                                                       tiles, tiles);
-                        const int every = tiles / 100 > 0 ? tiles / 100 : 1;
-                        for (int r = 0; r < tiles; ++r) {
-                          rounds.round(r, detail::SharedPivotRows{});
-                          if (options.progress && ((r + 1) % every == 0 || r + 1 == tiles)) {
-                            exec.fence();
-                            options.progress(r + 1, tiles);
-                          }
-                        }
-                      });
+  visit_shape(typename ShapeTable<ExecSpace>::type{}, shape.index, [&](auto shape_tag) {
+    visit_relaxation<Paths>(options.negative_weights, [&](auto relax_tag) {
+      BlockedRounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)> rounds(
+          exec, dist.data(), via, 0, tiles, tiles);
+      const int every = tiles / 100 > 0 ? tiles / 100 : 1;
+      for (int r = 0; r < tiles; ++r) {
+        rounds.round(r, SharedPivotRows{});
+        if (options.progress && ((r + 1) % every == 0 || r + 1 == tiles)) {
+          exec.fence();
+          options.progress(r + 1, tiles);
+        }
+      }
+    });
+  });
   exec.fence();
+}
+
+}  // namespace detail
+
+// All-pairs shortest paths in place: dist must be N x N, N a multiple of the chosen tile.
+template <class ExecSpace>
+void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+                    const Options& options = {}) {
+  detail::ScopedRegion region("apsp::floyd_warshall");
+  detail::run_floyd_warshall<false>(exec, dist, nullptr, options);
+}
+
+// The same, and via(i,j) = the intermediate vertex of the last improvement of dist(i,j), -1 when
+// there was none (an edge, the diagonal, no path). via is an output, N x N like dist.
+template <class ExecSpace>
+void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+                    const DistanceMatrix<ExecSpace>& via, const Options& options) {
+  detail::ScopedRegion region("apsp::floyd_warshall_paths");
+  if (via.extent(0) != dist.extent(0) || via.extent(1) != dist.extent(1))
+    throw Error("via matrix must have the extents of the distance matrix");
+  Kokkos::deep_copy(exec, via, -1);
+  detail::run_floyd_warshall<true>(exec, dist, via.data(), options);
+}
+
+// After a run with negative weights: the smallest vertex v < vertices with dist(v,v) < 0 (a
+// negative cycle goes through v), or -1. `rows` holds rows [first_row, first_row + extent(0))
+// of the matrix, as in fill_distance_rows.
+template <class ExecSpace>
+std::int64_t negative_cycle_vertex(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
+                                   std::int64_t first_row, std::int64_t vertices) {
+  const std::int64_t end = std::min<std::int64_t>(first_row + std::int64_t(rows.extent(0)), vertices);
+  if (end <= first_row) return -1;
+  std::int64_t found = vertices;
+  Kokkos::parallel_reduce(
+      "apsp::fw::negative_cycle",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, first_row, end),
+      KOKKOS_LAMBDA(std::int64_t v, std::int64_t& smallest) {
+        if (rows(v - first_row, v) < 0 && v < smallest) smallest = v;
+      },
+      Kokkos::Min<std::int64_t>(found));
+  return found < vertices ? found : -1;
 }
 
 }  // namespace apsp

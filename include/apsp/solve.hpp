@@ -21,6 +21,11 @@ struct SolveConfig {
   Algorithm algorithm = Algorithm::automatic;  // choose_algorithm() resolves automatic
   Options options;
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
+  bool allow_negative = false;   // accept negative weights (-1000..1000) in the input
+  // Also write the predecessor matrix here (Floyd-Warshall with paths, one process): pred(i,j)
+  // = the vertex before j on a shortest i -> j path, -1 for j = i and where there is no path;
+  // in the output's format. "" for none.
+  std::string predecessors;
 };
 
 struct SolveStats {
@@ -35,6 +40,7 @@ struct SolveStats {
   std::string shape;
   std::int64_t padded = 0;
   double read_s = 0, upload_s = 0, compute_s = 0, download_s = 0, write_s = 0, total_s = 0;
+  double predecessors_s = 0;  // building the predecessor rows (with --predecessors)
   double comm_s = 0;
   std::uint64_t comm_bytes = 0;
 
@@ -47,6 +53,19 @@ struct SolveStats {
 // Runs the whole job on one process. Throws apsp::Error on bad input or missing resources,
 // before any output exists; the output appears only when complete.
 SolveStats solve_hw3(const SolveConfig& config);
+
+// One shortest path, printed by `apsp path`.
+struct ShortestPath {
+  bool reachable = false;
+  std::int64_t length = 0;    // the sum of the path's edge weights (lightest of parallel edges)
+  std::vector<int> vertices;  // source first, target last
+};
+
+// The shortest source -> target path of config.input: from the predecessor matrix saved by an
+// earlier run when config.predecessors names one (HW3 format; checked against the graph as it
+// is followed), else computed with paths on config.backend. Throws apsp::Error for bad input
+// and for a negative cycle.
+ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target);
 
 // The tile shapes a backend ("" = default) can run on this device, best first.
 std::vector<ShapeChoice> shapes_of(const std::string& backend);

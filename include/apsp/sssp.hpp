@@ -52,8 +52,8 @@ constexpr bool sssp_available = false;
 constexpr double sssp_max_density = 0.02;
 
 // The algorithm a run on `backend` uses: `asked`, or for Algorithm::automatic the faster one
-// for this graph. Throws apsp::Error when sssp is asked for and cannot run (a build without
-// Kokkos Kernels, or a device backend).
+// for this graph (never sssp with negative weights). Throws apsp::Error when sssp is asked for
+// and cannot run (a build without Kokkos Kernels, a device backend, negative weights).
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph);
 

@@ -3,6 +3,7 @@
 //   apsp generate [options] OUT    a random HW3 graph
 //   apsp compare A B               first difference between two HW3 outputs
 //   apsp verify IN OUT             checks OUT against IN without recomputing all pairs
+//   apsp path IN U V               one shortest path, computed or from saved predecessors
 // Errors: one line on stderr, exit code 2, and no output file.
 #include <apsp/backends.hpp>
 #include <apsp/error.hpp>
@@ -52,6 +53,15 @@ const char* usage = R"(usage:
       --progress          report rounds done, rate and ETA on stderr
                           (default: when stderr is a terminal)
       --max-memory SIZE   use at most SIZE bytes of device memory (K, M, G suffixes)
+      --allow-negative    accept negative weights (-1000 to 1000; Floyd-Warshall only); a
+                          negative cycle is an error, "negative cycle through vertex v"
+      --predecessors P    also write the predecessor matrix to P, like OUT: P(i,j) = the vertex
+                          before j on a shortest i -> j path, -1 for j = i and where there is
+                          no path (Floyd-Warshall with paths, one process)
+  apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--backend NAME]
+      Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
+      HW3 predecessor matrix of an earlier run on IN (checked against IN as it is followed),
+      or computed. Exit code 1 when V cannot be reached from U.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
       weights uniform in [0, W] (default 1000). Byte-identical for the same arguments.
@@ -232,8 +242,8 @@ int solve(int argc, char** argv) {
   const Arguments args = parse(
       argc, argv, 1,
       {"--backend", "--tile", "--shape", "--stats", "--max-memory", "--format", "--output-format",
-       "--algorithm"},
-      {"--progress"});
+       "--algorithm", "--predecessors"},
+      {"--progress", "--allow-negative"});
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
                      std::to_string(args.positional.size()) + " file names");
@@ -249,6 +259,8 @@ int solve(int argc, char** argv) {
     if (name == "--stats") stats_path = value;
     if (name == "--progress") progress = true;
     if (name == "--max-memory") config.max_memory = parse_size(name, value);
+    if (name == "--allow-negative") config.allow_negative = true;
+    if (name == "--predecessors") config.predecessors = value;
     if (name == "--format") {
       const auto format = apsp::format_named(value);
       if (!format)
@@ -292,7 +304,12 @@ int solve(int argc, char** argv) {
   if (sssp && ranks > 1)
     throw UsageError("--algorithm sssp needs a single process (the MPI driver runs fw only): "
                      "run without mpirun, or with --algorithm fw");
-  const apsp::SolveStats stats = text || sssp
+  // Predecessor rows are built from the whole via matrix, which one process holds.
+  const bool paths = !config.predecessors.empty();
+  if (paths && ranks > 1)
+    throw UsageError("--predecessors needs a single process (each predecessor row reads the "
+                     "whole matrix of intermediate vertices): run without mpirun");
+  const apsp::SolveStats stats = text || sssp || paths
                                      ? apsp::solve_hw3(config)
                                      : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
   if (apsp::MpiSession::rank() != 0) return 0;  // rank 0 writes the stats
@@ -358,6 +375,40 @@ int compare(int argc, char** argv) {
   return result.identical ? 0 : 1;
 }
 
+int path(int argc, char** argv) {
+  const Arguments args =
+      parse(argc, argv, 2, {"--predecessors", "--format", "--backend", "--max-memory"},
+            {"--allow-negative"});
+  if (args.positional.size() != 3) throw UsageError("path expects IN, U and V (see apsp --help)");
+  apsp::SolveConfig config;
+  config.input = args.positional[0];
+  const long long source = parse_integer("U", args.positional[1], 0, INT32_MAX - 1);
+  const long long target = parse_integer("V", args.positional[2], 0, INT32_MAX - 1);
+  for (const auto& [name, value] : args.options) {
+    if (name == "--predecessors") config.predecessors = value;
+    if (name == "--backend") config.backend = value;
+    if (name == "--max-memory") config.max_memory = parse_size(name, value);
+    if (name == "--allow-negative") config.allow_negative = true;
+    if (name == "--format") {
+      const auto format = apsp::format_named(value);
+      if (!format)
+        throw UsageError("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
+      config.format = *format;
+    }
+  }
+  const apsp::ShortestPath found = apsp::find_path(config, source, target);
+  if (!found.reachable) {
+    std::printf("%lld -> %lld: no path\n", source, target);
+    return 1;
+  }
+  std::printf("%lld -> %lld: length %lld, %zu edges\n", source, target,
+              static_cast<long long>(found.length), found.vertices.size() - 1);
+  std::string line;
+  for (const int v : found.vertices) line += (line.empty() ? "" : " ") + std::to_string(v);
+  std::printf("%s\n", line.c_str());
+  return 0;
+}
+
 }  // namespace
 
 namespace apsp::cli {
@@ -395,6 +446,7 @@ int main(int argc, char** argv) {
     if (subcommand == "compare") return compare(argc, argv);
     if (subcommand == "shapes") return shapes(argc, argv);
     if (subcommand == "verify") return apsp::cli::verify(argc, argv);
+    if (subcommand == "path") return path(argc, argv);
     return solve(argc, argv);
   } catch (const UsageError& e) {
     if (reports_errors()) std::fprintf(stderr, "apsp: %s\n", e.what());

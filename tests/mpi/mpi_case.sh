@@ -21,6 +21,19 @@ export OMP_NUM_THREADS=1 KOKKOS_DISABLE_WARNINGS=1  # ranks oversubscribe the co
 # graph V DENSITY: a random input in.in
 graph() { "$apsp" generate --vertices "$1" --density "$2" --seed 7 in.in 2>/dev/null; }
 
+# negative_graph V CYCLE: negative.txt, an edge list with negative weights; CYCLE=1 adds the
+# negative cycle 150 -> 170 -> 150.
+negative_graph() {
+  awk -v n="$1" -v cycle="$2" 'BEGIN {
+    srand(7)
+    print "# vertices " n
+    for (v = 0; v < n; v++) p[v] = int(rand() * 300)
+    for (u = 0; u < n; u++) for (v = 0; v < n; v++)
+      if (rand() < 0.03) print u, v, int(rand() * 400) + p[u] - p[v]
+    if (cycle) { print 150, 170, -500; print 170, 150, 499 }
+  }' >negative.txt
+}
+
 options=()      # for both solvers
 mpi_options=()  # for the MPI run only
 in=in.in
@@ -51,6 +64,17 @@ case $case in
     options=(--tile 32)
     export APSP_FAIL_RANK=3 APSP_FAIL_ROUND=1
     message="rank 3 of $np: injected failure at round 1" ;;
+  negative)  # negative weights, no negative cycle: w = w0 + p(u) - p(v), w0 >= 0
+    negative_graph 200 0
+    in=negative.txt options=(--tile 32 --allow-negative) ;;
+  negative_cycle)
+    negative_graph 200 1
+    in=negative.txt options=(--tile 32 --allow-negative)
+    message="negative cycle through vertex" ;;
+  predecessors)  # one process only
+    graph 100 0.1
+    options=(--tile 32) mpi_options=(--predecessors "$work/pred.out")
+    [[ $np != 1 ]] && message="--predecessors needs a single process" ;;
   bad_input)
     graph 100 0.1
     head -c 100 in.in >short.in

@@ -1,5 +1,5 @@
-// apsp_single_process [--backend NAME] [--tile B] IN OUT: the single-process solver
-// (apsp::solve_hw3) that every MPI run is compared with, bit for bit.
+// apsp_single_process [--backend NAME] [--tile B] [--allow-negative] IN OUT: the single-process
+// solver (apsp::solve_hw3) that every MPI run is compared with, bit for bit.
 #include <apsp/error.hpp>
 #include <apsp/solve.hpp>
 
@@ -21,12 +21,16 @@ int main(int argc, char** argv) {
       config.backend = argv[++i];
     } else if (a == "--tile" && i + 1 < argc) {
       config.options.tile = std::atoi(argv[++i]);
+    } else if (a == "--allow-negative") {
+      config.allow_negative = true;
     } else {
       files.push_back(a);
     }
   }
   if (files.size() != 2) {
-    std::fprintf(stderr, "usage: apsp_single_process [--backend NAME] [--tile B] IN OUT\n");
+    std::fprintf(stderr,
+                 "usage: apsp_single_process [--backend NAME] [--tile B] [--allow-negative] IN "
+                 "OUT\n");
     return 2;
   }
   config.input = files[0];

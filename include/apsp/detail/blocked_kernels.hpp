@@ -15,12 +15,21 @@
 // of them with one process) and reads the pivot row panel from `pivot_rows` (Tile x N; with one
 // process a subview of `local`). So the multi-process driver runs the very same kernels.
 //
-// Arithmetic: distances are int32, weights 0..1000 and "no path" is 2^30 - 1, so a sum of two
-// stored values is below 2^31 and never overflows; min(d, a + b) never lowers an infinite
-// distance below infinity unless a real path exists. The bounds are enforced on input.
+// Arithmetic (Relaxation below): distances are int32, weights 0..1000 and "no path" is 2^30 - 1,
+// so a sum of two stored values is below 2^31 and never overflows; min(d, a + b) never lowers
+// an infinite distance below infinity unless a real path exists. The bounds are enforced on
+// input. Two variants of the same kernels, compiled only where asked for, so that plain runs
+// keep the plain inner loop (one add-min instruction per update on NVIDIA GPUs):
+//   - negative weights: an infinite operand keeps the sum infinite, and sums are clamped at
+//     -2^29, so that the values of a negative cycle, which can double every round, never
+//     overflow; without a negative cycle every distance lies in (-2^29, 2^29) (checked on
+//     input: (V - 1) * 1000 < 2^29) and the clamp never acts;
+//   - paths: every improvement of d(i,j) through k also records via(i,j) = k, the intermediate
+//     vertex of the last improvement (-1: none). via is all that the paths need (paths.hpp).
 #pragma once
 
 #include <apsp/detail/tile_shapes.hpp>
+#include <apsp/graph.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -29,10 +38,35 @@
 namespace apsp {
 namespace detail {
 
-KOKKOS_FORCEINLINE_FUNCTION int relax(int current, int a, int b) {
-  const int through = a + b;
-  return through < current ? through : current;
-}
+// d = min(d, a + b) through vertex k; see "Arithmetic" above.
+template <bool Negative, bool Paths>
+struct Relaxation {
+  static constexpr bool negative = Negative, paths = Paths;
+  static constexpr int floor = -(1 << 29);
+
+  KOKKOS_FORCEINLINE_FUNCTION static int through(int a, int b) {
+    if constexpr (Negative) {
+      const int sum = a + b;
+      return (a == infinity || b == infinity) ? infinity : (sum < floor ? floor : sum);
+    } else {
+      return a + b;
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void relax(int& d, int& via, int a, int b, int k) {
+    const int t = through(a, b);
+    if constexpr (Paths) {
+      if (t < d) {
+        d = t;
+        via = k;
+      }
+    } else {
+      (void)via;
+      (void)k;
+      d = t < d ? t : d;
+    }
+  }
+};
+using PlainRelaxation = Relaxation<false, false>;
 
 KOKKOS_FORCEINLINE_FUNCTION Int4 load4(const int* p) { return *reinterpret_cast<const Int4*>(p); }
 KOKKOS_FORCEINLINE_FUNCTION void store4(int* p, const Int4& x) {
@@ -148,8 +182,11 @@ struct KernelTypes {
   // Closes the B x B tile at `own` (global memory, leading dimension ld); `pivot` is the closed
   // pivot tile for the panels. Row k and column k of a tile do not change in step k
   // (d(k,k) = 0), which is what lets every step read them while others update the rest.
-  KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, const int* pivot,
-                                                std::int64_t ld, Through how) {
+  // With paths, own_via is the tile's place in the via matrix and k_base the vertex of k = 0.
+  template <class Relax>
+  KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, int* own_via,
+                                                const int* pivot, std::int64_t ld, int k_base,
+                                                Through how) {
     const tile p(team.team_scratch(int(level)), B, B + 1);
     if (how != Through::itself) load_tile(team, p, pivot, ld);
     if constexpr (in_registers) {
@@ -159,10 +196,14 @@ struct KernelTypes {
       const tile4 rowk(team.team_scratch(int(level)), 2, B / 4);
       const tile4 colk(team.team_scratch(int(level)), 2, B / 4);
       const int ty = team.team_rank() / (B / 4), tx = team.team_rank() % (B / 4);
-      int acc[4][4];
+      int acc[4][4], via[4][4];
       for (int a = 0; a < 4; ++a) {
         const Int4 x = load4(own + (4 * ty + a) * ld + 4 * tx);
         for (int b = 0; b < 4; ++b) acc[a][b] = x.v[b];
+        if constexpr (Relax::paths) {
+          const Int4 y = load4(own_via + (4 * ty + a) * ld + 4 * tx);
+          for (int b = 0; b < 4; ++b) via[a][b] = y.v[b];
+        }
       }
       if (ty == 0) rowk(0, tx) = load4(own + 4 * tx);
       if (tx == 0) {
@@ -179,7 +220,8 @@ struct KernelTypes {
         if (how == Through::pivot_right)
           for (int b = 0; b < 4; ++b) right.v[b] = p(k, 4 * tx + b);
         for (int a = 0; a < 4; ++a)
-          for (int b = 0; b < 4; ++b) acc[a][b] = relax(acc[a][b], left.v[a], right.v[b]);
+          for (int b = 0; b < 4; ++b)
+            Relax::relax(acc[a][b], via[a][b], left.v[a], right.v[b], k_base + k);
         const int next = k + 1;
         if (next < B) {  // publish row and column k + 1 as they are after step k
           if (how != Through::pivot_right && ty == next / 4)
@@ -191,12 +233,17 @@ struct KernelTypes {
         }
         team.team_barrier();
       }
-      for (int a = 0; a < 4; ++a)
+      for (int a = 0; a < 4; ++a) {
         store4(own + (4 * ty + a) * ld + 4 * tx, Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}});
+        if constexpr (Relax::paths)
+          store4(own_via + (4 * ty + a) * ld + 4 * tx,
+                 Int4{{via[a][0], via[a][1], via[a][2], via[a][3]}});
+      }
     } else {
       // In scratch, one step at a time; consecutive threads take consecutive columns, so
       // one thread sweeps contiguous rows (vectorized) on a CPU. Only improvements are
-      // stored: row and column k, which others read in step k, are never written in it.
+      // stored: row and column k, which others read in step k, are never written in it. The
+      // thread that improves d(i,j) writes via(i,j) straight to global memory.
       const tile d(team.team_scratch(int(level)), B, B + 1);
       load_tile(team, d, own, ld);
       team.team_barrier();
@@ -210,8 +257,11 @@ struct KernelTypes {
           for (int i = ty; i < B; i += trows) {
             const int lik = left(i, k);
             for (int j = tx; j < B; j += tcols) {
-              const int through = lik + right(k, j);
-              if (through < d(i, j)) d(i, j) = through;
+              const int through = Relax::through(lik, right(k, j));
+              if (through < d(i, j)) {
+                d(i, j) = through;
+                if constexpr (Relax::paths) own_via[i * ld + j] = k_base + k;
+              }
             }
           }
         }
@@ -222,18 +272,26 @@ struct KernelTypes {
   }
 };
 
+// Every kernel below takes the Relaxation (plain, negative weights, paths) as a template
+// parameter; `via` is the via matrix with the same layout as `local` (null without paths).
+KOKKOS_FORCEINLINE_FUNCTION int* via_at(int* via, std::int64_t offset) {
+  return via ? via + offset : nullptr;
+}
+
 // Phase 1: Floyd-Warshall inside the pivot tile. One team.
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class Relax>
 struct PivotTile {
   using types = KernelTypes<ExecSpace, Shape>;
   static constexpr int B = Shape::tile;
   int* local;
+  int* via;
   RoundGeometry geo;
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
-    int* own = local + std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld +
-               std::int64_t(geo.pivot) * B;
-    types::close_tile(team, own, nullptr, geo.ld, types::Through::itself);
+    const std::int64_t at = std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld +
+                            std::int64_t(geo.pivot) * B;
+    types::template close_tile<Relax>(team, local + at, via_at(via, at), nullptr, geo.ld,
+                                      geo.pivot * B, types::Through::itself);
   }
 };
 
@@ -241,11 +299,12 @@ struct PivotTile {
 // League: first the row-panel tiles (when do_rows), then the column-panel tiles (when do_cols).
 // The row panel reads the pivot tile from `local` (its owner computes it before the pivot rows
 // are shared); the column panel reads it from `pivot_rows`.
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class Relax>
 struct PivotPanels {
   using types = KernelTypes<ExecSpace, Shape>;
   static constexpr int B = Shape::tile;
   int* local;
+  int* via;
   const int* pivot_rows;
   RoundGeometry geo;
   bool do_rows;
@@ -261,13 +320,15 @@ struct PivotPanels {
     const std::int64_t pivot_col = std::int64_t(geo.pivot) * B;
     if (n < rows) {
       const std::int64_t pivot_local_row = std::int64_t(geo.pivot - geo.first_tile) * B;
-      types::close_tile(team, local + pivot_local_row * geo.ld + std::int64_t(geo.other_col(n)) * B,
-                        local + pivot_local_row * geo.ld + pivot_col, geo.ld,
-                        types::Through::pivot_left);
+      const std::int64_t at = pivot_local_row * geo.ld + std::int64_t(geo.other_col(n)) * B;
+      types::template close_tile<Relax>(team, local + at, via_at(via, at),
+                                        local + pivot_local_row * geo.ld + pivot_col, geo.ld,
+                                        geo.pivot * B, types::Through::pivot_left);
     } else {
-      types::close_tile(
-          team, local + std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col,
-          pivot_rows + pivot_col, geo.ld, types::Through::pivot_right);
+      const std::int64_t at =
+          std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col;
+      types::template close_tile<Relax>(team, local + at, via_at(via, at), pivot_rows + pivot_col,
+                                        geo.ld, geo.pivot * B, types::Through::pivot_right);
     }
   }
 };
@@ -277,13 +338,14 @@ struct PivotPanels {
 // (ty, tx) holds RegRows x RegCols distances in registers; its rows and columns come in groups
 // of four spread over the tile (group g of rows at g*4*TeamRows + ty*4) so that every scratch
 // load is one Int4 and the threads of a quarter-warp read 128 consecutive bytes.
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class Relax>
 struct RemainingTiles {
   using types = KernelTypes<ExecSpace, Shape>;
   static constexpr int B = Shape::tile, KC = Shape::k_chunk;
   static constexpr int TY = Shape::team_rows, TX = Shape::team_cols;
   static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
   int* local;
+  int* via;
   const int* pivot_rows;
   RoundGeometry geo;
 
@@ -294,7 +356,8 @@ struct RemainingTiles {
     const int tile_row = geo.other_local_row(n / (geo.tiles - 1));
     const int tile_col = geo.other_col(n % (geo.tiles - 1));
     const std::int64_t ld = geo.ld;
-    int* own = local + std::int64_t(tile_row) * B * ld + std::int64_t(tile_col) * B;
+    const std::int64_t at = std::int64_t(tile_row) * B * ld + std::int64_t(tile_col) * B;
+    int* own = local + at;
     const int* col_panel = local + std::int64_t(tile_row) * B * ld + std::int64_t(geo.pivot) * B;
     const int* row_panel = pivot_rows + std::int64_t(tile_col) * B;
 
@@ -304,8 +367,9 @@ struct RemainingTiles {
 
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {
       for (int pc = 0; pc < Shape::passes_cols; ++pc) {
-        int acc[RI][RJ];
+        int acc[RI][RJ], via_block[RI][RJ];
         types::load_block(acc, own, ld, pr, pc, ty, tx);
+        if constexpr (Relax::paths) types::load_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
         for (int k0 = 0; k0 < B; k0 += KC) {
           if (KC < B || (pr == 0 && pc == 0)) {
             team.team_barrier();
@@ -313,6 +377,7 @@ struct RemainingTiles {
             types::load_tile4(team, rows, row_panel + k0 * ld, ld, KC, B);
             team.team_barrier();
           }
+          const int k = geo.pivot * B + k0;  // the vertex of kk = 0
           for (int kk = 0; kk < KC; kk += 4) {
             Int4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
             for (int a = 0; a < RI; ++a) left[a] = cols(types::row_of(pr, ty, a), kk / 4);
@@ -323,7 +388,8 @@ struct RemainingTiles {
                 const int* right = &rows(kk + u, 0).v[0] + pc * RJ;
                 for (int a = 0; a < RI; ++a) {
                   const int l = left[a].v[u];
-                  for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], l, right[b]);
+                  for (int b = 0; b < RJ; ++b)
+                    Relax::relax(acc[a][b], via_block[a][b], l, right[b], k + kk + u);
                 }
               } else {
                 int right[RJ];  // d(k0+kk+u, j) of this thread's columns, Int4 loads
@@ -333,13 +399,15 @@ struct RemainingTiles {
                 }
                 for (int a = 0; a < RI; ++a) {
                   const int l = left[a].v[u];
-                  for (int b = 0; b < RJ; ++b) acc[a][b] = relax(acc[a][b], l, right[b]);
+                  for (int b = 0; b < RJ; ++b)
+                    Relax::relax(acc[a][b], via_block[a][b], l, right[b], k + kk + u);
                 }
               }
             }
           }
         }
         types::store_block(acc, own, ld, pr, pc, ty, tx);
+        if constexpr (Relax::paths) types::store_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
       }
     }
   }

@@ -33,8 +33,9 @@ bool shape_fits(const ExecSpace& exec) {
   const int level = ShapeTable<ExecSpace>::scratch_level;
   if (scratch_bytes<ExecSpace, Shape>() > std::size_t(policy::scratch_size_max(level)))
     return false;
-  RemainingTiles<ExecSpace, Shape> rest{nullptr, nullptr, RoundGeometry{}};
-  PivotPanels<ExecSpace, Shape> panels{nullptr, nullptr, RoundGeometry{}, true};
+  RemainingTiles<ExecSpace, Shape, PlainRelaxation> rest{nullptr, nullptr, nullptr, RoundGeometry{}};
+  PivotPanels<ExecSpace, Shape, PlainRelaxation> panels{nullptr, nullptr, nullptr, RoundGeometry{},
+                                                        true};
   const policy any(exec, 1, Kokkos::AUTO);
   return Shape::team_size <= any.team_size_max(rest, Kokkos::ParallelForTag()) &&
          KernelTypes<ExecSpace, Shape>::closure_threads <=
@@ -56,6 +57,15 @@ void for_each_shape(ShapeList<Shapes...>, F&& f) {
   (f(Shapes{}, index++), ...);
 }
 
+// Calls f(Relaxation<negative, Paths>{}): the arithmetic variant chosen at run time.
+template <bool Paths, class F>
+void visit_relaxation(bool negative, F&& f) {
+  if (negative)
+    f(Relaxation<true, Paths>{});
+  else
+    f(Relaxation<false, Paths>{});
+}
+
 // Pivot rows of one process: the rows of the local matrix.
 struct SharedPivotRows {
   const int* operator()(int* local, const RoundGeometry& geo, int tile) const {
@@ -63,14 +73,16 @@ struct SharedPivotRows {
   }
 };
 
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class Relax = PlainRelaxation>
 class BlockedRounds {
  public:
   static constexpr int B = Shape::tile;
 
-  // local: local_tiles * B rows of N = tiles * B distances, row-major, on the device.
-  BlockedRounds(const ExecSpace& exec, int* local, int first_tile, int local_tiles, int tiles)
-      : exec_(exec), local_(local) {
+  // local: local_tiles * B rows of N = tiles * B distances, row-major, on the device; via: the
+  // via matrix of the same rows with paths (Relax::paths), else null.
+  BlockedRounds(const ExecSpace& exec, int* local, int* via, int first_tile, int local_tiles,
+                int tiles)
+      : exec_(exec), local_(local), via_(via) {
     geo_.tiles = tiles;
     geo_.first_tile = first_tile;
     geo_.local_tiles = local_tiles;
@@ -88,9 +100,9 @@ class BlockedRounds {
     const int closure = KernelTypes<ExecSpace, Shape>::closure_threads;
     if (owner) {
       Kokkos::parallel_for("apsp::fw::pivot_tile", policy(1, closure, scratch),
-                           PivotTile<ExecSpace, Shape>{local_, geo_});
+                           PivotTile<ExecSpace, Shape, Relax>{local_, via_, geo_});
       if (!alone && geo_.tiles > 1) {
-        PivotPanels<ExecSpace, Shape> rows{local_, nullptr, geo_, true};
+        PivotPanels<ExecSpace, Shape, Relax> rows{local_, via_, nullptr, geo_, true};
         Kokkos::parallel_for("apsp::fw::pivot_row_panel",
                              policy(rows.league_size(false), closure, scratch), rows);
       }
@@ -98,11 +110,11 @@ class BlockedRounds {
     const int* pivot_rows = exchange(local_, geo_, B);
     if (geo_.tiles == 1) return;
     // With one process the row and column panels go in one launch.
-    PivotPanels<ExecSpace, Shape> panels{local_, pivot_rows, geo_, alone};
+    PivotPanels<ExecSpace, Shape, Relax> panels{local_, via_, pivot_rows, geo_, alone};
     if (panels.league_size(true) > 0)
       Kokkos::parallel_for("apsp::fw::pivot_panels",
                            policy(panels.league_size(true), closure, scratch), panels);
-    RemainingTiles<ExecSpace, Shape> rest{local_, pivot_rows, geo_};
+    RemainingTiles<ExecSpace, Shape, Relax> rest{local_, via_, pivot_rows, geo_};
     if (rest.league_size() > 0)
       Kokkos::parallel_for("apsp::fw::remaining_tiles",
                            policy(rest.league_size(), Shape::team_size, scratch), rest);
@@ -117,6 +129,7 @@ class BlockedRounds {
 
   ExecSpace exec_;
   int* local_;
+  int* via_;
   RoundGeometry geo_;
 };
 

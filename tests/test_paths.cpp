@@ -1,0 +1,233 @@
+// The paths variant and the negative-weights variant of the blocked solver, exactly, on every
+// backend and every tile shape the device allows: distances against the plain reference, and
+// every predecessor path walked edge by edge back to its source, its length equal to the
+// distance. Zero weights make zero-weight cycles, where naive predecessors loop.
+#include "backends.hpp"
+#include "reference.hpp"
+
+#include <apsp/floyd_warshall.hpp>
+#include <apsp/paths.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+struct Solved {
+  std::vector<int> dist;  // V x V
+  std::vector<int> pred;  // V x V, empty without paths
+};
+
+// Solves g with the given shape; with paths, the predecessor rows come in batches of `batch`.
+template <class ExecSpace>
+Solved solve(const apsp::Graph& g, const apsp::ShapeChoice& shape, bool paths, bool negative,
+             std::int64_t batch = 3) {
+  ExecSpace exec;
+  apsp::Options options;
+  options.shape = shape.index;
+  options.negative_weights = negative;
+  const std::int64_t v = g.vertices;
+  const std::int64_t n = apsp::padded_size(v, apsp::choose_shape(exec, options));
+  apsp::DistanceMatrix<ExecSpace> dist("dist", n, n), via;
+  apsp::fill_distance_matrix(exec, dist, g.edges);
+  Solved out;
+  if (paths) {
+    via = apsp::DistanceMatrix<ExecSpace>("via", n, n);
+    apsp::floyd_warshall(exec, dist, via, options);
+    apsp::PredecessorRows<ExecSpace> rows(exec, dist, via, v, batch);
+    for (std::int64_t first = 0; first < v; first += batch) {
+      const std::int64_t count = std::min(batch, v - first);
+      const auto host =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.compute(first, count));
+      for (std::int64_t r = 0; r < count; ++r)
+        out.pred.insert(out.pred.end(), &host(r, 0), &host(r, 0) + v);
+    }
+  } else {
+    apsp::floyd_warshall(exec, dist, options);
+  }
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
+  for (std::int64_t i = 0; i < v; ++i)
+    out.dist.insert(out.dist.end(), &host(i, 0), &host(i, 0) + v);
+  return out;
+}
+
+// Walks every predecessor path back to its source; returns "" or the first problem.
+std::string check_paths(const apsp::Graph& g, const Solved& s) {
+  const int v = g.vertices;
+  std::map<std::pair<int, int>, int> lightest;
+  for (const auto& e : g.edges) {
+    auto it = lightest.find({e.src, e.dst});
+    if (it == lightest.end())
+      lightest[{e.src, e.dst}] = e.weight;
+    else
+      it->second = std::min(it->second, e.weight);
+  }
+  for (int i = 0; i < v; ++i)
+    for (int j = 0; j < v; ++j) {
+      const int d = s.dist[std::size_t(i) * v + j];
+      const int p = s.pred[std::size_t(i) * v + j];
+      const std::string pair = "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+      if (i == j || d == apsp::infinity) {
+        if (p != apsp::no_vertex) return pair + ": predecessor " + std::to_string(p) + ", want -1";
+        continue;
+      }
+      std::int64_t length = 0;
+      int steps = 0;
+      for (int x = j; x != i; ++steps) {
+        const int before = s.pred[std::size_t(i) * v + x];
+        if (steps >= v) return pair + ": the predecessors loop";
+        const auto edge = lightest.find({before, x});
+        if (edge == lightest.end())
+          return pair + ": " + std::to_string(before) + " -> " + std::to_string(x) +
+                 " is not an edge";
+        length += edge->second;
+        x = before;
+      }
+      if (length != d)
+        return pair + ": path length " + std::to_string(length) + ", distance " +
+               std::to_string(d);
+    }
+  return "";
+}
+
+// Weights 0..3, mostly 0: many zero-weight cycles and ties.
+apsp::Graph zero_heavy_graph(int vertices, double density, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coin(0, 1);
+  apsp::Graph g;
+  g.vertices = vertices;
+  for (int i = 0; i < vertices; ++i)
+    for (int j = 0; j < vertices; ++j)
+      if (coin(rng) < density) g.edges.push_back({i, j, coin(rng) < 0.7 ? 0 : int(rng() % 4)});
+  return g;
+}
+
+// Negative weights without negative cycles: w = w0 + p(u) - p(v) with w0 >= 0 changes every
+// cycle's weight by nothing. |w| <= 1000.
+apsp::Graph potential_graph(int vertices, double density, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::vector<int> potential(static_cast<std::size_t>(vertices));
+  for (int& p : potential) p = int(rng() % 301);
+  apsp::Graph g;
+  g.vertices = vertices;
+  for (int i = 0; i < vertices; ++i)
+    for (int j = 0; j < vertices; ++j)
+      if (coin(rng) < density) {
+        const int w0 = coin(rng) < 0.3 ? 0 : int(rng() % 401);
+        g.edges.push_back({i, j, w0 + potential[std::size_t(i)] - potential[std::size_t(j)]});
+      }
+  return g;
+}
+
+template <class ExecSpace>
+class Paths : public ::testing::Test {};
+TYPED_TEST_SUITE(Paths, apsp_test::Backends, apsp_test::BackendName);
+
+TYPED_TEST(Paths, PredecessorPathsHaveTheDistancesWithZeroWeightCycles) {
+  for (const auto& shape : apsp::available_shapes(TypeParam())) {
+    for (int v : {1, 2, 7, 33, 65, 130}) {
+      for (double density : {0.05, 0.3}) {
+        const auto g = zero_heavy_graph(v, density, unsigned(v * 31 + shape.index));
+        const Solved s = solve<TypeParam>(g, shape, true, false);
+        ASSERT_EQ(s.dist, apsp_test::reference_floyd_warshall(g))
+            << "V = " << v << ", " << shape.name;
+        const std::string problem = check_paths(g, s);
+        EXPECT_EQ(problem, "") << "V = " << v << ", density " << density << ", " << shape.name;
+      }
+    }
+  }
+}
+
+TYPED_TEST(Paths, DistancesWithPathsEqualThoseWithout) {
+  for (const auto& shape : apsp::available_shapes(TypeParam())) {
+    const auto g = apsp_test::random_graph(150, 0.04, unsigned(shape.index + 5));
+    const Solved with = solve<TypeParam>(g, shape, true, false, 150);
+    EXPECT_EQ(with.dist, solve<TypeParam>(g, shape, false, false).dist) << shape.name;
+    EXPECT_EQ(check_paths(g, with), "") << shape.name;
+  }
+}
+
+TYPED_TEST(Paths, NegativeWeightsMatchTheReference) {
+  for (const auto& shape : apsp::available_shapes(TypeParam())) {
+    for (int v : {1, 5, 40, 97}) {
+      const auto g = potential_graph(v, 0.1, unsigned(v + 13 * shape.index));
+      const auto expected = apsp_test::reference_floyd_warshall(g);
+      EXPECT_EQ(solve<TypeParam>(g, shape, false, true).dist, expected)
+          << "V = " << v << ", " << shape.name;
+      const Solved s = solve<TypeParam>(g, shape, true, true);
+      EXPECT_EQ(s.dist, expected) << "V = " << v << ", " << shape.name;
+      EXPECT_EQ(check_paths(g, s), "") << "V = " << v << ", " << shape.name;
+    }
+  }
+}
+
+// Unreachable pairs stay infinite with negative weights: infinity plus a negative weight must
+// not look like a path.
+TYPED_TEST(Paths, NegativeWeightsKeepUnreachablePairsInfinite) {
+  apsp::Graph g;
+  g.vertices = 3;
+  g.edges = {{1, 2, -1000}};
+  for (const auto& shape : apsp::available_shapes(TypeParam())) {
+    const Solved s = solve<TypeParam>(g, shape, false, true);
+    EXPECT_EQ(s.dist, (std::vector<int>{0, apsp::infinity, apsp::infinity,  //
+                                        apsp::infinity, 0, -1000,            //
+                                        apsp::infinity, apsp::infinity, 0}))
+        << shape.name;
+  }
+}
+
+// The smallest vertex on a negative cycle is found; vertices outside the cycle's strongly
+// connected component keep dist(v, v) = 0.
+TYPED_TEST(Paths, NegativeCycleIsFound) {
+  for (const auto& shape : apsp::available_shapes(TypeParam())) {
+    for (const bool self_loop : {false, true}) {
+      // Edges only go from lower to higher vertices, except the cycle's.
+      apsp::Graph g = apsp_test::random_graph(70, 0.1, unsigned(shape.index));
+      std::vector<apsp::Edge> forward;
+      for (const auto& e : g.edges)
+        if (e.src < e.dst) forward.push_back(e);
+      g.edges = forward;
+      if (self_loop) {
+        g.edges.push_back({41, 41, -1});
+      } else {
+        g.edges.push_back({37, 52, -1000});
+        g.edges.push_back({52, 37, 999});
+      }
+      TypeParam exec;
+      apsp::Options options;
+      options.shape = shape.index;
+      options.negative_weights = true;
+      const std::int64_t n = apsp::padded_size(g.vertices, apsp::choose_shape(exec, options));
+      apsp::DistanceMatrix<TypeParam> dist("dist", n, n);
+      apsp::fill_distance_matrix(exec, dist, g.edges);
+      apsp::floyd_warshall(exec, dist, options);
+      EXPECT_EQ(apsp::negative_cycle_vertex(exec, dist, 0, g.vertices), self_loop ? 41 : 37)
+          << shape.name;
+      // Rows 38.. of the matrix alone (as a rank holding them sees them): 52.
+      if (!self_loop) {
+        const auto rows =
+            Kokkos::subview(dist, std::make_pair(std::int64_t(38), n), Kokkos::ALL);
+        apsp::DistanceMatrix<TypeParam> tail("tail", n - 38, n);
+        Kokkos::deep_copy(tail, rows);
+        EXPECT_EQ(apsp::negative_cycle_vertex(exec, tail, 38, g.vertices), 52) << shape.name;
+      }
+    }
+  }
+}
+
+TEST(PathBounds, AreCheckedOnInput) {
+  EXPECT_NO_THROW(apsp::check_path_bounds(536871, true));
+  EXPECT_THROW(apsp::check_path_bounds(536872, true), apsp::Error);
+  EXPECT_NO_THROW(apsp::check_path_bounds(536872, false));
+  EXPECT_NO_THROW(apsp::check_path_bounds(1073742, false));
+  EXPECT_THROW(apsp::check_path_bounds(1073743, false), apsp::Error);
+}
+
+}  // namespace
