@@ -422,6 +422,11 @@ int main(int argc, char** argv) {
   // binding, only silences the advice. Users who want threads bound set OMP_PROC_BIND and
   // OMP_PLACES themselves (README, "Performance").
   setenv("OMP_PROC_BIND", "false", 0);
+  // CUDA loads kernels lazily by default, and some loading still lands in the first rounds
+  // after the warm-up: 0.7-1.4 ms of every solve on an H200, 5-10% at V = 5000. Loading them
+  // all at start-up costs no measurable time (docs/PERFORMANCE.md, entry 8). A user's own
+  // CUDA_MODULE_LOADING wins.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   // --help and --version need no device: they answer on a node without one too.
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "--help" || command == "-h") {
