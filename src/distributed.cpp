@@ -50,6 +50,9 @@
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
 #endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
 
 namespace apsp {
 namespace {
@@ -404,6 +407,9 @@ int device_key(const ExecSpace& exec) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return exec.cuda_device();
 #endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same<ExecSpace, detail::HipExecutionSpace>::value) return exec.hip_device();
+#endif
   (void)exec;
   return 0;
 }
@@ -625,6 +631,9 @@ int device_count() {
 #if defined(KOKKOS_ENABLE_CUDA)
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+#elif defined(KOKKOS_ENABLE_HIP)
+  int count = 0;
+  return hipGetDeviceCount(&count) == hipSuccess ? count : 0;
 #else
   return 0;
 #endif

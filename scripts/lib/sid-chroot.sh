@@ -200,4 +200,5 @@ recipe: ${recipe:0:16}"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 SID_HIP_NAME=sid-hip
 # shellcheck disable=SC2034
-SID_HIP_PACKAGES=(hipcc libamdhip64-dev cmake ninja-build googletest libgtest-dev libgmock-dev)
+SID_HIP_PACKAGES=(hipcc libamdhip64-dev cmake ninja-build googletest libgtest-dev libgmock-dev
+  libopenmpi-dev openmpi-bin)
