@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -139,16 +140,46 @@ void write_hw3_graph(const std::string& path, const Graph& graph) {
   out.commit();
 }
 
+void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs) {
+  struct Need {
+    std::string dir, names;
+    std::uint64_t bytes = 0;
+  };
+  std::map<dev_t, Need> needs;  // by the file system of each output's directory
+  for (const auto& [path, bytes] : outputs) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
+    const std::string dir = directory_of(path);
+    struct stat dir_st;
+    if (stat(dir.c_str(), &dir_st) != 0)
+      throw Error(system_error("cannot reach output directory", dir));
+    Need& need = needs[dir_st.st_dev];
+    need.dir = dir;
+    need.names += (need.names.empty() ? "'" : " and '") + path + "'";
+    need.bytes += bytes;
+  }
+  for (const auto& [device, need] : needs) {
+    struct statvfs fs;
+    if (statvfs(need.dir.c_str(), &fs) != 0)
+      throw Error(system_error("cannot reach output directory", need.dir));
+    const std::uint64_t free_bytes = std::uint64_t(fs.f_bavail) * fs.f_frsize;
+    if (free_bytes < need.bytes)
+      throw Error("not enough disk space for " + need.names + ": " +
+                  (need.names.find(" and ") == std::string::npos ? "it needs " : "they need ") +
+                  size_text(need.bytes) + ", " + size_text(free_bytes) + " free in '" + need.dir +
+                  "'");
+  }
+}
+
 void check_disk_space(const std::string& path, std::uint64_t bytes) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return;
-  const std::string dir = directory_of(path);
-  struct statvfs fs;
-  if (statvfs(dir.c_str(), &fs) != 0) throw Error(system_error("cannot reach output directory", dir));
-  const std::uint64_t free_bytes = std::uint64_t(fs.f_bavail) * fs.f_frsize;
-  if (free_bytes < bytes)
-    throw Error("not enough disk space for '" + path + "': it needs " + size_text(bytes) + ", " +
-                size_text(free_bytes) + " free in '" + dir + "'");
+  check_disk_space({{path, bytes}});
+}
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  const bool ea = stat(a.c_str(), &sa) == 0, eb = stat(b.c_str(), &sb) == 0;
+  if (ea && eb) return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  return a == b;
 }
 
 AtomicOutputFile::AtomicOutputFile(const std::string& path) : path_(path) {

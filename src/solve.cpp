@@ -110,8 +110,13 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
                 " can be used: run on a device with more memory" +
                 (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
   check_path_bounds(graph.vertices, options.negative_weights);
-  check_disk_space(config.output, output_size);
-  if (paths) check_disk_space(config.predecessors, output_size);
+  if (paths && same_output_file(config.output, config.predecessors))
+    throw Error("--predecessors names OUT itself ('" + config.output +
+                "'): give the predecessors a file of their own");
+  if (paths)
+    check_disk_space({{config.output, output_size}, {config.predecessors, output_size}});
+  else
+    check_disk_space(config.output, output_size);
   AtomicOutputFile out(config.output);
   std::optional<AtomicOutputFile> predecessors_out;
   if (paths) predecessors_out.emplace(config.predecessors);

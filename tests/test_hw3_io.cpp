@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -301,6 +302,42 @@ TEST_F(Hw3Files, CompareRejectsSizesThatAreNoOutput) {
 TEST_F(Hw3Files, CompareThrowsOnAMissingFile) {
   write_ints("a.out", {0});
   EXPECT_THROW(apsp::compare_hw3_outputs(path("a.out"), path("missing.out")), apsp::Error);
+}
+
+}  // namespace
+
+namespace {
+
+std::uint64_t free_bytes_in(const std::string& dir) {
+  struct statvfs fs;
+  EXPECT_EQ(statvfs(dir.c_str(), &fs), 0);
+  return std::uint64_t(fs.f_bavail) * fs.f_frsize;
+}
+
+// Outputs on one file system must fit together: two that fit alone (60% of the free space each)
+// do not fit side by side.
+TEST_F(Hw3Files, DiskSpaceOfOutputsOnOneFileSystemAddsUp) {
+  const std::uint64_t each = free_bytes_in(dir_) / 10 * 6;
+  EXPECT_NO_THROW(apsp::check_disk_space(path("a.out"), each));
+  EXPECT_NO_THROW(apsp::check_disk_space({{path("a.out"), each}, {"/dev/null", each}}));
+  apsp_test::expect_error_naming(
+      [&] { apsp::check_disk_space({{path("a.out"), each}, {path("b.out"), each}}); },
+      {"not enough disk space for '" + path("a.out") + "' and '" + path("b.out") + "'",
+       "they need"},
+      "");
+  apsp_test::expect_error_naming([&] { apsp::check_disk_space(path("a.out"), 2 * each); },
+                                 {"not enough disk space for '" + path("a.out") + "': it needs"},
+                                 "");
+}
+
+TEST_F(Hw3Files, SameOutputFileMeansOneRegularFile) {
+  EXPECT_TRUE(apsp::same_output_file(path("x"), path("x")));  // neither exists yet
+  EXPECT_FALSE(apsp::same_output_file(path("x"), path("y")));
+  write_bytes("x", "1");
+  EXPECT_TRUE(apsp::same_output_file(path("x"), dir_ + "/./x"));
+  ASSERT_EQ(link(path("x").c_str(), path("hard").c_str()), 0);
+  EXPECT_TRUE(apsp::same_output_file(path("x"), path("hard")));
+  EXPECT_FALSE(apsp::same_output_file("/dev/null", "/dev/null"));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace apsp {
 
@@ -28,6 +30,12 @@ inline std::uint64_t hw3_output_bytes(std::int64_t vertices) {
 
 // Throws apsp::Error when the file system holding `path` has less than `bytes` free.
 void check_disk_space(const std::string& path, std::uint64_t bytes);
+// The same for several outputs (path, bytes): those on one file system must fit together.
+void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs);
+
+// Whether two output names are one regular file (or one name not yet created). Two names of
+// /dev/null are not: writing both there is fine.
+bool same_output_file(const std::string& a, const std::string& b);
 
 // Told when an AtomicOutputFile's temporary appears (true) and is gone (false), so that a signal
 // handler, which cannot run destructors, can remove it (src/cli/main.cpp).

@@ -132,6 +132,11 @@ for t in $(seq 1 96); do
 done
 [[ $rc == 2 ]] || fail "a foreign predecessor matrix went unnoticed"
 grep -q "not the predecessor matrix of this graph" "$work/stderr" || fail "$(cat "$work/stderr")"
+expect_error 2 "--predecessors names OUT itself" "$apsp" "${backend_option[@]}" \
+  --predecessors "$work/same.out" "$in" "$work/same.out"
+[[ ! -e $work/same.out ]] || fail "an output appeared although OUT and P were one file"
+"$apsp" "${backend_option[@]}" --predecessors /dev/null "$in" /dev/null ||
+  fail "OUT and P both /dev/null must be fine"
 expect_error 2 "--predecessors comes from Floyd-Warshall" "$apsp" "${backend_option[@]}" \
   --algorithm sssp --predecessors "$work/x.pred" "$in" "$work/x.out"
 echo "OK: predecessors, paths and negative weights"
