@@ -1,5 +1,6 @@
 // Why include/apsp/paths.hpp builds trees: how often do predecessors read off each pair alone
 // loop, with zero-weight cycles, under a blocked Floyd-Warshall order?
+//   apsp_predecessor_loops (APSP_ENABLE_BENCHMARKS), or
 //   g++ -O2 -std=c++17 -o predecessor_loops bench/predecessor_loops.cpp && ./predecessor_loops
 // Random graphs of 2-8 vertices, weights mostly 0, tile sizes 1-3 (tiles in a random order in
 // the remaining-tiles phase, as a GPU runs them) and, as the control, one tile (the plain
