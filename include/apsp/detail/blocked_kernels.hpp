@@ -34,6 +34,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace apsp {
 namespace detail {
@@ -114,6 +115,15 @@ struct KernelTypes {
   // they are closed in scratch by the shape's team.
   static constexpr bool in_registers = Shape::passes_rows == 1 && Shape::passes_cols == 1;
   static constexpr int closure_threads = in_registers ? (B / 4) * (B / 4) : Shape::team_size;
+
+  // The policies of the closures (pivot tile, panels) and of the remaining tiles; with
+  // bounded_launches each kernel is compiled for exactly its team size.
+  template <int Threads>
+  using policy_for = std::conditional_t<ShapeTable<ExecSpace>::bounded_launches,
+                                        Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Threads, 1>>,
+                                        policy>;
+  using closure_policy = policy_for<closure_threads>;
+  using tiles_policy = policy_for<Shape::team_size>;
 
   // The closure's pivot tile has B + 1 columns, so that the rows of a warp fall in different
   // banks when they read one column; row and column k are double-buffered Int4 vectors.

@@ -29,17 +29,17 @@ std::size_t scratch_bytes() {
 // Whether the device of ExecSpace can run a shape: scratch pad and team size.
 template <class ExecSpace, class Shape>
 bool shape_fits(const ExecSpace& exec) {
-  using policy = typename KernelTypes<ExecSpace, Shape>::policy;
+  using types = KernelTypes<ExecSpace, Shape>;
   const int level = ShapeTable<ExecSpace>::scratch_level;
-  if (scratch_bytes<ExecSpace, Shape>() > std::size_t(policy::scratch_size_max(level)))
+  if (scratch_bytes<ExecSpace, Shape>() > std::size_t(types::policy::scratch_size_max(level)))
     return false;
   RemainingTiles<ExecSpace, Shape, PlainRelaxation> rest{nullptr, nullptr, nullptr, RoundGeometry{}};
   PivotPanels<ExecSpace, Shape, PlainRelaxation> panels{nullptr, nullptr, nullptr, RoundGeometry{},
                                                         true};
-  const policy any(exec, 1, Kokkos::AUTO);
-  return Shape::team_size <= any.team_size_max(rest, Kokkos::ParallelForTag()) &&
-         KernelTypes<ExecSpace, Shape>::closure_threads <=
-             any.team_size_max(panels, Kokkos::ParallelForTag());
+  const typename types::tiles_policy tiles(exec, 1, Kokkos::AUTO);
+  const typename types::closure_policy closures(exec, 1, Kokkos::AUTO);
+  return Shape::team_size <= tiles.team_size_max(rest, Kokkos::ParallelForTag()) &&
+         types::closure_threads <= closures.team_size_max(panels, Kokkos::ParallelForTag());
 }
 
 // Calls f(Shape{}) for the shape at `index` of the list.
@@ -97,14 +97,16 @@ class BlockedRounds {
     const std::size_t scratch = scratch_bytes<ExecSpace, Shape>();
     const bool owner = geo_.owns_pivot();
     const bool alone = geo_.local_tiles == geo_.tiles;
-    const int closure = KernelTypes<ExecSpace, Shape>::closure_threads;
+    using types = KernelTypes<ExecSpace, Shape>;
+    using closures = typename types::closure_policy;
+    const int closure = types::closure_threads;
     if (owner) {
-      Kokkos::parallel_for("apsp::fw::pivot_tile", policy(1, closure, scratch),
+      Kokkos::parallel_for("apsp::fw::pivot_tile", policy<closures>(1, closure, scratch),
                            PivotTile<ExecSpace, Shape, Relax>{local_, via_, geo_});
       if (!alone && geo_.tiles > 1) {
         PivotPanels<ExecSpace, Shape, Relax> rows{local_, via_, nullptr, geo_, true};
         Kokkos::parallel_for("apsp::fw::pivot_row_panel",
-                             policy(rows.league_size(false), closure, scratch), rows);
+                             policy<closures>(rows.league_size(false), closure, scratch), rows);
       }
     }
     const int* pivot_rows = exchange(local_, geo_, B);
@@ -113,17 +115,19 @@ class BlockedRounds {
     PivotPanels<ExecSpace, Shape, Relax> panels{local_, via_, pivot_rows, geo_, alone};
     if (panels.league_size(true) > 0)
       Kokkos::parallel_for("apsp::fw::pivot_panels",
-                           policy(panels.league_size(true), closure, scratch), panels);
+                           policy<closures>(panels.league_size(true), closure, scratch), panels);
     RemainingTiles<ExecSpace, Shape, Relax> rest{local_, via_, pivot_rows, geo_};
     if (rest.league_size() > 0)
       Kokkos::parallel_for("apsp::fw::remaining_tiles",
-                           policy(rest.league_size(), Shape::team_size, scratch), rest);
+                           policy<typename types::tiles_policy>(rest.league_size(),
+                                                                Shape::team_size, scratch),
+                           rest);
   }
 
  private:
-  typename KernelTypes<ExecSpace, Shape>::policy policy(int league, int team,
-                                                       std::size_t scratch) const {
-    return typename KernelTypes<ExecSpace, Shape>::policy(exec_, league, team)
+  template <class Policy>
+  Policy policy(int league, int team, std::size_t scratch) const {
+    return Policy(exec_, league, team)
         .set_scratch_size(ShapeTable<ExecSpace>::scratch_level, Kokkos::PerTeam(scratch));
   }
 
