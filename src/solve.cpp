@@ -46,6 +46,22 @@ void write_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows, st
       stats.download_s, stats.write_s);
 }
 
+// Floyd-Warshall on the filled matrix, with paths when `via` is allocated, then the check for a
+// negative cycle that negative weights need.
+template <class ExecSpace>
+void solve_distances(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+                     const DistanceMatrix<ExecSpace>& via, const Options& options,
+                     std::int64_t vertices) {
+  if (via.data())
+    floyd_warshall(exec, dist, via, options);
+  else
+    floyd_warshall(exec, dist, options);
+  if (options.negative_weights) {
+    const std::int64_t cycle = negative_cycle_vertex(exec, dist, 0, vertices);
+    if (cycle >= 0) throw negative_cycle_error(cycle);
+  }
+}
+
 // Predecessor rows computed at once: enough threads for the device, within `memory` bytes.
 template <class ExecSpace>
 std::int64_t predecessor_batch(const ExecSpace& exec, std::int64_t vertices, std::int64_t n,
@@ -133,14 +149,7 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   stats.upload_s = seconds_since(stage);
 
   stage = Clock::now();
-  if (paths)
-    floyd_warshall(exec, dist, via, options);
-  else
-    floyd_warshall(exec, dist, options);
-  if (options.negative_weights) {
-    const std::int64_t cycle = negative_cycle_vertex(exec, dist, 0, graph.vertices);
-    if (cycle >= 0) throw negative_cycle_error(cycle);
-  }
+  solve_distances(exec, dist, via, options, graph.vertices);
   stats.compute_s = seconds_since(stage);
 
   write_rows(exec, dist, graph.vertices, graph.vertices, config.output_format, out, stats);
@@ -239,11 +248,7 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
   DistanceMatrix<ExecSpace> via(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::via"), n,
                                 n);
   fill_distance_matrix(exec, dist, graph.edges);
-  floyd_warshall(exec, dist, via, options);
-  if (options.negative_weights) {
-    const std::int64_t cycle = negative_cycle_vertex(exec, dist, 0, graph.vertices);
-    if (cycle >= 0) throw negative_cycle_error(cycle);
-  }
+  solve_distances(exec, dist, via, options, graph.vertices);
   PredecessorRows<ExecSpace> rows(exec, dist, via, graph.vertices, 1);
   const auto pred = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(rows.compute(source, 1), 0, Kokkos::ALL));

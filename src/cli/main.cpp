@@ -178,6 +178,13 @@ std::uint64_t parse_size(const std::string& option, const std::string& text) {
   return std::uint64_t(parse_integer(option, digits, 1, (1ll << 50))) * scale;
 }
 
+apsp::Format format_option(const std::string& value) {
+  const auto format = apsp::format_named(value);
+  if (!format)
+    throw UsageError("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
+  return *format;
+}
+
 // Splits argv into options (with their values) and positional arguments.
 struct Arguments {
   std::vector<std::string> positional;
@@ -261,12 +268,7 @@ int solve(int argc, char** argv) {
     if (name == "--max-memory") config.max_memory = parse_size(name, value);
     if (name == "--allow-negative") config.allow_negative = true;
     if (name == "--predecessors") config.predecessors = value;
-    if (name == "--format") {
-      const auto format = apsp::format_named(value);
-      if (!format)
-        throw UsageError("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
-      config.format = *format;
-    }
+    if (name == "--format") config.format = format_option(value);
     if (name == "--algorithm") {
       const auto algorithm = apsp::algorithm_named(value);
       if (!algorithm) throw UsageError("--algorithm expects auto, fw or sssp, got '" + value + "'");
@@ -389,12 +391,7 @@ int path(int argc, char** argv) {
     if (name == "--backend") config.backend = value;
     if (name == "--max-memory") config.max_memory = parse_size(name, value);
     if (name == "--allow-negative") config.allow_negative = true;
-    if (name == "--format") {
-      const auto format = apsp::format_named(value);
-      if (!format)
-        throw UsageError("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
-      config.format = *format;
-    }
+    if (name == "--format") config.format = format_option(value);
   }
   const apsp::ShortestPath found = apsp::find_path(config, source, target);
   if (!found.reachable) {
