@@ -7,11 +7,11 @@
 #pragma once
 
 #include "memory_file.hpp"
+#include "two_readings.hpp"
 
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -34,15 +34,6 @@ inline std::string written_as(const apsp::Graph& graph, apsp::Format format) {
   return text;
 }
 
-inline bool same_graph(const apsp::Graph& a, const apsp::Graph& b) {
-  if (a.vertices != b.vertices || a.edges.size() != b.edges.size()) return false;
-  for (std::size_t e = 0; e < a.edges.size(); ++e)
-    if (a.edges[e].src != b.edges[e].src || a.edges[e].dst != b.edges[e].dst ||
-        a.edges[e].weight != b.edges[e].weight)
-      return false;
-  return true;
-}
-
 // The graph, or nothing after an apsp::Error, whose message goes to `error` and must name the
 // file.
 inline std::optional<apsp::Graph> read_text(const std::string& path, apsp::Format format,
@@ -63,22 +54,11 @@ inline int fuzz_text_reader(const std::uint8_t* data, std::size_t size, apsp::Fo
   std::string strict_error, relaxed_error;
   const std::optional<apsp::Graph> strict = read_text(path, format, false, strict_error);
   const std::optional<apsp::Graph> relaxed = read_text(path, format, true, relaxed_error);
-  if (!relaxed) {
-    if (strict) std::abort();  // read only when negative weights are refused
-    return 0;
-  }
-  const apsp::Graph& graph = *relaxed;
+  const apsp::Graph* read = checked_readings(strict, strict_error, relaxed);
+  if (!read) return 0;
+  const apsp::Graph& graph = *read;
   // An edge takes at least "1 1\n" (a symmetric Matrix Market entry gives two edges).
-  if (graph.vertices < 1 || graph.edges.size() > size) std::abort();
-  for (const apsp::Edge& e : graph.edges)
-    if (e.src < 0 || e.src >= graph.vertices || e.dst < 0 || e.dst >= graph.vertices ||
-        e.weight < apsp::lowest_weight(true) || e.weight > apsp::max_weight)
-      std::abort();
-  const bool negative = std::any_of(graph.edges.begin(), graph.edges.end(),
-                                    [](const apsp::Edge& e) { return e.weight < 0; });
-  if (negative ? strict || strict_error.find("--allow-negative") == std::string::npos
-               : !strict || !same_graph(*strict, graph))
-    std::abort();
+  if (graph.edges.size() > size) std::abort();
   const std::string text = written_as(graph, format);
   const std::string again =
       rewritten.hold(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
