@@ -34,7 +34,8 @@ struct Run {
   void tile(int ti, int tj, int r) {
     for (int k = r * b; k < std::min(v, r * b + b); ++k)
       for (int i = ti * b; i < std::min(v, ti * b + b); ++i)
-        for (int j = tj * b; j < std::min(v, tj * b + b); ++j) relax(i, j, k);
+        for (int j = tj * b; j < std::min(v, tj * b + b); ++j)
+          relax(i, j, k);
   }
   void solve(std::mt19937& rng) {
     const int tiles = (v + b - 1) / b;
@@ -47,7 +48,8 @@ struct Run {
         for (int j = 0; j < tiles; ++j)
           if (i != r && j != r) rest.push_back({i, j});
       std::shuffle(rest.begin(), rest.end(), rng);
-      for (const auto& [i, j] : rest) tile(i, j, r);
+      for (const auto& [i, j] : rest)
+        tile(i, j, r);
     }
   }
   // Walks `step` from `from` towards `to` (at most v steps); true when it arrives with the
@@ -99,7 +101,8 @@ int main() {
     run.w.assign(std::size_t(v * v), inf);
     run.next.assign(std::size_t(v * v), -1);
     run.via.assign(std::size_t(v * v), -1);
-    for (int i = 0; i < v; ++i) run.w[i * v + i] = 0, run.next[i * v + i] = i;
+    for (int i = 0; i < v; ++i)
+      run.w[i * v + i] = 0, run.next[i * v + i] = i;
     for (int e = int(rng() % unsigned(v * v)); e > 0; --e) {
       const int a = int(rng() % unsigned(v)), c = int(rng() % unsigned(v));
       const int weight = rng() % 3 == 0 ? int(rng() % 3) : 0;
@@ -112,7 +115,8 @@ int main() {
       for (int j = 0; j < v; ++j) {
         if (i == j || run.d[i * v + j] >= inf) continue;
         int x = i;
-        while (run.via[x * v + j] >= 0) x = run.via[x * v + j];
+        while (run.via[x * v + j] >= 0)
+          x = run.via[x * v + j];
         pred[i * v + j] = x;
       }
     bool next_bad = false, pred_bad = false;
@@ -129,10 +133,11 @@ int main() {
     pred_fails[plain] += pred_bad;
   }
   for (int plain = 0; plain < 2; ++plain)
-    std::printf("%s order: %ld graphs, propagated next hops fail in %ld (%.1f%%), "
-                "predecessors per pair fail in %ld (%.1f%%)\n",
-                plain ? "plain  " : "blocked", graphs[plain], next_fails[plain],
-                100.0 * next_fails[plain] / graphs[plain], pred_fails[plain],
-                100.0 * pred_fails[plain] / graphs[plain]);
+    std::printf(
+        "%s order: %ld graphs, propagated next hops fail in %ld (%.1f%%), "
+        "predecessors per pair fail in %ld (%.1f%%)\n",
+        plain ? "plain  " : "blocked", graphs[plain], next_fails[plain],
+        100.0 * next_fails[plain] / graphs[plain], pred_fails[plain],
+        100.0 * pred_fails[plain] / graphs[plain]);
   std::printf("via expanded recursively: %ld failing pairs\n", expand_fails);
 }

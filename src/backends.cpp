@@ -39,8 +39,8 @@ std::uint64_t host_available_memory() {
 
 std::vector<std::string> backend_names() {
   std::vector<std::string> names{default_backend_name()};
-  collect_names<EnabledBackends>(names,
-                                 std::make_index_sequence<std::tuple_size<EnabledBackends>::value>{});
+  collect_names<EnabledBackends>(
+      names, std::make_index_sequence<std::tuple_size<EnabledBackends>::value>{});
   return names;
 }
 
@@ -93,8 +93,8 @@ std::uint64_t available_memory(const ExecSpace&) {
   return host_available_memory();
 }
 
-#define APSP_INSTANTIATE_BACKEND(EXEC)                                        \
-  template std::string describe_device<EXEC>(const EXEC&);                   \
+#define APSP_INSTANTIATE_BACKEND(EXEC)                     \
+  template std::string describe_device<EXEC>(const EXEC&); \
   template std::uint64_t available_memory<EXEC>(const EXEC&);
 
 #if defined(KOKKOS_ENABLE_CUDA)

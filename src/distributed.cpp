@@ -576,7 +576,8 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   if (options.negative_weights) {
     std::int64_t smallest = vertices;
     collectively(ranks, [&] {
-      const std::int64_t v = negative_cycle_vertex(exec, local, std::int64_t(first) * tile, vertices);
+      const std::int64_t v =
+          negative_cycle_vertex(exec, local, std::int64_t(first) * tile, vertices);
       if (v >= 0) smallest = v;
     });
     MPI_Allreduce(MPI_IN_PLACE, &smallest, 1, MPI_INT64_T, MPI_MIN, ranks.comm);

@@ -101,9 +101,8 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
     throw Error("input '" + path + "': not enough host memory for " + std::to_string(edges) +
                 " edges (" + size_text(std::uint64_t(edges) * sizeof(Edge)) + ")");
   }
-  const std::size_t read = edges > 0 ? std::fread(graph.edges.data(), sizeof(Edge),
-                                                  graph.edges.size(), file.get())
-                                     : 0;
+  const std::size_t read =
+      edges > 0 ? std::fread(graph.edges.data(), sizeof(Edge), graph.edges.size(), file.get()) : 0;
   if (read != graph.edges.size()) {
     if (std::ferror(file.get())) throw Error(system_error("cannot read the edges of", path));
     throw truncated(sizeof header + read * sizeof(Edge));
@@ -111,7 +110,8 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
   if (!regular) {
     std::uint64_t extra = 0;
     char sink[4096];
-    for (std::size_t n; (n = std::fread(sink, 1, sizeof sink, file.get())) > 0;) extra += n;
+    for (std::size_t n; (n = std::fread(sink, 1, sizeof sink, file.get())) > 0;)
+      extra += n;
     if (extra > 0) throw trailing(extra);
   }
   const std::int32_t lowest = lowest_weight(allow_negative);
@@ -249,7 +249,8 @@ Comparison compare_hw3_outputs(const std::string& a, const std::string& b) {
   if (sa == 0) return {false, "'" + a + "' and '" + b + "' are empty: no HW3 output has V = 0"};
   if (sa % 4 != 0) return {false, "'" + a + "' is not a whole number of int32 values"};
   std::uint64_t v = 0;
-  while (v * v * 4 < sa) ++v;
+  while (v * v * 4 < sa)
+    ++v;
   if (v * v * 4 != sa)
     return {false, "'" + a + "' holds " + std::to_string(sa / 4) +
                        " values, not the square of a vertex count"};

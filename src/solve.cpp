@@ -69,7 +69,8 @@ std::int64_t predecessor_batch(const ExecSpace& exec, std::int64_t vertices, std
   const std::int64_t wanted =
       detail::host_memory<ExecSpace> ? 4 * std::int64_t(exec.concurrency()) : 32768;
   std::int64_t batch = std::min(vertices, wanted);
-  while (batch > 1 && PredecessorRows<ExecSpace>::bytes(batch, n) > memory) batch /= 2;
+  while (batch > 1 && PredecessorRows<ExecSpace>::bytes(batch, n) > memory)
+    batch /= 2;
   return std::max<std::int64_t>(batch, 1);
 }
 
@@ -108,23 +109,22 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   // scattered; with paths the via matrix and the predecessor rows' work rows), disk space for
   // the outputs.
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
-  const std::uint64_t matrices = detail::saturating_sum(
-      {matrix_bytes(n, n), paths ? matrix_bytes(n, n) : 0,
-       std::uint64_t(graph.edges.size()) * sizeof(Edge)});
+  const std::uint64_t matrices =
+      detail::saturating_sum({matrix_bytes(n, n), paths ? matrix_bytes(n, n) : 0,
+                              std::uint64_t(graph.edges.size()) * sizeof(Edge)});
   const std::int64_t batch =
       paths ? predecessor_batch(exec, graph.vertices, n, usable > matrices ? usable - matrices : 0)
             : 0;
-  const std::uint64_t needed = detail::saturating_sum(
-      {matrices, paths ? PredecessorRows<ExecSpace>::bytes(batch, n) : 0});
+  const std::uint64_t needed =
+      detail::saturating_sum({matrices, paths ? PredecessorRows<ExecSpace>::bytes(batch, n) : 0});
   if (needed > usable)
-    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
-                " on " + stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) +
-                " int32 distances" +
-                (paths ? ", as many intermediate vertices and the predecessor rows' work space"
-                       : "") +
-                "), but only " + detail::size_text(usable) +
-                " can be used: run on a device with more memory" +
-                (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
+    throw Error(
+        "V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) + " on " +
+        stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) + " int32 distances" +
+        (paths ? ", as many intermediate vertices and the predecessor rows' work space" : "") +
+        "), but only " + detail::size_text(usable) +
+        " can be used: run on a device with more memory" +
+        (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
   check_path_bounds(graph.vertices, options.negative_weights);
   if (paths && same_output_file(config.output, config.predecessors))
     throw Error("--predecessors names OUT itself ('" + config.output +
@@ -142,8 +142,8 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
                                  n);
   DistanceMatrix<ExecSpace> via;
   if (paths)
-    via = DistanceMatrix<ExecSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::via"),
-                                    n, n);
+    via = DistanceMatrix<ExecSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::via"), n,
+                                    n);
   fill_distance_matrix(exec, dist, graph.edges);
   detail::warm_up(exec, options, paths);
   stats.upload_s = seconds_since(stage);
@@ -160,8 +160,7 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
       stage = Clock::now();
       const auto& pred = rows.compute(first, count);
       stats.predecessors_s += seconds_since(stage);
-      write_rows(exec, pred, count, graph.vertices, config.output_format, *predecessors_out,
-                 stats);
+      write_rows(exec, pred, count, graph.vertices, config.output_format, *predecessors_out, stats);
     }
   }
   out.commit();
@@ -201,8 +200,7 @@ ShortestPath follow_predecessors(const Graph& graph, const std::vector<int>& pre
     const std::int64_t w = weight[key(path.vertices[s - 1], path.vertices[s])];
     if (w == infinity)
       throw Error(origin + ": the path to vertex " + std::to_string(target) + " uses " +
-                  std::to_string(path.vertices[s - 1]) + " -> " +
-                  std::to_string(path.vertices[s]) +
+                  std::to_string(path.vertices[s - 1]) + " -> " + std::to_string(path.vertices[s]) +
                   ", which is no edge of the graph: not the predecessor matrix of this graph");
     path.length += w;
   }
@@ -245,8 +243,7 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
   check_path_bounds(graph.vertices, options.negative_weights);
   DistanceMatrix<ExecSpace> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"), n,
                                  n);
-  DistanceMatrix<ExecSpace> via(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::via"), n,
-                                n);
+  DistanceMatrix<ExecSpace> via(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::via"), n, n);
   fill_distance_matrix(exec, dist, graph.edges);
   solve_distances(exec, dist, via, options, graph.vertices);
   PredecessorRows<ExecSpace> rows(exec, dist, via, graph.vertices, 1);
@@ -283,8 +280,7 @@ std::string SolveStats::to_json() const {
     << "  \"seconds\": {\"read\": " << read_s << ", \"upload\": " << upload_s
     << ", \"compute\": " << compute_s << ", \"download\": " << download_s
     << ", \"write\": " << write_s << ", \"predecessors\": " << predecessors_s
-    << ", \"communication\": " << comm_s << ", \"total\": " << total_s
-    << "},\n"
+    << ", \"communication\": " << comm_s << ", \"total\": " << total_s << "},\n"
     << "  \"communication_bytes\": " << comm_bytes << ",\n"
     << "  \"updates_per_second\": " << updates_per_s() << ",\n"
     << "  \"gops\": " << gops() << "\n"

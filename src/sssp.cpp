@@ -40,8 +40,9 @@ Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool hos
   const bool negative = has_negative_weight(graph);
   if (asked == Algorithm::sssp) {
     if (negative)
-      throw Error("--algorithm sssp (Dijkstra) needs non-negative weights and this graph has "
-                  "negative ones: use --algorithm fw");
+      throw Error(
+          "--algorithm sssp (Dijkstra) needs non-negative weights and this graph has "
+          "negative ones: use --algorithm fw");
     if (!sssp_available)
       throw Error(
           "--algorithm sssp needs Kokkos Kernels, which this build lacks: use "

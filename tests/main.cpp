@@ -1,6 +1,6 @@
 // Test main: Kokkos lives for the whole run (it can be initialized once per process).
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdlib>
 

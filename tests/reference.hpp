@@ -13,7 +13,8 @@ namespace apsp_test {
 inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
   const std::int64_t v = g.vertices;
   std::vector<int> d(std::size_t(v * v), apsp::infinity);
-  for (std::int64_t i = 0; i < v; ++i) d[std::size_t(i * v + i)] = 0;
+  for (std::int64_t i = 0; i < v; ++i)
+    d[std::size_t(i * v + i)] = 0;
   for (const auto& e : g.edges) {
     int& x = d[std::size_t(std::int64_t(e.src) * v + e.dst)];
     if (e.src != e.dst && e.weight < x) x = e.weight;
@@ -31,7 +32,8 @@ inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
   return d;
 }
 
-inline apsp::Graph random_graph(int vertices, double density, unsigned seed, int max_weight = 1000) {
+inline apsp::Graph random_graph(int vertices, double density, unsigned seed,
+                                int max_weight = 1000) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> coin(0, 1);
   std::uniform_int_distribution<int> weight(0, max_weight);

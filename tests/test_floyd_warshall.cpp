@@ -140,9 +140,11 @@ TYPED_TEST(FloydWarshall, UnreachablePairsStayInfinite) {
       for (int j = 0; j < 100; ++j) {
         const bool first_i = i < 60, first_j = j < 60;
         if (!first_i && first_j) {
-          ASSERT_EQ(at(d, 100, i, j), apsp::infinity) << i << " -> " << j << ", shape " << shape.name;
+          ASSERT_EQ(at(d, 100, i, j), apsp::infinity)
+              << i << " -> " << j << ", shape " << shape.name;
         } else {
-          ASSERT_LT(at(d, 100, i, j), apsp::infinity) << i << " -> " << j << ", shape " << shape.name;
+          ASSERT_LT(at(d, 100, i, j), apsp::infinity)
+              << i << " -> " << j << ", shape " << shape.name;
         }
       }
     EXPECT_EQ(at(d, 100, 10, 90), 1000);
@@ -204,7 +206,8 @@ TYPED_TEST(FloydWarshall, RandomGraphsOfManyDensitiesAndSizes) {
       const std::vector<int> expected = apsp_test::reference_floyd_warshall(g);
       for (const apsp::ShapeChoice& shape : shapes)
         ASSERT_EQ(solve<TypeParam>(g, shape), expected)
-            << "V = " << v << ", density " << density << ", seed " << seed << ", shape " << shape.name;
+            << "V = " << v << ", density " << density << ", seed " << seed << ", shape "
+            << shape.name;
     }
 }
 

@@ -321,7 +321,9 @@ TEST_F(Hw3Files, DiskSpaceOfOutputsOnOneFileSystemAddsUp) {
   EXPECT_NO_THROW(apsp::check_disk_space(path("a.out"), each));
   EXPECT_NO_THROW(apsp::check_disk_space({{path("a.out"), each}, {"/dev/null", each}}));
   apsp_test::expect_error_naming(
-      [&] { apsp::check_disk_space({{path("a.out"), each}, {path("b.out"), each}}); },
+      [&] {
+        apsp::check_disk_space({{path("a.out"), each}, {path("b.out"), each}});
+      },
       {"not enough disk space for '" + path("a.out") + "' and '" + path("b.out") + "'",
        "they need"},
       "");

@@ -90,8 +90,7 @@ std::string check_paths(const apsp::Graph& g, const Solved& s) {
         x = before;
       }
       if (length != d)
-        return pair + ": path length " + std::to_string(length) + ", distance " +
-               std::to_string(d);
+        return pair + ": path length " + std::to_string(length) + ", distance " + std::to_string(d);
     }
   return "";
 }
@@ -114,7 +113,8 @@ apsp::Graph potential_graph(int vertices, double density, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> coin(0, 1);
   std::vector<int> potential(static_cast<std::size_t>(vertices));
-  for (int& p : potential) p = int(rng() % 301);
+  for (int& p : potential)
+    p = int(rng() % 301);
   apsp::Graph g;
   g.vertices = vertices;
   for (int i = 0; i < vertices; ++i)
@@ -177,7 +177,7 @@ TYPED_TEST(Paths, NegativeWeightsKeepUnreachablePairsInfinite) {
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     const Solved s = solve<TypeParam>(g, shape, false, true);
     EXPECT_EQ(s.dist, (std::vector<int>{0, apsp::infinity, apsp::infinity,  //
-                                        apsp::infinity, 0, -1000,            //
+                                        apsp::infinity, 0, -1000,           //
                                         apsp::infinity, apsp::infinity, 0}))
         << shape.name;
   }
@@ -212,8 +212,7 @@ TYPED_TEST(Paths, NegativeCycleIsFound) {
           << shape.name;
       // Rows 38.. of the matrix alone (as a rank holding them sees them): 52.
       if (!self_loop) {
-        const auto rows =
-            Kokkos::subview(dist, std::make_pair(std::int64_t(38), n), Kokkos::ALL);
+        const auto rows = Kokkos::subview(dist, std::make_pair(std::int64_t(38), n), Kokkos::ALL);
         apsp::DistanceMatrix<TypeParam> tail("tail", n - 38, n);
         Kokkos::deep_copy(tail, rows);
         EXPECT_EQ(apsp::negative_cycle_vertex(exec, tail, 38, g.vertices), 52) << shape.name;

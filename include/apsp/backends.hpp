@@ -44,7 +44,8 @@ using EnabledBackends = decltype(std::tuple_cat(
 template <class ExecSpace>
 std::string backend_name() {
   std::string name = ExecSpace::name();
-  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : name)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
   return name;
 }
 
@@ -65,7 +66,8 @@ void with_backend_at(const std::string& name, F& f) {
     with_backend_at<F, I + 1>(name, f);
   } else {
     std::string names;
-    for (const auto& n : backend_names()) names += (names.empty() ? "" : ", ") + n;
+    for (const auto& n : backend_names())
+      names += (names.empty() ? "" : ", ") + n;
     throw Error("backend '" + name + "' is not in this build (available: " + names + ")");
   }
 }

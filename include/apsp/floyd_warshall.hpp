@@ -133,10 +133,10 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& 
   }
   Kokkos::View<Edge*, typename ExecSpace::memory_space> device_edges(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
-  Kokkos::deep_copy(exec, device_edges,
-                    Kokkos::View<const Edge*, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(edges.data(),
-                                                                          edges.size()));
+  Kokkos::deep_copy(
+      exec, device_edges,
+      Kokkos::View<const Edge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          edges.data(), edges.size()));
   Kokkos::parallel_for(
       "apsp::fill::edges",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, edges.size()),
@@ -216,13 +216,14 @@ void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist
 template <class ExecSpace>
 std::int64_t negative_cycle_vertex(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
                                    std::int64_t first_row, std::int64_t vertices) {
-  const std::int64_t end = std::min<std::int64_t>(first_row + std::int64_t(rows.extent(0)), vertices);
+  const std::int64_t end =
+      std::min<std::int64_t>(first_row + std::int64_t(rows.extent(0)), vertices);
   if (end <= first_row) return -1;
   std::int64_t found = vertices;
   Kokkos::parallel_reduce(
       "apsp::fw::negative_cycle",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, first_row, end),
-      KOKKOS_LAMBDA(std::int64_t v, std::int64_t& smallest) {
+      KOKKOS_LAMBDA(std::int64_t v, std::int64_t & smallest) {
         if (rows(v - first_row, v) < 0 && v < smallest) smallest = v;
       },
       Kokkos::Min<std::int64_t>(found));

@@ -16,8 +16,9 @@
 // bench/predecessor_loops.cpp). So row i is built as one shortest-path tree: for every j not
 // yet in the tree, the walk i -> j is expanded from its end backwards only until it meets a
 // vertex of the tree, and the new vertices hang off that vertex in walk order; a zero-weight
-// cycle in the walk (a vertex met twice) is cut out as soon as it shows. Every walk is a shortest walk, so each of its prefixes is a shortest walk too, and the
-// tree path to every vertex has exactly that vertex's distance.
+// cycle in the walk (a vertex met twice) is cut out as soon as it shows. Every walk is a shortest
+// walk, so each of its prefixes is a shortest walk too, and the tree path to every vertex has
+// exactly that vertex's distance.
 //
 // Each row is one thread's sequential work, O(V) steps in practice, with three V-long work
 // rows of its own besides its output row; rows are computed in batches.
@@ -79,15 +80,18 @@ struct PredecessorTree {
           chain(r, len++) = u;
           --top;
         } else if (pred(r, k) != unset) {  // k is in the tree: the walk from k on is enough
-          for (int q = 1; q <= top; ++q) state(r, stack(r, q)) = free;
+          for (int q = 1; q <= top; ++q)
+            state(r, stack(r, q)) = free;
           stack(r, 0) = k;
           top = 0;
         } else if (state(r, k) >= 0) {  // k is already in the chain: cut the cycle k .. k
-          for (int p = state(r, k) + 1; p < len; ++p) state(r, chain(r, p)) = free;
+          for (int p = state(r, k) + 1; p < len; ++p)
+            state(r, chain(r, p)) = free;
           len = state(r, k) + 1;
         } else if (state(r, k) != free) {  // k is on the stack: cut the cycle k .. k
           const int at = -state(r, k) - 2;
-          for (int q = at + 1; q <= top; ++q) state(r, stack(r, q)) = free;
+          for (int q = at + 1; q <= top; ++q)
+            state(r, stack(r, q)) = free;
           top = at;
         } else {  // split the segment at k: expand k .. v first
           stack(r, ++top) = k;

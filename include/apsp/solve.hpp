@@ -17,8 +17,8 @@ struct SolveConfig {
   std::string output;
   Format format = Format::automatic;
   OutputFormat output_format = OutputFormat::hw3;  // solve_hw3_distributed writes HW3 only
-  std::string backend;  // "" = the build's default
-  Algorithm algorithm = Algorithm::automatic;  // choose_algorithm() resolves automatic
+  std::string backend;                             // "" = the build's default
+  Algorithm algorithm = Algorithm::automatic;      // choose_algorithm() resolves automatic
   Options options;
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
   bool allow_negative = false;   // accept negative weights (-1000..1000) in the input

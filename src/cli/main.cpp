@@ -144,7 +144,8 @@ void remove_temporaries_on_signals() {
 
 std::string backend_list() {
   std::string names;
-  for (const auto& n : apsp::backend_names()) names += (names.empty() ? "" : ", ") + n;
+  for (const auto& n : apsp::backend_names())
+    names += (names.empty() ? "" : ", ") + n;
   return names;
 }
 
@@ -203,8 +204,10 @@ Arguments parse(int argc, char** argv, int first, const std::vector<std::string>
         a = a.substr(0, eq);
       }
       bool takes_value = false, known = false;
-      for (const auto& o : with_value) takes_value = takes_value || o == a;
-      for (const auto& f : flags) known = known || f == a;
+      for (const auto& o : with_value)
+        takes_value = takes_value || o == a;
+      for (const auto& f : flags)
+        known = known || f == a;
       if (takes_value) {
         if (eq == std::string::npos) {
           if (i + 1 >= argc) throw UsageError(a + " needs a value");
@@ -246,11 +249,10 @@ class ProgressLine {
 };
 
 int solve(int argc, char** argv) {
-  const Arguments args = parse(
-      argc, argv, 1,
-      {"--backend", "--tile", "--shape", "--stats", "--max-memory", "--format", "--output-format",
-       "--algorithm", "--predecessors"},
-      {"--progress", "--allow-negative"});
+  const Arguments args = parse(argc, argv, 1,
+                               {"--backend", "--tile", "--shape", "--stats", "--max-memory",
+                                "--format", "--output-format", "--algorithm", "--predecessors"},
+                               {"--progress", "--allow-negative"});
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
                      std::to_string(args.positional.size()) + " file names");
@@ -304,13 +306,15 @@ int solve(int argc, char** argv) {
   // The distributed driver is Floyd-Warshall only (auto means fw there); sssp is one process's.
   const bool sssp = config.algorithm == apsp::Algorithm::sssp;
   if (sssp && ranks > 1)
-    throw UsageError("--algorithm sssp needs a single process (the MPI driver runs fw only): "
-                     "run without mpirun, or with --algorithm fw");
+    throw UsageError(
+        "--algorithm sssp needs a single process (the MPI driver runs fw only): "
+        "run without mpirun, or with --algorithm fw");
   // Predecessor rows are built from the whole via matrix, which one process holds.
   const bool paths = !config.predecessors.empty();
   if (paths && ranks > 1)
-    throw UsageError("--predecessors needs a single process (each predecessor row reads the "
-                     "whole matrix of intermediate vertices): run without mpirun");
+    throw UsageError(
+        "--predecessors needs a single process (each predecessor row reads the "
+        "whole matrix of intermediate vertices): run without mpirun");
   const apsp::SolveStats stats = text || sssp || paths
                                      ? apsp::solve_hw3(config)
                                      : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
@@ -363,7 +367,8 @@ int shapes(int argc, char** argv) {
   const Arguments args = parse(argc, argv, 2, {"--backend"}, {});
   if (!args.positional.empty()) throw UsageError("shapes takes no file names");
   std::string backend;
-  for (const auto& option : args.options) backend = option.second;
+  for (const auto& option : args.options)
+    backend = option.second;
   for (const auto& shape : apsp::shapes_of(backend))
     std::printf("%d: %s\n", shape.index, shape.name.c_str());
   return 0;
@@ -401,7 +406,8 @@ int path(int argc, char** argv) {
   std::printf("%lld -> %lld: length %lld, %zu edges\n", source, target,
               static_cast<long long>(found.length), found.vertices.size() - 1);
   std::string line;
-  for (const int v : found.vertices) line += (line.empty() ? "" : " ") + std::to_string(v);
+  for (const int v : found.vertices)
+    line += (line.empty() ? "" : " ") + std::to_string(v);
   std::printf("%s\n", line.c_str());
   return 0;
 }

@@ -69,18 +69,20 @@ struct Relaxation {
 };
 using PlainRelaxation = Relaxation<false, false>;
 
-KOKKOS_FORCEINLINE_FUNCTION Int4 load4(const int* p) { return *reinterpret_cast<const Int4*>(p); }
+KOKKOS_FORCEINLINE_FUNCTION Int4 load4(const int* p) {
+  return *reinterpret_cast<const Int4*>(p);
+}
 KOKKOS_FORCEINLINE_FUNCTION void store4(int* p, const Int4& x) {
   *reinterpret_cast<Int4*>(p) = x;
 }
 
 // Where the tiles of one round live. Offsets are 64-bit: N^2 exceeds 2^31 for N > 46340.
 struct RoundGeometry {
-  int tiles = 0;         // tiles per matrix row (N / Tile)
-  int first_tile = 0;    // global tile row of local row 0
-  int local_tiles = 0;   // tile rows held locally
-  int pivot = 0;         // r
-  std::int64_t ld = 0;   // N, the leading dimension of local and pivot rows
+  int tiles = 0;        // tiles per matrix row (N / Tile)
+  int first_tile = 0;   // global tile row of local row 0
+  int local_tiles = 0;  // tile rows held locally
+  int pivot = 0;        // r
+  std::int64_t ld = 0;  // N, the leading dimension of local and pivot rows
 
   KOKKOS_INLINE_FUNCTION bool owns_pivot() const {
     return pivot >= first_tile && pivot < first_tile + local_tiles;
@@ -119,9 +121,9 @@ struct KernelTypes {
   // The policies of the closures (pivot tile, panels) and of the remaining tiles; with
   // bounded_launches each kernel is compiled for exactly its team size.
   template <int Threads>
-  using policy_for = std::conditional_t<ShapeTable<ExecSpace>::bounded_launches,
-                                        Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Threads, 1>>,
-                                        policy>;
+  using policy_for =
+      std::conditional_t<ShapeTable<ExecSpace>::bounded_launches,
+                         Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Threads, 1>>, policy>;
   using closure_policy = policy_for<closure_threads>;
   using tiles_policy = policy_for<Shape::team_size>;
 
@@ -148,7 +150,8 @@ struct KernelTypes {
     for (int a = 0; a < RI; ++a)
       for (int h = 0; h < RJ / 4; ++h) {
         const Int4 x = load4(tile_ptr + row_of(pr, ty, a) * ld + col_of(pc, tx, 4 * h));
-        for (int f = 0; f < 4; ++f) acc[a][4 * h + f] = x.v[f];
+        for (int f = 0; f < 4; ++f)
+          acc[a][4 * h + f] = x.v[f];
       }
   }
   KOKKOS_INLINE_FUNCTION static void store_block(const int (&acc)[RI][RJ], int* tile_ptr,
@@ -156,7 +159,8 @@ struct KernelTypes {
     for (int a = 0; a < RI; ++a)
       for (int h = 0; h < RJ / 4; ++h) {
         Int4 x;
-        for (int f = 0; f < 4; ++f) x.v[f] = acc[a][4 * h + f];
+        for (int f = 0; f < 4; ++f)
+          x.v[f] = acc[a][4 * h + f];
         store4(tile_ptr + row_of(pr, ty, a) * ld + col_of(pc, tx, 4 * h), x);
       }
   }
@@ -184,9 +188,9 @@ struct KernelTypes {
 
   // What a tile is closed through, k = 0..B-1 in order: own(i,j) = min(own(i,j), L(i,k) + R(k,j)).
   enum class Through {
-    itself,        // pivot tile: L = R = own
-    pivot_left,    // row panel: L = the closed pivot tile, R = own
-    pivot_right    // column panel: L = own, R = the closed pivot tile
+    itself,      // pivot tile: L = R = own
+    pivot_left,  // row panel: L = the closed pivot tile, R = own
+    pivot_right  // column panel: L = own, R = the closed pivot tile
   };
 
   // Closes the B x B tile at `own` (global memory, leading dimension ld); `pivot` is the closed
@@ -209,16 +213,19 @@ struct KernelTypes {
       int acc[4][4], via[4][4];
       for (int a = 0; a < 4; ++a) {
         const Int4 x = load4(own + (4 * ty + a) * ld + 4 * tx);
-        for (int b = 0; b < 4; ++b) acc[a][b] = x.v[b];
+        for (int b = 0; b < 4; ++b)
+          acc[a][b] = x.v[b];
         if constexpr (Relax::paths) {
           const Int4 y = load4(own_via + (4 * ty + a) * ld + 4 * tx);
-          for (int b = 0; b < 4; ++b) via[a][b] = y.v[b];
+          for (int b = 0; b < 4; ++b)
+            via[a][b] = y.v[b];
         }
       }
       if (ty == 0) rowk(0, tx) = load4(own + 4 * tx);
       if (tx == 0) {
         Int4 x;
-        for (int a = 0; a < 4; ++a) x.v[a] = own[(4 * ty + a) * ld];
+        for (int a = 0; a < 4; ++a)
+          x.v[a] = own[(4 * ty + a) * ld];
         colk(0, ty) = x;
       }
       team.team_barrier();
@@ -226,9 +233,11 @@ struct KernelTypes {
         const int cur = k & 1;
         Int4 left = colk(cur, ty), right = rowk(cur, tx);
         if (how == Through::pivot_left)
-          for (int a = 0; a < 4; ++a) left.v[a] = p(4 * ty + a, k);
+          for (int a = 0; a < 4; ++a)
+            left.v[a] = p(4 * ty + a, k);
         if (how == Through::pivot_right)
-          for (int b = 0; b < 4; ++b) right.v[b] = p(k, 4 * tx + b);
+          for (int b = 0; b < 4; ++b)
+            right.v[b] = p(k, 4 * tx + b);
         for (int a = 0; a < 4; ++a)
           for (int b = 0; b < 4; ++b)
             Relax::relax(acc[a][b], via[a][b], left.v[a], right.v[b], k_base + k);
@@ -236,15 +245,18 @@ struct KernelTypes {
         if (next < B) {  // publish row and column k + 1 as they are after step k
           if (how != Through::pivot_right && ty == next / 4)
             for (int a = 0; a < 4; ++a)
-              if (a == next % 4) rowk(1 - cur, tx) = Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}};
+              if (a == next % 4)
+                rowk(1 - cur, tx) = Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}};
           if (how != Through::pivot_left && tx == next / 4)
             for (int b = 0; b < 4; ++b)
-              if (b == next % 4) colk(1 - cur, ty) = Int4{{acc[0][b], acc[1][b], acc[2][b], acc[3][b]}};
+              if (b == next % 4)
+                colk(1 - cur, ty) = Int4{{acc[0][b], acc[1][b], acc[2][b], acc[3][b]}};
         }
         team.team_barrier();
       }
       for (int a = 0; a < 4; ++a) {
-        store4(own + (4 * ty + a) * ld + 4 * tx, Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}});
+        store4(own + (4 * ty + a) * ld + 4 * tx,
+               Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}});
         if constexpr (Relax::paths)
           store4(own_via + (4 * ty + a) * ld + 4 * tx,
                  Int4{{via[a][0], via[a][1], via[a][2], via[a][3]}});
@@ -298,8 +310,8 @@ struct PivotTile {
   RoundGeometry geo;
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
-    const std::int64_t at = std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld +
-                            std::int64_t(geo.pivot) * B;
+    const std::int64_t at =
+        std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld + std::int64_t(geo.pivot) * B;
     types::template close_tile<Relax>(team, local + at, via_at(via, at), nullptr, geo.ld,
                                       geo.pivot * B, types::Through::itself);
   }
@@ -335,8 +347,7 @@ struct PivotPanels {
                                         local + pivot_local_row * geo.ld + pivot_col, geo.ld,
                                         geo.pivot * B, types::Through::pivot_left);
     } else {
-      const std::int64_t at =
-          std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col;
+      const std::int64_t at = std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col;
       types::template close_tile<Relax>(team, local + at, via_at(via, at), pivot_rows + pivot_col,
                                         geo.ld, geo.pivot * B, types::Through::pivot_right);
     }
@@ -371,15 +382,16 @@ struct RemainingTiles {
     const int* col_panel = local + std::int64_t(tile_row) * B * ld + std::int64_t(geo.pivot) * B;
     const int* row_panel = pivot_rows + std::int64_t(tile_col) * B;
 
-    typename types::tile4 cols(team.team_scratch(int(types::level)), B, KC / 4);   // cols(i, kk/4)
-    typename types::tile4 rows(team.team_scratch(int(types::level)), KC, B / 4);   // rows(kk, j/4)
+    typename types::tile4 cols(team.team_scratch(int(types::level)), B, KC / 4);  // cols(i, kk/4)
+    typename types::tile4 rows(team.team_scratch(int(types::level)), KC, B / 4);  // rows(kk, j/4)
     const int ty = team.team_rank() / TX, tx = team.team_rank() % TX;
 
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {
       for (int pc = 0; pc < Shape::passes_cols; ++pc) {
         int acc[RI][RJ], via_block[RI][RJ];
         types::load_block(acc, own, ld, pr, pc, ty, tx);
-        if constexpr (Relax::paths) types::load_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
+        if constexpr (Relax::paths)
+          types::load_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
         for (int k0 = 0; k0 < B; k0 += KC) {
           if (KC < B || (pr == 0 && pc == 0)) {
             team.team_barrier();
@@ -390,7 +402,8 @@ struct RemainingTiles {
           const int k = geo.pivot * B + k0;  // the vertex of kk = 0
           for (int kk = 0; kk < KC; kk += 4) {
             Int4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
-            for (int a = 0; a < RI; ++a) left[a] = cols(types::row_of(pr, ty, a), kk / 4);
+            for (int a = 0; a < RI; ++a)
+              left[a] = cols(types::row_of(pr, ty, a), kk / 4);
             for (int u = 0; u < 4; ++u) {
               if constexpr (TX == 1) {
                 // One thread's columns are contiguous: the vectorizer loads them in place
@@ -405,7 +418,8 @@ struct RemainingTiles {
                 int right[RJ];  // d(k0+kk+u, j) of this thread's columns, Int4 loads
                 for (int h = 0; h < RJ / 4; ++h) {
                   const Int4 x = rows(kk + u, types::col_of(pc, tx, 4 * h) / 4);
-                  for (int f = 0; f < 4; ++f) right[4 * h + f] = x.v[f];
+                  for (int f = 0; f < 4; ++f)
+                    right[4 * h + f] = x.v[f];
                 }
                 for (int a = 0; a < RI; ++a) {
                   const int l = left[a].v[u];
@@ -417,7 +431,8 @@ struct RemainingTiles {
           }
         }
         types::store_block(acc, own, ld, pr, pc, ty, tx);
-        if constexpr (Relax::paths) types::store_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
+        if constexpr (Relax::paths)
+          types::store_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
       }
     }
   }

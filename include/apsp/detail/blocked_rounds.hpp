@@ -33,7 +33,8 @@ bool shape_fits(const ExecSpace& exec) {
   const int level = ShapeTable<ExecSpace>::scratch_level;
   if (scratch_bytes<ExecSpace, Shape>() > std::size_t(types::policy::scratch_size_max(level)))
     return false;
-  RemainingTiles<ExecSpace, Shape, PlainRelaxation> rest{nullptr, nullptr, nullptr, RoundGeometry{}};
+  RemainingTiles<ExecSpace, Shape, PlainRelaxation> rest{nullptr, nullptr, nullptr,
+                                                         RoundGeometry{}};
   PivotPanels<ExecSpace, Shape, PlainRelaxation> panels{nullptr, nullptr, nullptr, RoundGeometry{},
                                                         true};
   const typename types::tiles_policy tiles(exec, 1, Kokkos::AUTO);
@@ -118,10 +119,10 @@ class BlockedRounds {
                            policy<closures>(panels.league_size(true), closure, scratch), panels);
     RemainingTiles<ExecSpace, Shape, Relax> rest{local_, via_, pivot_rows, geo_};
     if (rest.league_size() > 0)
-      Kokkos::parallel_for("apsp::fw::remaining_tiles",
-                           policy<typename types::tiles_policy>(rest.league_size(),
-                                                                Shape::team_size, scratch),
-                           rest);
+      Kokkos::parallel_for(
+          "apsp::fw::remaining_tiles",
+          policy<typename types::tiles_policy>(rest.league_size(), Shape::team_size, scratch),
+          rest);
   }
 
  private:

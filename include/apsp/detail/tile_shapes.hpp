@@ -83,8 +83,9 @@ struct ShapeTable {
 };
 
 template <class ExecSpace>
-struct ShapeTable<ExecSpace, std::enable_if_t<Kokkos::SpaceAccessibility<
-                                 ExecSpace, Kokkos::HostSpace>::accessible>> {
+struct ShapeTable<
+    ExecSpace,
+    std::enable_if_t<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>> {
   static constexpr int scratch_level = 1;
   static constexpr bool bounded_launches = false;
   using type = ShapeList<TileShape<64, 1, 1, 4, 64, 64>, TileShape<128, 1, 1, 4, 64, 128>,
