@@ -372,10 +372,13 @@ class OutputRows {
   void write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
     detail::write_all_at(fd_, offset, data, bytes, target_);
   }
+  // This rank's rows on the disk before rank 0 commits; a pipe or /dev/null cannot be synced
+  // (EINVAL) and needs not be.
   void close() {
     const int fd = fd_;
     fd_ = -1;
-    if (::close(fd) != 0) throw Error(system_error("cannot finish output", target_));
+    const bool synced = fsync(fd) == 0 || errno == EINVAL;
+    if (::close(fd) != 0 || !synced) throw Error(system_error("cannot finish output", target_));
   }
 
  private:
@@ -422,14 +425,20 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   stats.ranks = ranks.size;
   const bool root = ranks.rank == 0;
 
-  // Rank 0 reads the input and picks the tile shape: every rank must run the same one.
+  // Rank 0 checks that no two files of the run are one, opens the stats file (a name that
+  // cannot be written fails before any work), reads the input and picks the tile shape: every
+  // rank must run the same one.
   Graph graph;
   ShapeChoice shape;
+  OutputTransaction outputs;  // rank 0's: OUT, then the stats file
+  std::unique_ptr<AtomicOutputFile> stats_out;
   auto stage = Clock::now();
   collectively(
       ranks,
       [&] {
         if (!root) return;
+        check_distinct_files(files_of(config));
+        if (!config.stats.empty()) stats_out = std::make_unique<AtomicOutputFile>(config.stats);
         graph = read_graph(config.input, config.format, config.allow_negative);
         shape = choose_shape(exec, config.options);
       },
@@ -476,7 +485,7 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   }
   const std::uint64_t device_need = saturating_sum(device_needs);
   const int device_ranks = int(device_needs.size());
-  std::unique_ptr<AtomicOutputFile> output;
+  AtomicOutputFile* output = nullptr;
   collectively(ranks, [&] {
     const auto shapes = available_shapes(exec);
     if (std::none_of(shapes.begin(), shapes.end(), [&](const ShapeChoice& s) {
@@ -507,7 +516,7 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
       [&] {
         if (!root) return;
         check_disk_space(config.output, hw3_output_bytes(vertices));
-        output = std::make_unique<AtomicOutputFile>(config.output);
+        output = &outputs.add(config.output);
       },
       false);
   // An output that is not a regular file (/dev/null) is written in place.
@@ -592,13 +601,6 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
     write_rows(exec, local, std::int64_t(first) * tile, vertices, *out, stats);
     out->close();
   });
-  collectively(
-      ranks,
-      [&] {
-        if (root) output->commit();
-      },
-      false);
-
   double seconds[5] = {stats.upload_s, stats.compute_s, stats.download_s, stats.write_s,
                        stats.comm_s};
   MPI_Reduce(root ? MPI_IN_PLACE : seconds, seconds, 5, MPI_DOUBLE, MPI_MAX, 0, ranks.comm);
@@ -611,6 +613,13 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   stats.comm_s = seconds[4];
   stats.comm_bytes = bytes;
   stats.total_s = seconds_since(start);
+  // Once every rank has written its rows: the stats file and OUT committed together.
+  collectively(
+      ranks,
+      [&] {
+        if (root) detail::commit_outputs(outputs, std::move(stats_out), stats);
+      },
+      false);
   return stats;
 }
 

@@ -224,6 +224,43 @@ std::int32_t integer_weight_field(const LineReader& in, const Fields& fields, in
   return std::int32_t(w);
 }
 
+// Whether a decimal number as written ([sign] digits [. digits] [e [sign] digits], strtod's
+// syntax checked already) is a whole number exactly: every digit from the decimal point's
+// place after the exponent on is 0. The text decides, not the double it rounds to: 1e-400
+// underflows to 0 and 5.0000000000000001 rounds to 5, and neither is an integer.
+bool is_exact_integer(std::string_view text) {
+  std::size_t i = text.empty() || (text[0] != '+' && text[0] != '-') ? 0 : 1;
+  std::string digits;
+  std::int64_t point = -1;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      if (point >= 0) return false;
+      point = std::int64_t(digits.size());
+    } else if (text[i] >= '0' && text[i] <= '9') {
+      digits += text[i];
+    } else {
+      return false;
+    }
+  }
+  if (digits.empty()) return false;
+  if (point < 0) point = std::int64_t(digits.size());
+  if (i < text.size()) {  // the exponent, saturated: beyond the digits either way
+    ++i;
+    const bool negative = i < text.size() && text[i] == '-';
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (i == text.size()) return false;
+    std::int64_t exponent = 0;
+    for (; i < text.size(); ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      exponent = std::min<std::int64_t>(exponent * 10 + (text[i] - '0'), 1 << 20);
+    }
+    point += negative ? -exponent : exponent;
+  }
+  for (std::int64_t d = std::max<std::int64_t>(point, 0); d < std::int64_t(digits.size()); ++d)
+    if (digits[std::size_t(d)] != '0') return false;
+  return true;
+}
+
 // A real weight must still be a whole number: distances are int32.
 std::int32_t real_weight_field(const LineReader& in, const Fields& fields, int column,
                                bool allow_negative) {
@@ -241,7 +278,10 @@ std::int32_t real_weight_field(const LineReader& in, const Fields& fields, int c
   }
   if (!numeric_characters || end != copy + text.size())
     in.fail(column, "weight " + shown(text) + " is not a number");
-  if (w != std::floor(w)) in.fail(column, "weight " + shown(text) + " is not an integer");
+  if (!is_exact_integer(text))
+    in.fail(column, "weight " + shown(text) +
+                        " is not an integer (distances are int32: a real weight must be a "
+                        "whole number exactly as written)");
   check_weight(in, column, text, w, allow_negative);
   return std::int32_t(w);
 }

@@ -4,11 +4,17 @@
 #include "support.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -71,9 +77,11 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
   const std::uint64_t size = regular ? std::uint64_t(st.st_size) : 0;
   std::int32_t header[2];
   const std::size_t got = std::fread(header, 1, sizeof header, file.get());
-  if (got < sizeof header)
+  if (got < sizeof header) {
+    if (std::ferror(file.get())) throw Error(system_error("cannot read the header of", path));
     throw Error("input '" + path + "': truncated header (" + std::to_string(got) +
                 " bytes; V and E need 8)");
+  }
   Graph graph;
   graph.vertices = header[0];
   const std::int64_t edges = header[1];
@@ -95,15 +103,23 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
   };
   if (regular && size < expected) throw truncated(size);
   if (regular && size > expected) throw trailing(size - expected);
+  // A regular file's size has backed E: one allocation. A pipe's header is not to be trusted
+  // with one: the list grows as the edges arrive, a chunk at a time.
+  const std::size_t chunk = regular ? std::size_t(edges) : std::size_t(1) << 16;
+  std::size_t read = 0;
   try {
-    graph.edges.resize(std::size_t(edges));
+    while (read < std::size_t(edges)) {
+      const std::size_t want = std::min(chunk, std::size_t(edges) - read);
+      graph.edges.resize(read + want);
+      const std::size_t n = std::fread(graph.edges.data() + read, sizeof(Edge), want, file.get());
+      read += n;
+      if (n < want) break;
+    }
   } catch (const std::bad_alloc&) {
     throw Error("input '" + path + "': not enough host memory for " + std::to_string(edges) +
                 " edges (" + size_text(std::uint64_t(edges) * sizeof(Edge)) + ")");
   }
-  const std::size_t read =
-      edges > 0 ? std::fread(graph.edges.data(), sizeof(Edge), graph.edges.size(), file.get()) : 0;
-  if (read != graph.edges.size()) {
+  if (read != std::size_t(edges)) {
     if (std::ferror(file.get())) throw Error(system_error("cannot read the edges of", path));
     throw truncated(sizeof header + read * sizeof(Edge));
   }
@@ -175,38 +191,211 @@ void check_disk_space(const std::string& path, std::uint64_t bytes) {
   check_disk_space({{path, bytes}});
 }
 
-bool same_output_file(const std::string& a, const std::string& b) {
-  struct stat sa, sb;
-  const bool ea = stat(a.c_str(), &sa) == 0, eb = stat(b.c_str(), &sb) == 0;
-  if (ea && eb) return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-  return a == b;
+namespace {
+
+// What a file name stands for: its identity when it exists, and its absolute name with every
+// symbolic link, "." and ".." resolved (the directory's, when the file does not exist yet).
+struct FileIdentity {
+  bool exists = false, regular = false;
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::string resolved;
+};
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-AtomicOutputFile::AtomicOutputFile(const std::string& path) : path_(path) {
+FileIdentity identify(const std::string& path) {
+  FileIdentity id;
   struct stat st;
-  const bool exists = stat(path.c_str(), &st) == 0;
+  if (stat(path.c_str(), &st) == 0) {
+    id.exists = true;
+    id.regular = S_ISREG(st.st_mode);
+    id.device = st.st_dev;
+    id.inode = st.st_ino;
+  }
+  const std::string target = output_target(path);
+  std::unique_ptr<char, void (*)(void*)> dir(realpath(directory_of(target).c_str(), nullptr),
+                                             std::free);
+  id.resolved = dir ? std::string(dir.get()) + "/" + base_name(target) : target;
+  return id;
+}
+
+bool same_file(const FileIdentity& a, const FileIdentity& b) {
+  if (a.exists && b.exists)
+    return a.regular && b.regular && a.device == b.device && a.inode == b.inode;
+  return !a.exists && !b.exists && a.resolved == b.resolved;
+}
+
+// The signals that end a run, and the temporaries to remove when one does: fixed buffers that
+// the handler reads without allocating. Only the thread that creates outputs writes them.
+constexpr int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+struct TemporarySlot {
+  char path[4096];
+  volatile std::sig_atomic_t used;
+};
+TemporarySlot temporaries[8];
+
+sigset_t ending_signal_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int s : ending_signals)
+    sigaddset(&set, s);
+  return set;
+}
+
+void track_temporary(const std::string& path) {
+  for (auto& slot : temporaries)
+    if (!slot.used && path.size() < sizeof slot.path) {
+      std::memcpy(slot.path, path.c_str(), path.size() + 1);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the path before the flag
+      slot.used = 1;
+      return;
+    }
+  throw Error("too many outputs at once to remove them on a signal: '" + path + "'");
+}
+
+void forget_temporary(const std::string& path) {
+  for (auto& slot : temporaries)
+    if (slot.used && path == slot.path) {
+      slot.used = 0;
+      return;
+    }
+}
+
+// Runs with every ending signal blocked (sa_mask): a second signal, even 10 ms later, waits.
+void remove_temporaries_and_die(int signal_number) {
+  for (auto& slot : temporaries)
+    if (slot.used) unlink(slot.path);
+  // SIGQUIT would dump core: nothing is to be left behind.
+  const struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  // Die of the same signal, so that the parent sees how the process ended: its default action
+  // back, raised while blocked, then unblocked alone.
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, signal_number);
+  pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+  _exit(128 + signal_number);
+}
+
+}  // namespace
+
+std::string output_target(const std::string& path) {
+  std::string target = path;
+  for (int hops = 0; hops < 40; ++hops) {  // ELOOP's limit
+    struct stat st;
+    if (lstat(target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return target;
+    std::vector<char> link(std::size_t(st.st_size > 0 ? st.st_size : 4095) + 1);
+    const ssize_t n = readlink(target.c_str(), link.data(), link.size());
+    if (n < 0 || std::size_t(n) >= link.size()) return target;
+    const std::string to(link.data(), std::size_t(n));
+    target = to[0] == '/' || target.find('/') == std::string::npos
+                 ? to
+                 : directory_of(target) + "/" + to;
+  }
+  throw Error("output '" + path + "': too many levels of symbolic links");
+}
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  return same_file(identify(a), identify(b));
+}
+
+void check_distinct_files(const std::vector<NamedFile>& files) {
+  std::vector<FileIdentity> ids;
+  for (const NamedFile& f : files) {
+    if (f.path.empty()) throw Error(f.role + " is an empty file name");
+    ids.push_back(identify(f.path));
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j)
+      if (same_file(ids[i], ids[j]))
+        throw Error(files[i].role + " '" + files[i].path + "' and " + files[j].role + " '" +
+                    files[j].path + "' are the same file" +
+                    (i == 0 && files[0].role == "IN" ? " (it would be overwritten)" : "") +
+                    ": give each a file of its own");
+}
+
+void remove_temporaries_on_signals() {
+  struct sigaction action = {};
+  action.sa_handler = remove_temporaries_and_die;
+  action.sa_mask = ending_signal_set();
+  for (const int signal_number : ending_signals) {
+    struct sigaction inherited;
+    // A signal the parent ignores stays ignored (a script's background job survives Ctrl-C).
+    if (sigaction(signal_number, nullptr, &inherited) == 0 && inherited.sa_handler == SIG_IGN)
+      continue;
+    sigaction(signal_number, &action, nullptr);
+  }
+  signal(SIGXFSZ, SIG_IGN);
+}
+
+HeldSignals::HeldSignals() {
+  const sigset_t set = ending_signal_set();
+  pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+HeldSignals::~HeldSignals() {
+  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
+AtomicOutputFile::AtomicOutputFile(const std::string& path)
+    : path_(path), target_(output_target(path)) {
+  if (path.empty()) throw Error("the output file name is empty");
+  struct stat st;
+  const bool exists = stat(target_.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
   if (exists && !S_ISREG(st.st_mode)) {  // /dev/null, a pipe: nothing to rename into place
-    fd_ = open(path.c_str(), O_WRONLY);
+    fd_ = open(target_.c_str(), O_WRONLY);
     if (fd_ < 0) throw Error(system_error("cannot open output", path));
     return;
   }
-  std::vector<char> name(path.begin(), path.end());
+  // The replaced file's mode, or what a new file gets from the umask.
+  mode_t mode = 0;
+  if (exists) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  }
+  // TARGET.apsp-tmp.XXXXXX, the target's name shortened where the whole would pass NAME_MAX.
   const std::string suffix = ".apsp-tmp.XXXXXX";
-  name.insert(name.end(), suffix.begin(), suffix.end());
-  name.push_back('\0');
-  fd_ = mkstemp(name.data());
+  std::string base = base_name(target_);
+  constexpr std::size_t name_max = 255;
+  if (base.size() + suffix.size() > name_max) base.resize(name_max - suffix.size());
+  const std::string dir = target_.find('/') == std::string::npos ? "" : directory_of(target_);
+  std::string name = (dir.empty() ? "" : dir == "/" ? "/" : dir + "/") + base + suffix;
+  const HeldSignals held;  // the temporary is tracked as soon as it exists
+  fd_ = mkstemp(&name[0]);
   if (fd_ < 0) throw Error(system_error("cannot create output next to", path));
-  temp_path_ = name.data();
-  if (temporary_file_hook) temporary_file_hook(temp_path_.c_str(), true);
-  fchmod(fd_, 0644);
+  temp_path_ = name;
+  try {
+    track_temporary(temp_path_);
+  } catch (...) {
+    close(fd_);
+    unlink(temp_path_.c_str());
+    throw;
+  }
+  if (fchmod(fd_, mode) != 0) {
+    const Error error(system_error("cannot set the mode of output", path));
+    close(fd_);
+    unlink(temp_path_.c_str());
+    forget_temporary(temp_path_);
+    throw error;
+  }
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
   if (fd_ >= 0) close(fd_);
   if (committed_ || temp_path_.empty()) return;
+  const HeldSignals held;
   unlink(temp_path_.c_str());
-  if (temporary_file_hook) temporary_file_hook(temp_path_.c_str(), false);
+  forget_temporary(temp_path_);
 }
 
 void AtomicOutputFile::write(const void* data, std::size_t bytes) {
@@ -224,20 +413,60 @@ void AtomicOutputFile::write_at(std::uint64_t offset, const void* data, std::siz
   detail::write_all_at(fd_, offset, data, bytes, path_);
 }
 
-void AtomicOutputFile::commit() {
-  if (close(fd_) != 0) {
-    fd_ = -1;
+void AtomicOutputFile::finish() {
+  if (fd_ < 0) return;
+  const int fd = fd_;
+  fd_ = -1;
+  // A pipe or terminal cannot be synced (EINVAL): only the temporary of a regular file must be.
+  const bool synced = temp_path_.empty() || fsync(fd) == 0;
+  const int sync_errno = errno;
+  if (close(fd) != 0 || !synced) {
+    if (!synced) errno = sync_errno;
     throw Error(system_error("cannot finish output", path_));
   }
-  fd_ = -1;
+}
+
+void AtomicOutputFile::rename_into_place() {
   if (temp_path_.empty()) {
     committed_ = true;
     return;
   }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
+  if (std::rename(temp_path_.c_str(), target_.c_str()) != 0)
     throw Error(system_error("cannot move the finished output into place as", path_));
   committed_ = true;
-  if (temporary_file_hook) temporary_file_hook(temp_path_.c_str(), false);
+  forget_temporary(temp_path_);
+}
+
+void AtomicOutputFile::commit() {
+  finish();
+  const HeldSignals held;
+  rename_into_place();
+}
+
+AtomicOutputFile& OutputTransaction::add(const std::string& path) {
+  return add(std::make_unique<AtomicOutputFile>(path));
+}
+
+AtomicOutputFile& OutputTransaction::add(std::unique_ptr<AtomicOutputFile> file) {
+  files_.push_back(std::move(file));
+  return *files_.back();
+}
+
+void OutputTransaction::commit() {
+  for (const auto& file : files_)
+    file->finish();
+  const HeldSignals held;
+  for (const auto& file : files_)
+    file->rename_into_place();
+  // The renames themselves reach the disk with their directories.
+  for (const auto& file : files_) {
+    if (file->temp_path_.empty()) continue;
+    const int dir = open(directory_of(file->target_).c_str(), O_RDONLY | O_DIRECTORY);
+    if (dir >= 0) {
+      fsync(dir);
+      close(dir);
+    }
+  }
 }
 
 Comparison compare_hw3_outputs(const std::string& a, const std::string& b) {

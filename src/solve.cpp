@@ -15,8 +15,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <queue>
 #include <sstream>
 #include <unordered_map>
 
@@ -79,6 +81,11 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   detail::ScopedRegion region("apsp::solve_hw3");
   const auto start = Clock::now();
   SolveStats stats = detail::stats_of(exec);
+  check_distinct_files(files_of(config));
+  // The stats file first: a name that cannot be written fails before any work.
+  std::unique_ptr<AtomicOutputFile> stats_out =
+      config.stats.empty() ? nullptr : std::make_unique<AtomicOutputFile>(config.stats);
+  OutputTransaction outputs;
 
   auto stage = Clock::now();
   const Graph graph = read_graph(config.input, config.format, config.allow_negative);
@@ -89,17 +96,20 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   const bool paths = !config.predecessors.empty();
   if (paths && config.algorithm == Algorithm::sssp)
     throw Error("--predecessors comes from Floyd-Warshall with paths: use --algorithm fw");
+  Options options = config.options;
+  options.negative_weights = has_negative_weight(graph);
+  // Checked whichever algorithm runs: a --tile or --shape that this device cannot run is an
+  // error, not silently ignored when auto picks Dijkstra.
+  const ShapeChoice shape = choose_shape(exec, options);
   const Algorithm asked = paths ? Algorithm::floyd_warshall : config.algorithm;
   if (choose_algorithm(asked, stats.backend, detail::host_memory<ExecSpace>, graph) ==
       Algorithm::sssp) {
-    detail::solve_sssp(config, graph, stats);
+    detail::solve_sssp(config, graph, stats, outputs);
     stats.total_s = seconds_since(start);
+    detail::commit_outputs(outputs, std::move(stats_out), stats);
     return stats;
   }
-  Options options = config.options;
-  options.negative_weights = has_negative_weight(graph);
 
-  const ShapeChoice shape = choose_shape(exec, options);
   const std::int64_t n = padded_size(graph.vertices, shape);
   stats.tile = shape.tile;
   stats.shape = shape.name;
@@ -126,16 +136,12 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
         " can be used: run on a device with more memory" +
         (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
   check_path_bounds(graph.vertices, options.negative_weights);
-  if (paths && same_output_file(config.output, config.predecessors))
-    throw Error("--predecessors names OUT itself ('" + config.output +
-                "'): give the predecessors a file of their own");
   if (paths)
     check_disk_space({{config.output, output_size}, {config.predecessors, output_size}});
   else
     check_disk_space(config.output, output_size);
-  AtomicOutputFile out(config.output);
-  std::optional<AtomicOutputFile> predecessors_out;
-  if (paths) predecessors_out.emplace(config.predecessors);
+  AtomicOutputFile& out = outputs.add(config.output);
+  AtomicOutputFile* predecessors_out = paths ? &outputs.add(config.predecessors) : nullptr;
 
   stage = Clock::now();
   DistanceMatrix<ExecSpace> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"), n,
@@ -163,9 +169,8 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
       write_rows(exec, pred, count, graph.vertices, config.output_format, *predecessors_out, stats);
     }
   }
-  out.commit();
-  if (predecessors_out) predecessors_out->commit();
   stats.total_s = seconds_since(start);
+  detail::commit_outputs(outputs, std::move(stats_out), stats);
   return stats;
 }
 
@@ -224,6 +229,72 @@ std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vert
       std::fread(row.data(), sizeof(int), row.size(), in.get()) != row.size())
     throw Error(detail::system_error("cannot read predecessors", file));
   return row;
+}
+
+// The distances from `source` to every vertex, int64 with `unreachable` where there is no path:
+// Dijkstra, or Bellman-Ford when the graph has negative weights (then a negative cycle that
+// `source` reaches is an error). One search on the host, to check a saved path against.
+constexpr std::int64_t unreachable = INT64_MAX;
+std::vector<std::int64_t> distances_from(const Graph& graph, std::int64_t source) {
+  const std::size_t v = std::size_t(graph.vertices);
+  std::vector<std::int64_t> dist(v, unreachable);
+  dist[std::size_t(source)] = 0;
+  if (!has_negative_weight(graph)) {
+    std::vector<std::size_t> first(v + 1, 0);
+    for (const Edge& e : graph.edges)
+      ++first[std::size_t(e.src) + 1];
+    for (std::size_t i = 0; i < v; ++i)
+      first[i + 1] += first[i];
+    std::vector<Edge> arcs(graph.edges.size());
+    std::vector<std::size_t> next(first.begin(), first.end() - 1);
+    for (const Edge& e : graph.edges)
+      arcs[next[std::size_t(e.src)]++] = e;
+    using Item = std::pair<std::int64_t, std::int64_t>;  // (distance, vertex)
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+    queue.push({0, source});
+    while (!queue.empty()) {
+      const auto [d, u] = queue.top();
+      queue.pop();
+      if (d > dist[std::size_t(u)]) continue;
+      for (std::size_t k = first[std::size_t(u)]; k < first[std::size_t(u) + 1]; ++k) {
+        const std::int64_t through = d + arcs[k].weight;
+        if (through < dist[std::size_t(arcs[k].dst)]) {
+          dist[std::size_t(arcs[k].dst)] = through;
+          queue.push({through, arcs[k].dst});
+        }
+      }
+    }
+    return dist;
+  }
+  for (std::size_t round = 0; round <= v; ++round) {
+    bool changed = false;
+    for (const Edge& e : graph.edges) {
+      const std::int64_t from = dist[std::size_t(e.src)];
+      if (from != unreachable && from + e.weight < dist[std::size_t(e.dst)]) {
+        dist[std::size_t(e.dst)] = from + e.weight;
+        changed = true;
+      }
+    }
+    if (!changed) return dist;
+  }
+  throw Error("a negative cycle can be reached from vertex " + std::to_string(source) +
+              ": no shortest path is defined");
+}
+
+// A path read from a saved predecessor matrix must be a shortest one: its length (or that it
+// found none) against one search from the source.
+void check_against_true_distance(const Graph& graph, const ShortestPath& path, std::int64_t source,
+                                 std::int64_t target, const std::string& file) {
+  const std::int64_t shortest = distances_from(graph, source)[std::size_t(target)];
+  const std::string pair = std::to_string(source) + " -> " + std::to_string(target);
+  if (!path.reachable && shortest != unreachable)
+    throw Error("predecessors '" + file + "' say that " + pair +
+                " has no path, but one of length " + std::to_string(shortest) +
+                " exists: a stale predecessor matrix, or one of another graph");
+  if (path.reachable && path.length != shortest)
+    throw Error("predecessors '" + file + "' give a path " + pair + " of length " +
+                std::to_string(path.length) + ", but the shortest has length " +
+                std::to_string(shortest) + ": a stale predecessor matrix, or one of another graph");
 }
 
 template <class ExecSpace>
@@ -300,17 +371,41 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     if (v < 0 || v >= graph.vertices)
       throw Error("vertex " + std::to_string(v) + " out of range [0, " +
                   std::to_string(graph.vertices) + ") of '" + config.input + "'");
-  std::vector<int> pred;
-  if (!config.predecessors.empty())
-    pred = read_predecessor_row(config.predecessors, graph.vertices, source);
-  else
+  if (config.predecessors.empty()) {
+    std::vector<int> pred;
     with_backend(config.backend,
                  [&](auto exec) { pred = computed_predecessor_row(exec, config, graph, source); });
-  return follow_predecessors(graph, pred, source, target,
-                             config.predecessors.empty() ? "apsp" : config.predecessors);
+    return follow_predecessors(graph, pred, source, target, "apsp");
+  }
+  const std::vector<int> pred = read_predecessor_row(config.predecessors, graph.vertices, source);
+  const ShortestPath path = follow_predecessors(graph, pred, source, target, config.predecessors);
+  check_against_true_distance(graph, path, source, target, config.predecessors);
+  return path;
 }
 
+std::vector<NamedFile> files_of(const SolveConfig& config) {
+  std::vector<NamedFile> files = {{"IN", config.input}, {"OUT", config.output}};
+  if (!config.predecessors.empty()) files.push_back({"--predecessors", config.predecessors});
+  if (!config.stats.empty()) files.push_back({"--stats", config.stats});
+  return files;
+}
+
+namespace detail {
+
+void commit_outputs(OutputTransaction& outputs, std::unique_ptr<AtomicOutputFile> stats_out,
+                    const SolveStats& stats) {
+  if (stats_out) {
+    const std::string json = stats.to_json();
+    stats_out->write(json.data(), json.size());
+    outputs.add(std::move(stats_out));
+  }
+  outputs.commit();
+}
+
+}  // namespace detail
+
 SolveStats solve_hw3(const SolveConfig& config) {
+  check_distinct_files(files_of(config));
   SolveStats stats;
   with_backend(config.backend, [&](auto exec) { stats = solve_on(exec, config); });
   return stats;

@@ -124,7 +124,7 @@ namespace {
 
 template <class ExecSpace>
 void solve_sssp_on(const ExecSpace& exec, const SolveConfig& config, const Graph& graph,
-                   SolveStats& stats) {
+                   SolveStats& stats, OutputTransaction& outputs) {
   detail::ScopedRegion region("apsp::solve_sssp");
   const std::int64_t n = graph.vertices;
   stats.algorithm = algorithm_name(Algorithm::sssp);
@@ -143,7 +143,7 @@ void solve_sssp_on(const ExecSpace& exec, const SolveConfig& config, const Graph
                 " of host memory for --algorithm sssp (E = " + std::to_string(e) + "), but only " +
                 detail::size_text(usable) + " can be used");
   check_disk_space(config.output, output_bytes(config.output_format, n));
-  AtomicOutputFile out(config.output);
+  AtomicOutputFile& out = outputs.add(config.output);
 
   auto stage = detail::Clock::now();
   const CsrGraph csr = make_csr_graph(graph);
@@ -169,7 +169,6 @@ void solve_sssp_on(const ExecSpace& exec, const SolveConfig& config, const Graph
     }
     stats.write_s += detail::seconds_since(stage);
   }
-  out.commit();
 }
 
 }  // namespace
@@ -178,18 +177,20 @@ void solve_sssp_on(const ExecSpace& exec, const SolveConfig& config, const Graph
 
 namespace detail {
 
-void solve_sssp(const SolveConfig& config, const Graph& graph, SolveStats& stats) {
+void solve_sssp(const SolveConfig& config, const Graph& graph, SolveStats& stats,
+                OutputTransaction& outputs) {
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
   with_backend(stats.backend, [&](auto exec) {
     using ExecSpace = decltype(exec);
     if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible)
-      solve_sssp_on(exec, config, graph, stats);
+      solve_sssp_on(exec, config, graph, stats, outputs);
     else
       choose_algorithm(Algorithm::sssp, stats.backend, false, graph);  // throws
   });
 #else
   choose_algorithm(Algorithm::sssp, stats.backend, true, graph);  // throws
   (void)config;
+  (void)outputs;
 #endif
 }
 

@@ -6,6 +6,7 @@
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/hw3_io.hpp>
 #include <apsp/solve.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,11 @@ struct StagingSpace<HipExecutionSpace> {
 #endif
 };
 #endif
+
+// The end of a run: the record of the run written to its file (when one was opened), which
+// joins the transaction last, then the commit of every output (src/solve.cpp).
+void commit_outputs(OutputTransaction& outputs, std::unique_ptr<AtomicOutputFile> stats_out,
+                    const SolveStats& stats);
 
 // The record of a run, with what describes the backend filled in.
 template <class ExecSpace>

@@ -4,6 +4,7 @@
 
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/formats.hpp>
+#include <apsp/hw3_io.hpp>
 #include <apsp/sssp.hpp>
 
 #include <cstdint>
@@ -26,6 +27,9 @@ struct SolveConfig {
   // = the vertex before j on a shortest i -> j path, -1 for j = i and where there is no path;
   // in the output's format. "" for none.
   std::string predecessors;
+  // Also write the record of the run (SolveStats::to_json()) here, "" for none. It is part of
+  // the run's outputs: committed with OUT and P, or not at all.
+  std::string stats;
 };
 
 struct SolveStats {
@@ -51,8 +55,14 @@ struct SolveStats {
 };
 
 // Runs the whole job on one process. Throws apsp::Error on bad input or missing resources,
-// before any output exists; the output appears only when complete.
+// before any output exists; the outputs (OUT, P, stats) appear only when all are complete, as
+// one OutputTransaction (include/apsp/hw3_io.hpp). Two of IN, OUT, P and stats that are the
+// same file are refused first (check_distinct_files).
 SolveStats solve_hw3(const SolveConfig& config);
+
+// The files a run names, for check_distinct_files: IN, OUT, and P and the stats file when the
+// configuration asks for them.
+std::vector<NamedFile> files_of(const SolveConfig& config);
 
 // One shortest path, printed by `apsp path`.
 struct ShortestPath {
@@ -63,7 +73,8 @@ struct ShortestPath {
 
 // The shortest source -> target path of config.input: from the predecessor matrix saved by an
 // earlier run when config.predecessors names one (HW3 format; checked against the graph as it
-// is followed), else computed with paths on config.backend. Throws apsp::Error for bad input
+// is followed, and its length against one shortest-path search from `source`: a stale file is
+// an error naming it), else computed with paths on config.backend. Throws apsp::Error for bad input
 // and for a negative cycle.
 ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target);
 

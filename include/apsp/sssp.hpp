@@ -225,10 +225,13 @@ void sssp_all_pairs(const ExecSpace& exec, const CsrGraph& graph, WriteRow&& wri
 
 struct SolveConfig;
 struct SolveStats;
+class OutputTransaction;
 namespace detail {
-// solve_hw3's sssp path (src/sssp.cpp): `graph` is config.input, read; writes config.output and
-// fills the stages of `stats` after reading.
-void solve_sssp(const SolveConfig& config, const Graph& graph, SolveStats& stats);
+// solve_hw3's sssp path (src/sssp.cpp): `graph` is config.input, read; adds config.output to
+// `outputs` and writes it there (the caller commits), and fills the stages of `stats` after
+// reading.
+void solve_sssp(const SolveConfig& config, const Graph& graph, SolveStats& stats,
+                OutputTransaction& outputs);
 }  // namespace detail
 
 }  // namespace apsp

@@ -18,21 +18,33 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "options.hpp"
+
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace {
+
+using apsp::cli::Arguments;
+using apsp::cli::parse;
+using apsp::cli::parse_integer;
+using apsp::cli::parse_size;
+using apsp::cli::UsageError;
+
+// A command, checked and ready to run once MPI and Kokkos have started.
+using Command = std::function<int()>;
 
 const char* usage = R"(usage:
   apsp [options] IN OUT
@@ -79,10 +91,6 @@ const char* usage = R"(usage:
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
 
-struct UsageError : apsp::Error {
-  using apsp::Error::Error;
-};
-
 // Under mpirun every rank runs this program and fails alike (the solver makes all ranks agree on
 // one error): rank 0 speaks for all.
 bool reports_errors() {
@@ -91,55 +99,6 @@ bool reports_errors() {
 #else
   return true;
 #endif
-}
-
-// Ctrl-C (SIGINT) or SIGTERM must leave no partial output, but a signal handler cannot run the
-// destructors that remove temporary files. So AtomicOutputFile reports its temporaries here
-// (apsp::temporary_file_hook), into fixed buffers that the handler can read without
-// allocating; the handler unlinks them and dies of the same signal, so that the parent sees
-// how the process ended. Outputs are created by one thread only.
-struct TemporarySlot {
-  char path[4096];
-  volatile std::sig_atomic_t used;
-};
-TemporarySlot temporary_outputs[4];
-
-void track_temporary(const char* path, bool exists) {
-  for (auto& slot : temporary_outputs) {
-    if (exists && !slot.used && std::strlen(path) < sizeof slot.path) {
-      std::strcpy(slot.path, path);
-      std::atomic_signal_fence(std::memory_order_seq_cst);  // the path before the flag
-      slot.used = 1;
-      return;
-    }
-    if (!exists && slot.used && std::strcmp(slot.path, path) == 0) {
-      slot.used = 0;
-      return;
-    }
-  }
-}
-
-void remove_temporaries_and_die(int signal_number) {
-  for (auto& slot : temporary_outputs)
-    if (slot.used) unlink(slot.path);
-  // SA_RESETHAND and SA_NODEFER: the default action is back and the signal is not blocked, so
-  // this kills the process now.
-  std::raise(signal_number);
-  _exit(128 + signal_number);
-}
-
-void remove_temporaries_on_signals() {
-  apsp::temporary_file_hook = track_temporary;
-  struct sigaction action = {};
-  action.sa_handler = remove_temporaries_and_die;
-  action.sa_flags = SA_RESETHAND | SA_NODEFER;
-  sigemptyset(&action.sa_mask);
-  for (const int signal : {SIGINT, SIGTERM}) {
-    struct sigaction inherited;
-    // A signal the parent ignores stays ignored (a script's background job survives Ctrl-C).
-    if (sigaction(signal, nullptr, &inherited) == 0 && inherited.sa_handler == SIG_IGN) continue;
-    sigaction(signal, &action, nullptr);
-  }
 }
 
 std::string backend_list() {
@@ -153,75 +112,11 @@ void print_usage(std::FILE* to) {
   std::fprintf(to, usage, backend_list().c_str(), apsp::default_backend_name().c_str());
 }
 
-long long parse_integer(const std::string& option, const std::string& text, long long lo,
-                        long long hi) {
-  char* end = nullptr;
-  errno = 0;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || value < lo || value > hi)
-    throw UsageError(option + " expects an integer in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "], got '" + text + "'");
-  return value;
-}
-
-std::uint64_t parse_size(const std::string& option, const std::string& text) {
-  std::string digits = text;
-  std::uint64_t scale = 1;
-  if (!digits.empty()) {
-    const char suffix = char(std::toupper(static_cast<unsigned char>(digits.back())));
-    const std::string units = "KMGT";
-    const auto u = units.find(suffix);
-    if (u != std::string::npos) {
-      scale = 1ull << (10 * (u + 1));
-      digits.pop_back();
-    }
-  }
-  return std::uint64_t(parse_integer(option, digits, 1, (1ll << 50))) * scale;
-}
-
 apsp::Format format_option(const std::string& value) {
   const auto format = apsp::format_named(value);
   if (!format)
     throw UsageError("--format expects auto, hw3, edges, mtx or dimacs, got '" + value + "'");
   return *format;
-}
-
-// Splits argv into options (with their values) and positional arguments.
-struct Arguments {
-  std::vector<std::string> positional;
-  std::vector<std::pair<std::string, std::string>> options;
-};
-Arguments parse(int argc, char** argv, int first, const std::vector<std::string>& with_value,
-                const std::vector<std::string>& flags) {
-  Arguments args;
-  for (int i = first; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.size() > 1 && a[0] == '-' && a != "-") {
-      std::string value;
-      const auto eq = a.find('=');
-      if (eq != std::string::npos) {
-        value = a.substr(eq + 1);
-        a = a.substr(0, eq);
-      }
-      bool takes_value = false, known = false;
-      for (const auto& o : with_value)
-        takes_value = takes_value || o == a;
-      for (const auto& f : flags)
-        known = known || f == a;
-      if (takes_value) {
-        if (eq == std::string::npos) {
-          if (i + 1 >= argc) throw UsageError(a + " needs a value");
-          value = argv[++i];
-        }
-      } else if (!known) {
-        throw UsageError("unknown option '" + a + "' (see apsp --help)");
-      }
-      args.options.emplace_back(a, value);
-    } else {
-      args.positional.push_back(a);
-    }
-  }
-  return args;
 }
 
 class ProgressLine {
@@ -248,7 +143,57 @@ class ProgressLine {
   Clock::time_point start_;
 };
 
-int solve(int argc, char** argv) {
+int run_solve(apsp::SolveConfig config, const std::string& stats_path, bool progress) {
+  // The progress line's rate needs V: the header of a regular HW3 file tells it. A pipe, a FIFO
+  // or /dev/stdin is read once, by the solver (a second reader would steal its bytes), and text
+  // formats have no V to peek at cheaply: no rate then.
+  std::unique_ptr<ProgressLine> line;
+  if (progress) {
+    std::int32_t header[2] = {0, 0};
+    const apsp::Format format =
+        config.format == apsp::Format::automatic ? apsp::format_of(config.input) : config.format;
+    struct stat st;
+    if (format == apsp::Format::hw3 && stat(config.input.c_str(), &st) == 0 &&
+        S_ISREG(st.st_mode)) {
+      std::ifstream in(config.input, std::ios::binary);
+      in.read(reinterpret_cast<char*>(header), sizeof header);
+    }
+    line = std::make_unique<ProgressLine>(header[0]);
+    config.options.progress = [&line](int done, int total) { (*line)(done, total); };
+  }
+#if defined(APSP_HAVE_MPI)
+  // Ranks write their rows of OUT in place, at offsets that only fixed-size HW3 rows have; text
+  // output, for V <= 10000, is one process's job.
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool text = config.output_format == apsp::OutputFormat::text;
+  if (text && ranks > 1)
+    throw UsageError("--output-format text needs a single process (it is for V <= " +
+                     std::to_string(apsp::max_text_vertices) + "): run without mpirun");
+  // The distributed driver is Floyd-Warshall only (auto means fw there); sssp is one process's.
+  const bool sssp = config.algorithm == apsp::Algorithm::sssp;
+  if (sssp && ranks > 1)
+    throw UsageError(
+        "--algorithm sssp needs a single process (the MPI driver runs fw only): "
+        "run without mpirun, or with --algorithm fw");
+  // Predecessor rows are built from the whole via matrix, which one process holds.
+  const bool paths = !config.predecessors.empty();
+  if (paths && ranks > 1)
+    throw UsageError(
+        "--predecessors needs a single process (each predecessor row reads the "
+        "whole matrix of intermediate vertices): run without mpirun");
+  const apsp::SolveStats stats = text || sssp || paths
+                                     ? apsp::solve_hw3(config)
+                                     : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
+  if (apsp::MpiSession::rank() != 0) return 0;  // rank 0 prints the stats
+#else
+  const apsp::SolveStats stats = apsp::solve_hw3(config);
+#endif
+  if (stats_path == "-") std::cout << stats.to_json();
+  return 0;
+}
+
+Command solve(int argc, char** argv) {
   const Arguments args = parse(argc, argv, 1,
                                {"--backend", "--tile", "--shape", "--stats", "--max-memory",
                                 "--format", "--output-format", "--algorithm", "--predecessors"},
@@ -282,60 +227,20 @@ int solve(int argc, char** argv) {
       config.output_format = value == "text" ? apsp::OutputFormat::text : apsp::OutputFormat::hw3;
     }
   }
-  // Check the input header for V before the progress line needs it; the solver reads it again.
-  // Text formats have no V to peek at cheaply.
-  std::unique_ptr<ProgressLine> line;
-  if (progress) {
-    std::int32_t header[2] = {0, 0};
-    const apsp::Format format =
-        config.format == apsp::Format::automatic ? apsp::format_of(config.input) : config.format;
-    std::ifstream in(config.input, std::ios::binary);
-    if (format == apsp::Format::hw3) in.read(reinterpret_cast<char*>(header), sizeof header);
-    line = std::make_unique<ProgressLine>(header[0]);
-    config.options.progress = [&line](int done, int total) { (*line)(done, total); };
-  }
-#if defined(APSP_HAVE_MPI)
-  // Ranks write their rows of OUT in place, at offsets that only fixed-size HW3 rows have; text
-  // output, for V <= 10000, is one process's job.
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const bool text = config.output_format == apsp::OutputFormat::text;
-  if (text && ranks > 1)
-    throw UsageError("--output-format text needs a single process (it is for V <= " +
-                     std::to_string(apsp::max_text_vertices) + "): run without mpirun");
-  // The distributed driver is Floyd-Warshall only (auto means fw there); sssp is one process's.
-  const bool sssp = config.algorithm == apsp::Algorithm::sssp;
-  if (sssp && ranks > 1)
-    throw UsageError(
-        "--algorithm sssp needs a single process (the MPI driver runs fw only): "
-        "run without mpirun, or with --algorithm fw");
-  // Predecessor rows are built from the whole via matrix, which one process holds.
-  const bool paths = !config.predecessors.empty();
-  if (paths && ranks > 1)
-    throw UsageError(
-        "--predecessors needs a single process (each predecessor row reads the "
-        "whole matrix of intermediate vertices): run without mpirun");
-  const apsp::SolveStats stats = text || sssp || paths
-                                     ? apsp::solve_hw3(config)
-                                     : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
-  if (apsp::MpiSession::rank() != 0) return 0;  // rank 0 writes the stats
-#else
-  const apsp::SolveStats stats = apsp::solve_hw3(config);
-#endif
-  if (!stats_path.empty()) {
-    if (stats_path == "-") {
-      std::cout << stats.to_json();
-    } else {
-      apsp::AtomicOutputFile out(stats_path);
-      const std::string json = stats.to_json();
-      out.write(json.data(), json.size());
-      out.commit();
-    }
-  }
-  return 0;
+  // "-" is stdout, printed after the run; a file is one of the run's outputs.
+  if (stats_path != "-") config.stats = stats_path;
+  if (stats_path.empty() && std::any_of(args.options.begin(), args.options.end(),
+                                        [](const auto& o) { return o.first == "--stats"; }))
+    throw UsageError("--stats is an empty file name");
+  if (std::any_of(args.options.begin(), args.options.end(),
+                  [](const auto& o) { return o.first == "--predecessors" && o.second.empty(); }))
+    throw UsageError("--predecessors is an empty file name");
+  // Before anything starts: no two of IN, OUT, P and the stats file may be one file.
+  apsp::check_distinct_files(apsp::files_of(config));
+  return [config, stats_path, progress] { return run_solve(config, stats_path, progress); };
 }
 
-int generate(int argc, char** argv) {
+Command generate(int argc, char** argv) {
   const Arguments args =
       parse(argc, argv, 2, {"--vertices", "--density", "--seed", "--max-weight"}, {});
   if (args.positional.size() != 1) throw UsageError("generate expects one output file name");
@@ -357,10 +262,14 @@ int generate(int argc, char** argv) {
     if (name == "--max-weight") config.max_weight = int(parse_integer(name, value, 0, 1000));
   }
   if (!have_vertices || !have_density) throw UsageError("generate needs --vertices and --density");
-  const std::int64_t edges = apsp::generate_hw3(config, args.positional[0]);
-  std::fprintf(stderr, "[apsp] wrote %s: V = %d, E = %lld\n", args.positional[0].c_str(),
-               config.vertices, static_cast<long long>(edges));
-  return 0;
+  const std::string out = args.positional[0];
+  apsp::check_distinct_files({{"OUT", out}});
+  return [config, out] {
+    const std::int64_t edges = apsp::generate_hw3(config, out);
+    std::fprintf(stderr, "[apsp] wrote %s: V = %d, E = %lld\n", out.c_str(), config.vertices,
+                 static_cast<long long>(edges));
+    return 0;
+  };
 }
 
 int shapes(int argc, char** argv) {
@@ -382,22 +291,7 @@ int compare(int argc, char** argv) {
   return result.identical ? 0 : 1;
 }
 
-int path(int argc, char** argv) {
-  const Arguments args =
-      parse(argc, argv, 2, {"--predecessors", "--format", "--backend", "--max-memory"},
-            {"--allow-negative"});
-  if (args.positional.size() != 3) throw UsageError("path expects IN, U and V (see apsp --help)");
-  apsp::SolveConfig config;
-  config.input = args.positional[0];
-  const long long source = parse_integer("U", args.positional[1], 0, INT32_MAX - 1);
-  const long long target = parse_integer("V", args.positional[2], 0, INT32_MAX - 1);
-  for (const auto& [name, value] : args.options) {
-    if (name == "--predecessors") config.predecessors = value;
-    if (name == "--backend") config.backend = value;
-    if (name == "--max-memory") config.max_memory = parse_size(name, value);
-    if (name == "--allow-negative") config.allow_negative = true;
-    if (name == "--format") config.format = format_option(value);
-  }
+int run_path(const apsp::SolveConfig& config, long long source, long long target) {
   const apsp::ShortestPath found = apsp::find_path(config, source, target);
   if (!found.reachable) {
     std::printf("%lld -> %lld: no path\n", source, target);
@@ -412,14 +306,50 @@ int path(int argc, char** argv) {
   return 0;
 }
 
+Command path(int argc, char** argv) {
+  const Arguments args =
+      parse(argc, argv, 2, {"--predecessors", "--format", "--backend", "--max-memory"},
+            {"--allow-negative"});
+  if (args.positional.size() != 3) throw UsageError("path expects IN, U and V (see apsp --help)");
+  apsp::SolveConfig config;
+  config.input = args.positional[0];
+  const long long source = parse_integer("U", args.positional[1], 0, INT32_MAX - 1);
+  const long long target = parse_integer("V", args.positional[2], 0, INT32_MAX - 1);
+  for (const auto& [name, value] : args.options) {
+    if (name == "--predecessors") config.predecessors = value;
+    if (name == "--backend") config.backend = value;
+    if (name == "--max-memory") config.max_memory = parse_size(name, value);
+    if (name == "--allow-negative") config.allow_negative = true;
+    if (name == "--format") config.format = format_option(value);
+    if (name == "--predecessors" && value.empty())
+      throw UsageError("--predecessors is an empty file name");
+  }
+  if (config.input.empty()) throw UsageError("IN is an empty file name");
+  return [config, source, target] { return run_path(config, source, target); };
+}
+
 }  // namespace
 
 namespace apsp::cli {
 int verify(int argc, char** argv);  // src/cli/verify.cpp
 }
 
+// The subcommand's arguments, checked; its work as a Command. Subcommands that write outputs
+// check everything before anything starts; the others parse when they run (Kokkos has then
+// taken its own arguments out of argv).
+Command prepare(int& argc, char**& argv) {
+  apsp::cli::check_kokkos_options(argc, argv);
+  const std::string subcommand = argc > 1 ? argv[1] : "";
+  if (subcommand == "generate") return generate(argc, argv);
+  if (subcommand == "path") return path(argc, argv);
+  if (subcommand == "compare") return [&argc, &argv] { return compare(argc, argv); };
+  if (subcommand == "shapes") return [&argc, &argv] { return shapes(argc, argv); };
+  if (subcommand == "verify") return [&argc, &argv] { return apsp::cli::verify(argc, argv); };
+  return solve(argc, argv);
+}
+
 int main(int argc, char** argv) {
-  remove_temporaries_on_signals();
+  apsp::remove_temporaries_on_signals();
   // Kokkos' OpenMP backend prints four lines of advice at every start when OMP_PROC_BIND is
   // unset; the OpenMP runtime has read its environment by now, so setting it here changes no
   // binding, only silences the advice. Users who want threads bound set OMP_PROC_BIND and
@@ -430,9 +360,10 @@ int main(int argc, char** argv) {
   // all at start-up costs no measurable time (docs/PERFORMANCE.md, entry 8). A user's own
   // CUDA_MODULE_LOADING wins.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
-  // --help and --version need no device: they answer on a node without one too.
+  // --help and --version need no device: they answer on a node without one too. Help asked
+  // for anywhere is ours, never Kokkos' page followed by an error.
   const std::string command = argc > 1 ? argv[1] : "";
-  if (command == "--help" || command == "-h") {
+  if (apsp::cli::asks_for_help(argc, argv)) {
     print_usage(stdout);
     return 0;
   }
@@ -442,20 +373,25 @@ int main(int argc, char** argv) {
     return 0;
   }
 #if defined(APSP_HAVE_MPI)
-  apsp::MpiSession mpi(argc, argv);  // before Kokkos: it gives each rank its own device
+  // Before Kokkos: it gives each rank its own device. The threads that MPI starts inherit the
+  // held signals, so that every signal reaches this thread (apsp::HeldSignals).
+  std::optional<apsp::MpiSession> mpi;
+  {
+    const apsp::HeldSignals held;
+    mpi.emplace(argc, argv);
+  }
 #endif
   std::optional<Kokkos::ScopeGuard> kokkos;
   try {
-    // Kokkos takes (and removes) its own --kokkos-* arguments. Starting it can fail (a GPU
-    // build on a node without the GPU): that is one error line like any other.
-    kokkos.emplace(argc, argv);
-    const std::string subcommand = argc > 1 ? argv[1] : "";
-    if (subcommand == "generate") return generate(argc, argv);
-    if (subcommand == "compare") return compare(argc, argv);
-    if (subcommand == "shapes") return shapes(argc, argv);
-    if (subcommand == "verify") return apsp::cli::verify(argc, argv);
-    if (subcommand == "path") return path(argc, argv);
-    return solve(argc, argv);
+    const Command run = prepare(argc, argv);
+    {
+      // Kokkos takes (and removes) its own --kokkos-* arguments. Starting it can fail (a GPU
+      // build on a node without the GPU): that is one error line like any other. Its threads
+      // start with the ending signals held off, as MPI's.
+      const apsp::HeldSignals held;
+      kokkos.emplace(argc, argv);
+    }
+    return run();
   } catch (const UsageError& e) {
     if (reports_errors()) std::fprintf(stderr, "apsp: %s\n", e.what());
     return 2;

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# interrupt.sh APSP WORKDIR SIGNAL
-# SIGINT (Ctrl-C) or SIGTERM while `apsp IN OUT` computes: the process dies of that signal and
-# leaves neither OUT nor its temporary (OUT.apsp-tmp.*) behind.
+# interrupt.sh APSP WORKDIR SIGNAL [twice]
+# SIGINT (Ctrl-C), SIGTERM, SIGHUP or SIGQUIT while `apsp IN OUT --stats S` computes: the
+# process dies of that signal and leaves neither OUT, S nor their temporaries (*.apsp-tmp.*)
+# behind. With `twice`, a second signal follows 10 ms later, as coreutils' `timeout` sends
+# (--kill-after aside): it must not interrupt the cleanup.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../cli/common.sh"
 
-apsp=$1 work=$2 signal=$3
+apsp=$1 work=$2 signal=$3 twice=${4:-}
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
@@ -17,7 +19,7 @@ cd "$work"
 # Job control gives the job its own process group; without it a script's background job
 # starts with SIGINT ignored, and apsp keeps an ignored signal ignored.
 set -m
-"$apsp" --algorithm fw graph.in graph.out &
+"$apsp" --algorithm fw graph.in graph.out --stats stats.json &
 pid=$!
 set +m
 # The temporary appears once the input is read, before computing: the signal must find it.
@@ -30,11 +32,18 @@ compgen -G "graph.out.apsp-tmp.*" >/dev/null || fail "no temporary output appear
 sleep 1
 kill -0 "$pid" 2>/dev/null || fail "apsp finished before the signal: use a larger graph"
 kill -s "$signal" "$pid"
+if [[ $twice == twice ]]; then
+  sleep 0.01
+  kill -s "$signal" "$pid" 2>/dev/null || true
+fi
 status=0
 wait "$pid" || status=$?
 
 expected=$((128 + $(kill -l "$signal")))
 [[ $status == "$expected" ]] || fail "exit status $status, expected $expected (killed by SIG$signal)"
 [[ ! -e graph.out ]] || fail "graph.out exists after SIG$signal"
+[[ ! -e stats.json ]] || fail "stats.json exists after SIG$signal"
 expect_no_temporaries graph.out
-echo "OK: SIG$signal after 1 s: exit status $status, no output, no temporary"
+expect_no_temporaries stats.json
+[[ -z "$(compgen -G 'core*' || true)" ]] || fail "a core file was left behind"
+echo "OK: SIG$signal ${twice:+(twice, 10 ms apart) }after 1 s: exit status $status, no output, no temporary"

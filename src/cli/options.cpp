@@ -1,0 +1,168 @@
+#include "options.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+namespace apsp {
+namespace cli {
+namespace {
+
+bool starts_with(const std::string& text, const char* prefix) {
+  return text.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
+// GPUs that a GPU backend of this build could use; -1 when the build has none.
+int gpu_count() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+#elif defined(KOKKOS_ENABLE_HIP)
+  int count = 0;
+  return hipGetDeviceCount(&count) == hipSuccess ? count : 0;
+#else
+  return -1;
+#endif
+}
+
+long long hardware_threads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? n : 1;
+}
+
+void check_threads(const std::string& what, const std::string& value) {
+  parse_integer(what, value, 1, hardware_threads());
+}
+
+void check_device(const std::string& what, const std::string& value) {
+  const int gpus = gpu_count();
+  if (gpus == 0) throw UsageError(what + " = " + value + ", but no GPU is visible");
+  // A host-only build has no devices to choose: Kokkos ignores the number, which must still be
+  // one.
+  parse_integer(what, value, 0, gpus > 0 ? gpus - 1 : INT32_MAX);
+}
+
+}  // namespace
+
+long long parse_integer(const std::string& option, const std::string& text, long long lo,
+                        long long hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  const bool digits_only =
+      !text.empty() &&
+      text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) == std::string::npos;
+  if (!digits_only || *end != '\0' || errno == ERANGE || value < lo || value > hi)
+    throw UsageError(option + " expects an integer in [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "], got '" + text + "'");
+  return value;
+}
+
+std::uint64_t parse_size(const std::string& option, const std::string& text) {
+  std::string digits = text;
+  int shift = 0;
+  if (!digits.empty()) {
+    const char suffix = char(std::toupper(static_cast<unsigned char>(digits.back())));
+    const std::string units = "KMGT";
+    const auto u = units.find(suffix);
+    if (u != std::string::npos) {
+      shift = 10 * int(u + 1);
+      digits.pop_back();
+    }
+  }
+  const auto refuse = [&] {
+    return UsageError(option + " expects a size in bytes from 1 to 2^64 - 1, with an optional K, " +
+                      "M, G or T suffix, got '" + text + "'");
+  };
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) throw refuse();
+  errno = 0;
+  const unsigned long long value = std::strtoull(digits.c_str(), nullptr, 10);
+  if (errno == ERANGE || value == 0 || value > (UINT64_MAX >> shift)) throw refuse();
+  return std::uint64_t(value) << shift;
+}
+
+Arguments parse(int argc, char** argv, int first, const std::vector<std::string>& with_value,
+                const std::vector<std::string>& flags) {
+  Arguments args;
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    if (starts_with(a, "--kokkos-")) continue;
+    if (a.size() > 1 && a[0] == '-' && a != "-") {
+      std::string value;
+      const auto eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+      }
+      bool takes_value = false, known = false;
+      for (const auto& o : with_value)
+        takes_value = takes_value || o == a;
+      for (const auto& f : flags)
+        known = known || f == a;
+      if (takes_value) {
+        if (eq == std::string::npos) {
+          if (i + 1 >= argc) throw UsageError(a + " needs a value");
+          value = argv[++i];
+        }
+      } else if (!known) {
+        throw UsageError("unknown option '" + a + "' (see apsp --help)");
+      }
+      args.options.emplace_back(a, value);
+    } else {
+      args.positional.push_back(a);
+    }
+  }
+  return args;
+}
+
+bool asks_for_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  return false;
+}
+
+void check_kokkos_options(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (!starts_with(a, "--kokkos-")) continue;
+    const auto eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : a.substr(eq + 1);
+    const bool threads = name == "--kokkos-threads" || name == "--kokkos-num-threads";
+    const bool device = name == "--kokkos-device-id";
+    const bool devices = name == "--kokkos-num-devices";
+    if ((threads || device || devices) && eq == std::string::npos)
+      throw UsageError(name + " needs a value: " + name + "=N");
+    if (threads) check_threads(name, value);
+    if (device) check_device(name, value);
+    if (devices) parse_integer(name, value, 1, INT32_MAX);
+  }
+  if (const char* value = std::getenv("KOKKOS_NUM_THREADS"))
+    check_threads("the environment's KOKKOS_NUM_THREADS", value);
+  // OMP_NUM_THREADS may list the threads of nested levels: each must be a number of threads.
+  if (const char* value = std::getenv("OMP_NUM_THREADS")) {
+    const std::string list = value;
+    for (std::size_t from = 0;;) {
+      const auto comma = list.find(',', from);
+      check_threads("the environment's OMP_NUM_THREADS",
+                    list.substr(from, comma == std::string::npos ? comma : comma - from));
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
+  }
+  if (const char* value = std::getenv("KOKKOS_DEVICE_ID"))
+    check_device("the environment's KOKKOS_DEVICE_ID", value);
+}
+
+}  // namespace cli
+}  // namespace apsp

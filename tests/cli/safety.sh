@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# safety.sh APSP WORKDIR CASE
+# No input or output is ever lost, whatever the user types or the system does (issue 13,
+# docs/TRUST.md "Nothing lost"): each CASE is one class of mistake or system event. A refusal is
+# exit code 2, exactly one "apsp: " line on stderr naming the problem, nothing on stdout; in
+# every case the input is unchanged and no temporary (*.apsp-tmp.*) is left anywhere in WORKDIR.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+apsp=$1 work=$2 case=$3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+hw3 g.bin 5 4 0 1 7 1 2 3 3 4 1000 0 2 20 # a valid input
+"$apsp" g.bin expected.out
+cp g.bin g.copy
+
+# refused MESSAGE ARGS...: apsp ARGS exits 2 with one "apsp: " line containing MESSAGE.
+refused() {
+  local message=$1 rc=0
+  shift
+  "$apsp" "$@" >stdout.txt 2>stderr.txt || rc=$?
+  [[ $rc == 2 ]] || fail "exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
+  [[ ! -s stdout.txt ]] || fail "stdout not empty: $(cat stdout.txt)"
+  expect_one_apsp_line stderr.txt
+  grep -qF -- "$message" stderr.txt || fail "the error does not say '$message': $(cat stderr.txt)"
+  echo "OK: refused: $(cat stderr.txt)"
+}
+# succeeds ARGS...: apsp ARGS exits 0.
+succeeds() {
+  "$apsp" "$@" >stdout.txt 2>stderr.txt || fail "exit code $?: $(cat stderr.txt)"
+}
+# Whatever the case did: the input as it was, no temporary anywhere.
+finally() {
+  cmp -s g.bin g.copy || fail "the input g.bin was changed"
+  local left
+  left=$(find . -name '*.apsp-tmp.*')
+  [[ -z "$left" ]] || fail "temporaries left behind: $left"
+}
+trap 'finally' EXIT
+
+case $case in
+  # Two names of one file, however spelled: refused before any work, nothing overwritten.
+  same_file_in_out)
+    refused "IN 'g.bin' and OUT 'g.bin' are the same file" g.bin g.bin ;;
+  same_file_dot)
+    refused "IN 'g.bin' and OUT './g.bin' are the same file" g.bin ./g.bin
+    mkdir sub
+    refused "are the same file" ./g.bin "$work/sub/../g.bin" ;;
+  same_file_symlink)
+    ln -s g.bin link.bin
+    refused "IN 'g.bin' and OUT 'link.bin' are the same file" g.bin link.bin
+    refused "IN 'link.bin' and OUT 'g.bin' are the same file" link.bin g.bin
+    [[ -L link.bin ]] || fail "the link was replaced" ;;
+  same_file_hard_link)
+    ln g.bin hard.bin
+    refused "are the same file" g.bin hard.bin ;;
+  same_file_predecessors)
+    cp expected.out o.bin
+    refused "OUT 'o.bin' and --predecessors './o.bin' are the same file" g.bin o.bin \
+      --predecessors ./o.bin
+    cmp -s o.bin expected.out || fail "OUT was changed"
+    refused "IN 'g.bin' and --predecessors 'g.bin' are the same file" g.bin p.bin \
+      --predecessors g.bin
+    [[ ! -e p.bin ]] || fail "p.bin appeared" ;;
+  same_file_stats)
+    refused "IN 'g.bin' and --stats 'g.bin' are the same file" g.bin o.bin --stats g.bin
+    cp expected.out o.bin
+    refused "OUT 'o.bin' and --stats 'o.bin' are the same file" g.bin o.bin --stats o.bin
+    cmp -s o.bin expected.out || fail "OUT was changed"
+    # Two names of /dev/null are not one file: nothing is lost there.
+    succeeds g.bin /dev/null --stats /dev/null ;;
+  # The outputs of a run are one transaction.
+  stats_unwritable)
+    refused "nodir/s.json" g.bin o.bin --stats nodir/s.json
+    [[ ! -e o.bin ]] || fail "OUT appeared although --stats could not be written"
+    printf 'earlier' >o.bin
+    refused "nodir/s.json" g.bin o.bin --stats nodir/s.json
+    [[ "$(cat o.bin)" == earlier ]] || fail "OUT was replaced although the run failed" ;;
+  predecessors_unwritable)
+    refused "nodir" g.bin o.bin --predecessors nodir/p.bin --stats s.json
+    [[ ! -e o.bin && ! -e s.json ]] || fail "an output appeared although the run failed" ;;
+  write_error_commits_nothing)
+    # /dev/full fails every write (ENOSPC): neither the stats nor anything else may appear.
+    refused "/dev/full" g.bin /dev/full --stats s.json
+    [[ ! -e s.json ]] || fail "the stats of a failed run appeared" ;;
+  file_size_limit)
+    # A write beyond `ulimit -f` (SIGXFSZ, then EFBIG) is a write error like any other.
+    "$apsp" generate --vertices 200 --density 0.05 big.bin 2>/dev/null
+    cp big.bin big.copy
+    rc=0
+    (ulimit -f 64 && "$apsp" big.bin o.bin --stats s.json >stdout.txt 2>stderr.txt) || rc=$?
+    [[ $rc == 2 ]] || fail "exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
+    expect_one_apsp_line stderr.txt
+    grep -qF "File too large" stderr.txt || fail "not a write error: $(cat stderr.txt)"
+    [[ ! -e o.bin && ! -e s.json ]] || fail "an output appeared although the run failed" ;;
+  all_outputs_committed)
+    succeeds g.bin o.bin --predecessors p.bin --stats s.json
+    cmp -s o.bin expected.out || fail "wrong distances"
+    [[ -s p.bin && -s s.json ]] || fail "predecessors or stats missing"
+    grep -q '"vertices": 5' s.json || fail "stats: $(cat s.json)" ;;
+  # Modes and links.
+  umask_new_file)
+    (umask 077 && "$apsp" g.bin o.bin --stats s.json --predecessors p.bin)
+    for f in o.bin s.json p.bin; do
+      [[ $(stat -c %a $f) == 600 ]] || fail "$f has mode $(stat -c %a $f) under umask 077"
+    done
+    (umask 022 && "$apsp" g.bin o2.bin)
+    [[ $(stat -c %a o2.bin) == 644 ]] || fail "mode $(stat -c %a o2.bin) under umask 022" ;;
+  mode_kept)
+    printf 'earlier' >o.bin
+    chmod 640 o.bin
+    succeeds g.bin o.bin
+    [[ $(stat -c %a o.bin) == 640 ]] || fail "the replaced file's mode 640 became $(stat -c %a o.bin)"
+    cmp -s o.bin expected.out || fail "wrong distances" ;;
+  symlink_out)
+    mkdir results
+    printf 'earlier' >results/o.bin
+    ln -s results/o.bin link.out
+    succeeds g.bin link.out
+    [[ -L link.out ]] || fail "the symbolic link was replaced by a file"
+    cmp -s results/o.bin expected.out || fail "the link's target does not hold the result"
+    ln -s results/new.bin dangling.out
+    succeeds g.bin dangling.out
+    [[ -L dangling.out ]] && cmp -s results/new.bin expected.out ||
+      fail "a dangling link's target was not written" ;;
+  long_name)
+    name=$(printf 'x%.0s' {1..249})
+    succeeds g.bin "$name"
+    cmp -s "$name" expected.out || fail "wrong distances" ;;
+  # Streams: the input read once, with and without the progress line.
+  stdin_pipe)
+    cat g.bin | "$apsp" /dev/stdin o.bin 2>stderr.txt || fail "$(cat stderr.txt)"
+    cmp -s o.bin expected.out || fail "wrong distances from a pipe"
+    cat g.bin | "$apsp" /dev/stdin o2.bin --progress 2>stderr.txt || fail "$(cat stderr.txt)"
+    cmp -s o2.bin expected.out || fail "wrong distances from a pipe with --progress"
+    "$apsp" /dev/stdin o3.bin --progress <g.bin 2>stderr.txt || fail "$(cat stderr.txt)"
+    cmp -s o3.bin expected.out || fail "wrong distances from a redirected file" ;;
+  fifo)
+    mkfifo in.fifo
+    for progress in "" --progress; do
+      cat g.bin >in.fifo &
+      timeout 60 "$apsp" in.fifo o.bin $progress 2>stderr.txt || fail "rc $?: $(cat stderr.txt)"
+      wait
+      cmp -s o.bin expected.out || fail "wrong distances from a FIFO ($progress)"
+      rm o.bin
+    done ;;
+  huge_edge_count_pipe)
+    # A header announcing E = 2*10^9 (24 GB of edges) on a pipe: refused as truncated, with
+    # memory growing only as edges arrive (the limit fails any allocation from the header;
+    # AddressSanitizer reserves terabytes of address space, so not under it).
+    hw3 huge.bin 5 2000000000 0 1 2
+    limit=4000000
+    [[ -z ${ASAN_OPTIONS:-} ]] || limit=unlimited
+    rc=0
+    (ulimit -v $limit && cat huge.bin | "$apsp" /dev/stdin o.bin 2>stderr.txt) || rc=$?
+    [[ $rc == 2 ]] || fail "exit code $rc: $(cat stderr.txt)"
+    expect_one_apsp_line stderr.txt
+    grep -qF "truncated edge list" stderr.txt || fail "$(cat stderr.txt)"
+    [[ ! -e o.bin ]] || fail "OUT appeared" ;;
+  read_error)
+    # Reading /proc/self/mem at offset 0 fails (EIO): an I/O error, not a "truncated header".
+    refused "cannot read the header of '/proc/self/mem'" /proc/self/mem o.bin ;;
+  # Options checked before anything starts.
+  kokkos_threads)
+    refused "--kokkos-threads expects an integer in [1," g.bin o.bin --kokkos-threads=0
+    refused "--kokkos-threads expects an integer in [1," g.bin o.bin --kokkos-threads=4096
+    refused "--kokkos-threads expects an integer in [1," g.bin o.bin --kokkos-threads=abc
+    refused "--kokkos-num-threads expects an integer in [1," g.bin o.bin --kokkos-num-threads=0
+    refused "--kokkos-threads needs a value" g.bin o.bin --kokkos-threads
+    refused "--kokkos-device-id expects an integer" g.bin o.bin --kokkos-device-id=abc
+    [[ ! -e o.bin ]] || fail "OUT appeared"
+    succeeds g.bin o.bin --kokkos-threads=1
+    cmp -s o.bin expected.out || fail "wrong distances with one thread" ;;
+  kokkos_environment)
+    KOKKOS_NUM_THREADS=0 refused "KOKKOS_NUM_THREADS expects an integer in [1," g.bin o.bin
+    OMP_NUM_THREADS=100000 refused "OMP_NUM_THREADS expects an integer in [1," g.bin o.bin
+    OMP_NUM_THREADS=1,100000 refused "OMP_NUM_THREADS expects an integer in [1," g.bin o.bin
+    [[ ! -e o.bin ]] || fail "OUT appeared" ;;
+  size_overflow)
+    refused "--max-memory expects a size" g.bin o.bin --max-memory 17592186044417M
+    refused "--max-memory expects a size" g.bin o.bin --max-memory 18446744073709551616
+    refused "--max-memory expects a size" g.bin o.bin --max-memory 0
+    refused "--max-memory expects a size" g.bin o.bin --max-memory -1G
+    refused "--max-memory expects a size" g.bin o.bin --max-memory 16777216T
+    refused "V = 5 needs" g.bin o.bin --max-memory 1K ;;
+  help_anywhere)
+    succeeds g.bin o.bin --help
+    grep -q "^usage:" stdout.txt || fail "no usage on stdout"
+    [[ ! -s stderr.txt ]] || fail "stderr: $(cat stderr.txt)"
+    [[ ! -e o.bin ]] || fail "OUT appeared" ;;
+  empty_names)
+    refused "OUT is an empty file name" g.bin ''
+    refused "IN is an empty file name" '' o.bin
+    refused "--predecessors is an empty file name" g.bin o.bin --predecessors ''
+    refused "--stats is an empty file name" g.bin o.bin --stats ''
+    refused "OUT is an empty file name" generate --vertices 5 --density 0.5 ''
+    refused "--predecessors is an empty file name" path g.bin 0 1 --predecessors '' ;;
+  tile_checked_for_every_algorithm)
+    # A sparse graph for which auto may choose Dijkstra: --tile and --shape still checked.
+    refused "tile size 48 is not available" g.bin o.bin --tile 48
+    refused "shape 63 is not available" g.bin o.bin --shape 63 ;;
+  generate_density_zero)
+    timeout 20 "$apsp" generate --vertices 2147483647 --density 0 empty.bin 2>/dev/null ||
+      fail "generate --density 0 took too long or failed"
+    [[ $(stat -c %s empty.bin) == 8 ]] || fail "expected the 8-byte header only" ;;
+  # apsp path never prints a path that is not a shortest one.
+  path_stale)
+    succeeds g.bin o.bin --predecessors p.bin
+    succeeds path g.bin 0 2 --predecessors p.bin
+    grep -q "length 10" stdout.txt || fail "$(cat stdout.txt)"
+    hw3 shortcut.bin 5 5 0 1 7 1 2 3 3 4 1000 0 2 20 0 2 4 # a new edge: 0 -> 2 is 4 now
+    refused "give a path 0 -> 2 of length 10, but the shortest has length 4" \
+      path shortcut.bin 0 2 --predecessors p.bin
+    grep -qF "'p.bin'" stderr.txt || fail "the stale file is not named"
+    hw3 reach.bin 5 5 0 1 7 1 2 3 3 4 1000 0 2 20 2 3 1 # 3 reachable from 0 now
+    refused "say that 0 -> 3 has no path, but one of length 11 exists" \
+      path reach.bin 0 3 --predecessors p.bin ;;
+  mtx_real_not_integer)
+    printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1e-400\n' >tiny.mtx
+    refused "weight 1e-400 is not an integer" tiny.mtx o.bin
+    printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 5.0000000000000001\n' >near.mtx
+    refused "weight 5.0000000000000001 is not an integer" near.mtx o.bin
+    printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 5.000e0\n2 3 0.15E2\n' >ok.mtx
+    succeeds ok.mtx o.bin --output-format text
+    [[ "$(sed -n 1p o.bin)" == "0 5 20" ]] || fail "exact reals read wrong: $(cat o.bin)" ;;
+  *)
+    fail "unknown case '$case'" ;;
+esac
+echo "OK: $case"
