@@ -246,6 +246,107 @@ TEST_F(Hw3Files, AtomicOutputRefusesADirectory) {
   EXPECT_EQ(listing(), "out");
 }
 
+TEST_F(Hw3Files, TransactionCommitsEveryOutputOrNone) {
+  write_bytes("b.out", "old");
+  {
+    apsp::OutputTransaction outputs;
+    outputs.add(path("a.out")).write("AAAA", 4);
+    outputs.add(path("b.out")).write("BBBB", 4);
+  }
+  EXPECT_EQ(listing(), "b.out") << "an uncommitted transaction leaves nothing behind";
+  EXPECT_EQ(read_bytes(path("b.out")), "old");
+  {
+    apsp::OutputTransaction outputs;
+    outputs.add(path("a.out")).write("AAAA", 4);
+    outputs.add(path("b.out")).write("BBBB", 4);
+    outputs.commit();
+  }
+  EXPECT_EQ(listing(), "a.out b.out");
+  EXPECT_EQ(read_bytes(path("a.out")), "AAAA");
+  EXPECT_EQ(read_bytes(path("b.out")), "BBBB");
+}
+
+TEST_F(Hw3Files, OutputModeFollowsTheUmaskOrTheReplacedFile) {
+  const mode_t previous = umask(077);
+  {
+    apsp::AtomicOutputFile out(path("new.out"));
+    out.commit();
+  }
+  umask(022);
+  {
+    apsp::AtomicOutputFile out(path("shared.out"));
+    out.commit();
+  }
+  umask(previous);
+  write_bytes("kept.out", "old");
+  ASSERT_EQ(chmod(path("kept.out").c_str(), 0640), 0);
+  {
+    apsp::AtomicOutputFile out(path("kept.out"));
+    out.commit();
+  }
+  const auto mode = [&](const std::string& name) {
+    struct stat st;
+    EXPECT_EQ(stat(path(name).c_str(), &st), 0);
+    return st.st_mode & 07777;
+  };
+  EXPECT_EQ(mode("new.out"), 0600u);
+  EXPECT_EQ(mode("shared.out"), 0644u);
+  EXPECT_EQ(mode("kept.out"), 0640u);
+}
+
+TEST_F(Hw3Files, SymbolicLinkOutputIsWrittenThrough) {
+  ASSERT_EQ(mkdir(path("d").c_str(), 0755), 0);
+  write_bytes("d/target.out", "old");
+  ASSERT_EQ(symlink("d/target.out", path("link.out").c_str()), 0);
+  {
+    apsp::AtomicOutputFile out(path("link.out"));
+    EXPECT_EQ(out.temporary_path().rfind(path("d/target.out.apsp-tmp."), 0), 0u);
+    out.write("new!", 4);
+    out.commit();
+  }
+  struct stat st;
+  ASSERT_EQ(lstat(path("link.out").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced by a file";
+  EXPECT_EQ(read_bytes(path("d/target.out")), "new!");
+}
+
+TEST_F(Hw3Files, LongOutputNamesGetATemporaryThatFits) {
+  const std::string name(250, 'x');
+  apsp::AtomicOutputFile out(path(name));
+  out.write("abcd", 4);
+  out.commit();
+  EXPECT_EQ(read_bytes(path(name)), "abcd");
+  EXPECT_EQ(listing(), name);
+}
+
+TEST_F(Hw3Files, DistinctFilesRefusesOneFileHoweverSpelled) {
+  write_bytes("g.in", "graph");
+  ASSERT_EQ(symlink("g.in", path("link.in").c_str()), 0);
+  const auto refused = [](const std::vector<apsp::NamedFile>& files, const std::string& what) {
+    apsp_test::expect_error_naming([&] { apsp::check_distinct_files(files); }, {what});
+  };
+  refused({{"IN", path("g.in")}, {"OUT", dir_ + "/./g.in"}}, "are the same file");
+  refused({{"IN", path("g.in")}, {"OUT", path("link.in")}}, "are the same file");
+  ASSERT_EQ(mkdir(path("sub").c_str(), 0755), 0);  // neither exists: the names resolved
+  refused({{"IN", path("g.in")}, {"OUT", path("o")}, {"--stats", path("sub/../o")}},
+          "OUT '" + path("o") + "' and --stats");
+  refused({{"IN", path("g.in")}, {"OUT", ""}}, "OUT is an empty file name");
+  apsp::check_distinct_files(
+      {{"IN", path("g.in")}, {"OUT", path("o")}, {"P", "/dev/null"}, {"S", "/dev/null"}});
+}
+
+TEST_F(Hw3Files, PipeInputIsNotTrustedWithAnAllocation) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  // E = 2*10^9 announced (24 GB), one edge sent: refused as truncated, not allocated first.
+  const std::vector<std::int32_t> values = hw3(5, 2000000000, {0, 1, 2});
+  ASSERT_EQ(write(fds[1], values.data(), values.size() * 4), ssize_t(values.size() * 4));
+  close(fds[1]);
+  apsp_test::expect_error_naming([&] { apsp::read_hw3("/dev/fd/" + std::to_string(fds[0])); },
+                                 {"truncated edge list (E = 2000000000", "the file has 20)"});
+  close(fds[0]);
+}
+
 TEST_F(Hw3Files, CompareReportsIdenticalOutputs) {
   const std::vector<std::int32_t> d = {0, 5, apsp::infinity, 7, 0, 2, 1, 1, 0};
   const auto result = apsp::compare_hw3_outputs(write_ints("a.out", d), write_ints("b.out", d));

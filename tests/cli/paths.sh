@@ -132,7 +132,7 @@ for t in $(seq 1 96); do
 done
 [[ $rc == 2 ]] || fail "a foreign predecessor matrix went unnoticed"
 grep -q "not the predecessor matrix of this graph" "$work/stderr" || fail "$(cat "$work/stderr")"
-expect_error 2 "--predecessors names OUT itself" "$apsp" "${backend_option[@]}" \
+expect_error 2 "are the same file" "$apsp" "${backend_option[@]}" \
   --predecessors "$work/same.out" "$in" "$work/same.out"
 [[ ! -e $work/same.out ]] || fail "an output appeared although OUT and P were one file"
 "$apsp" "${backend_option[@]}" --predecessors /dev/null "$in" /dev/null ||

@@ -79,6 +79,46 @@ case $case in
     graph 100 0.1
     head -c 100 in.in >short.in
     in=short.in message="truncated edge list" ;;
+  # The rules of one process (tests/cli/safety.sh) hold under mpirun: two names of one file are
+  # refused before any work, the stats file is part of the run's transaction, a signal leaves
+  # nothing behind.
+  same_file)
+    graph 100 0.1
+    mpi_options=(--stats "$work/./in.in") message="IN 'in.in' and --stats '$work/./in.in' are the same file" ;;
+  same_file_out)
+    graph 100 0.1
+    mpi_options=(--stats "$work/./result.out") message="are the same file" ;;
+  stats_unwritable)
+    graph 100 0.1
+    mpi_options=(--stats "$work/nodir/s.json") message="nodir/s.json" ;;
+  stats)
+    graph 100 0.1
+    options=(--tile 32) mpi_options=(--stats "$work/s.json") ;;
+  interrupt)
+    "$apsp" generate --vertices 3000 --density 0.001 --seed 7 in.in 2>/dev/null
+    set -m  # its own process group: a background job would start with SIGINT ignored
+    "${mpirun[@]}" "$np" "$apsp" --tile 32 in.in result.out --stats s.json >stdout 2>stderr &
+    pid=$!
+    set +m
+    for ((tries = 0; tries < 600; tries++)); do
+      compgen -G "result.out.apsp-tmp.*" >/dev/null && break
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.05
+    done
+    compgen -G "result.out.apsp-tmp.*" >/dev/null || fail "no temporary output appeared"
+    sleep 0.5
+    kill -0 "$pid" 2>/dev/null || fail "finished before the signal: use a larger graph"
+    kill -s TERM "$pid"
+    sleep 0.01
+    kill -s TERM "$pid" 2>/dev/null || true
+    rc=0
+    wait "$pid" || rc=$?
+    [[ $rc != 0 ]] || fail "exit code 0 after SIGTERM"
+    [[ ! -e result.out && ! -e s.json ]] || fail "an output appeared after SIGTERM"
+    expect_no_temporaries result.out
+    expect_no_temporaries s.json
+    echo "OK: SIGTERM twice under mpirun: exit code $rc, no output, no temporary"
+    exit 0 ;;
   *) fail "unknown case $case" ;;
 esac
 
@@ -109,4 +149,8 @@ rc=0
   fail "a successful run should print nothing, got: $(cat stdout stderr)"
 cmp "$out" "$expected" || fail "$np ranks differ from one process: $("$apsp" compare "$out" "$expected")"
 expect_no_temporaries "$out"
+if [[ $case == stats ]]; then
+  grep -q "\"ranks\": $np," s.json || fail "the stats of $np ranks: $(cat s.json)"
+  expect_no_temporaries s.json
+fi
 echo "OK: $np ranks, $(stat -c %s "$out") bytes identical to one process"
