@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -246,12 +247,96 @@ sigset_t ending_signal_set() {
   return set;
 }
 
+// The janitor: a process of its own (its own session, deaf to the ending signals) that removes
+// the temporaries when this process ends without committing them, however it ends. The
+// handler below cannot run when the process is killed (SIGKILL, the OOM killer, mpirun
+// escalating a second SIGTERM to SIGKILL after 1 s): the janitor sees its end of the socket
+// close and removes what is still listed. Started with the first temporary, when
+// remove_temporaries_on_signals() asked for one; told "+path" and "-path", each ending in '\0'.
+bool janitor_wanted = false;
+int janitor_socket = -1;
+
+// The janitor's whole life, after fork(): async-signal-safe calls only (other threads may have
+// held locks at the fork), fixed buffers.
+[[noreturn]] void janitor(int socket) {
+  setsid();
+  for (const int s : ending_signals)
+    signal(s, SIG_IGN);
+  struct rlimit files;
+  const int open_max =
+      getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < 65536 ? int(files.rlim_cur) : 65536;
+  for (int fd = 0; fd < open_max; ++fd)  // none held open: mpirun waits for stdout to close
+    if (fd != socket) close(fd);
+  static char listed[8][4096];
+  static bool used[8];
+  static char message[4097];
+  std::size_t length = 0;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(socket, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buffer[i] != '\0') {
+        if (length < sizeof message - 1) message[length++] = buffer[i];
+        continue;
+      }
+      message[length] = '\0';
+      const char* path = message + 1;
+      for (int k = 0; k < 8; ++k) {
+        if (message[0] == '+' && !used[k]) {
+          std::size_t c = 0;
+          for (; path[c] != '\0' && c < sizeof listed[k] - 1; ++c)
+            listed[k][c] = path[c];
+          listed[k][c] = '\0';
+          used[k] = true;
+          break;
+        }
+        if (message[0] == '-' && used[k] && std::strcmp(listed[k], path) == 0) {
+          used[k] = false;
+          break;
+        }
+      }
+      length = 0;
+    }
+  }
+  for (int k = 0; k < 8; ++k)
+    if (used[k]) unlink(listed[k]);
+  _exit(0);
+}
+
+void tell_janitor(char op, const std::string& path) {
+  if (janitor_wanted && janitor_socket < 0) {
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return;
+    const pid_t pid = fork();
+    if (pid == 0) janitor(ends[1]);
+    close(ends[1]);
+    if (pid < 0) {
+      close(ends[0]);
+      return;
+    }
+    janitor_socket = ends[0];
+  }
+  if (janitor_socket < 0) return;
+  const std::string message = op + path + '\0';
+  // MSG_NOSIGNAL: a janitor that is gone is no reason to die of SIGPIPE.
+  for (std::size_t sent = 0; sent < message.size();) {
+    const ssize_t n =
+        send(janitor_socket, message.data() + sent, message.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    sent += std::size_t(n);
+  }
+}
+
 void track_temporary(const std::string& path) {
   for (auto& slot : temporaries)
     if (!slot.used && path.size() < sizeof slot.path) {
       std::memcpy(slot.path, path.c_str(), path.size() + 1);
       std::atomic_signal_fence(std::memory_order_seq_cst);  // the path before the flag
       slot.used = 1;
+      tell_janitor('+', path);
       return;
     }
   throw Error("too many outputs at once to remove them on a signal: '" + path + "'");
@@ -261,6 +346,7 @@ void forget_temporary(const std::string& path) {
   for (auto& slot : temporaries)
     if (slot.used && path == slot.path) {
       slot.used = 0;
+      tell_janitor('-', path);
       return;
     }
 }
@@ -332,6 +418,7 @@ void remove_temporaries_on_signals() {
     sigaction(signal_number, &action, nullptr);
   }
   signal(SIGXFSZ, SIG_IGN);
+  janitor_wanted = true;
 }
 
 HeldSignals::HeldSignals() {

@@ -97,7 +97,7 @@ case $case in
   interrupt)
     "$apsp" generate --vertices 3000 --density 0.001 --seed 7 in.in 2>/dev/null
     set -m  # its own process group: a background job would start with SIGINT ignored
-    "${mpirun[@]}" "$np" "$apsp" --tile 32 in.in result.out --stats s.json >stdout 2>stderr &
+    "${mpirun[@]}" "$np" "$apsp" --tile 32 "$work/in.in" result.out --stats s.json >stdout 2>stderr &
     pid=$!
     set +m
     for ((tries = 0; tries < 600; tries++)); do
@@ -114,6 +114,13 @@ case $case in
     rc=0
     wait "$pid" || rc=$?
     [[ $rc != 0 ]] || fail "exit code 0 after SIGTERM"
+    # Open MPI's mpirun, signalled twice, exits at once and leaves its ranks to end on their own
+    # when they find their daemon gone: what they leave is judged once they have ended.
+    for ((tries = 0; tries < 600; tries++)); do
+      pgrep -f -- "$work/in.in" >/dev/null || break
+      sleep 0.05
+    done
+    ! pgrep -f -- "$work/in.in" >/dev/null || fail "ranks still running 30 s after mpirun ended"
     [[ ! -e result.out && ! -e s.json ]] || fail "an output appeared after SIGTERM"
     expect_no_temporaries result.out
     expect_no_temporaries s.json
