@@ -251,9 +251,9 @@ sigset_t ending_signal_set() {
 // the temporaries when this process ends without committing them, however it ends. The
 // handler below cannot run when the process is killed (SIGKILL, the OOM killer, mpirun
 // escalating a second SIGTERM to SIGKILL after 1 s): the janitor sees its end of the socket
-// close and removes what is still listed. Started with the first temporary, when
-// remove_temporaries_on_signals() asked for one; told "+path" and "-path", each ending in '\0'.
-bool janitor_wanted = false;
+// close and removes what is still listed. Started by remove_temporaries_on_signals(), first
+// thing in main: a fork before any thread, MPI or GPU runtime exists, of a process still small.
+// Told "+path" and "-path", each ending in '\0'.
 int janitor_socket = -1;
 
 // The janitor's whole life, after fork(): async-signal-safe calls only (other threads may have
@@ -305,19 +305,20 @@ int janitor_socket = -1;
   _exit(0);
 }
 
-void tell_janitor(char op, const std::string& path) {
-  if (janitor_wanted && janitor_socket < 0) {
-    int ends[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return;
-    const pid_t pid = fork();
-    if (pid == 0) janitor(ends[1]);
-    close(ends[1]);
-    if (pid < 0) {
-      close(ends[0]);
-      return;
-    }
-    janitor_socket = ends[0];
+void start_janitor() {
+  int ends[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return;
+  const pid_t pid = fork();
+  if (pid == 0) janitor(ends[1]);
+  close(ends[1]);
+  if (pid < 0) {
+    close(ends[0]);
+    return;
   }
+  janitor_socket = ends[0];
+}
+
+void tell_janitor(char op, const std::string& path) {
   if (janitor_socket < 0) return;
   const std::string message = op + path + '\0';
   // MSG_NOSIGNAL: a janitor that is gone is no reason to die of SIGPIPE.
@@ -418,7 +419,7 @@ void remove_temporaries_on_signals() {
     sigaction(signal_number, &action, nullptr);
   }
   signal(SIGXFSZ, SIG_IGN);
-  janitor_wanted = true;
+  start_janitor();
 }
 
 HeldSignals::HeldSignals() {

@@ -58,9 +58,9 @@ std::string output_target(const std::string& path);
 // 128 + N), further signals blocked meanwhile; a signal that arrives while an OutputTransaction
 // commits waits until the commit is done. SIGXFSZ is ignored, so that a write beyond
 // `ulimit -f` fails as a write error (EFBIG) that removes the temporaries like any error.
-// A signal that the parent ignores stays ignored. It also asks for the janitor: a process
-// forked with the first temporary that removes what is left of them once this process has
-// ended, however (SIGKILL, the OOM killer). Call once, before any output is created.
+// A signal that the parent ignores stays ignored. It also starts the janitor: a small process
+// that removes what is left of the temporaries once this process has ended, however (SIGKILL,
+// the OOM killer). Call once, first in main: before any thread exists, before any output.
 void remove_temporaries_on_signals();
 
 // Holds off those signals on the calling thread while it lives, to be acted upon when it ends.
