@@ -7,8 +7,9 @@
 #   bench/gpu-table.sh BIN_DIR OUT_DIR [BEFORE_APSP] [SIZES] [RUNS]
 # BIN_DIR holds the cuda-hopper build's `apsp` and `apsp_tests`. SIZES: V:density pairs
 # (default below). Environment: VARIANTS (default "plain negative paths both"), CHECKS=0 skips
-# the tests and the GPU-vs-CPU check (a second call for the largest V), NCU=0 skips ncu. OUT_DIR gets summary.txt (the table), runs.jsonl (one record per run),
-# tests.log, check.log, ncu-*.txt (the lent node returns only a few files: tar OUT_DIR there).
+# the tests and the GPU-vs-CPU check (a second call for the largest V), NCU=0 skips ncu.
+# OUT_DIR gets summary.txt (the table), runs.jsonl (one record per run), tests.log, check.log,
+# ncu-*.txt (the lent node returns only a few files: tar OUT_DIR there).
 # bench/ has no native CUDA baseline of the whole solver (FACTS.md has the raw-CUDA numbers of
 # the seeds' design); the ceiling is the add-min limit, 16.7 T on H100/H200 (FACTS.md).
 set -uo pipefail
