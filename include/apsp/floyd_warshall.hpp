@@ -85,13 +85,15 @@ inline std::int64_t padded_size(std::int64_t vertices, const ShapeChoice& shape)
   return (vertices + shape.tile - 1) / shape.tile * shape.tile;
 }
 
-// Every distance must be representable: below infinity with non-negative weights, inside the
-// signed variant's (-2^29, 2^29) with negative ones. A shortest path has at most V - 1 edges of
-// |w| <= max_weight, so (V - 1) * max_weight bounds it: V <= 1073742, or 536871 with negative
-// weights (far beyond what fits in memory today, but checked rather than assumed).
+// Every distance must be representable: below infinity with non-negative weights, below the
+// signed variant's threshold T = 2^29 - 1 with negative ones (detail/blocked_kernels.hpp,
+// "Negative weights": the proof that the remaining tiles may skip the infinity test needs
+// M = (V - 1) * max_weight < T). A shortest path has at most V - 1 edges of |w| <= max_weight,
+// so M bounds every real distance: V <= 1073742, or 536871 with negative weights (far beyond
+// what fits in memory today, but checked rather than assumed).
 // (Checked after the memory: a V this large never fits in memory today, which says more.)
 inline void check_path_bounds(std::int64_t vertices, bool negative) {
-  const std::int64_t limit = negative ? (std::int64_t(1) << 29) : std::int64_t(infinity);
+  const std::int64_t limit = negative ? detail::negative_threshold : std::int64_t(infinity);
   if ((vertices - 1) * max_weight >= limit)
     throw Error("V = " + std::to_string(vertices) + " is too large" +
                 (negative ? " for negative weights" : "") + ": a shortest path of V - 1 edges of " +

@@ -15,17 +15,40 @@
 // of them with one process) and reads the pivot row panel from `pivot_rows` (Tile x N; with one
 // process a subview of `local`). So the multi-process driver runs the very same kernels.
 //
-// Arithmetic (Relaxation below): distances are int32, weights 0..1000 and "no path" is 2^30 - 1,
-// so a sum of two stored values is below 2^31 and never overflows; min(d, a + b) never lowers
-// an infinite distance below infinity unless a real path exists. The bounds are enforced on
-// input. Two variants of the same kernels, compiled only where asked for, so that plain runs
-// keep the plain inner loop (one add-min instruction per update on NVIDIA GPUs):
-//   - negative weights: an infinite operand keeps the sum infinite, and sums are clamped at
-//     -2^29, so that the values of a negative cycle, which can double every round, never
-//     overflow; without a negative cycle every distance lies in (-2^29, 2^29) (checked on
-//     input: (V - 1) * 1000 < 2^29) and the clamp never acts;
+// Arithmetic (Relaxation below): distances are int32, weights 0..1000 and "no path" is
+// INF = 2^30 - 1, so a sum of two stored values is below 2^31 and never overflows; min(d, a + b)
+// never lowers an infinite distance below infinity unless a real path exists. The bounds are
+// enforced on input. Two variants of the same kernels, compiled only where asked for, so that
+// plain runs keep the plain inner loop (one add-min instruction per update on NVIDIA GPUs):
+//   - negative weights (-1000..1000), see "Negative weights" below;
 //   - paths: every improvement of d(i,j) through k also records via(i,j) = k, the intermediate
 //     vertex of the last improvement (-1: none). via is all that the paths need (paths.hpp).
+//
+// Negative weights. Stored distances lie in D = [F, T) u {INF}, with the floor F = -2^29 and the
+// threshold T = INF + F = 2^29 - 1. A shortest path has at most V - 1 edges of |w| <= max_weight,
+// so every real distance has |d| <= M = (V - 1) * max_weight, and check_path_bounds
+// (floyd_warshall.hpp) refuses inputs with M >= T: V <= 536871. The pivot tile and the panels
+// chain dependent updates inside a tile and relax by the saturating sum
+//   sat(a, b) = INF if a or b is INF, else max(F, a + b),
+// which stops the values of a negative cycle (they can double every step) at F. The remaining
+// tiles (nearly all the work) add and take the minimum only, then map the result once per store:
+//   acc = min(d, min_k (a_k + b_k)),   stored: S(acc) = INF if acc >= T, F if acc < F, else acc.
+// This stores exactly what sat per update would (so what the kernels stored before the ranges):
+//   1. No overflow: a, b in D give a + b in [2F, 2 INF] = [-2^30, 2^31 - 2].
+//   2. S is nondecreasing and S(d) = d on D, so S(acc) = min(d, min_k S(a_k + b_k)).
+//   3. S(a + b) = sat(a, b) for a, b in D, except when both are finite and a + b >= T (S: INF,
+//      sat: a + b): an infinite operand gives a + b >= INF + F = T, so S = INF = sat; otherwise
+//      both give F below F and a + b in [F, T).
+//   4. By 2 and 3 the two results differ only if the saturating one is finite and >= T. It never
+//      is: the Floyd-Warshall induction bounds every stored d(i,j) by the weight of each simple
+//      path from i to j through the vertices d(i,j) has been relaxed through (it needs only that
+//      sat is monotone and exact on [-M, M], F < -M), and a finite d(i,j) means such a path
+//      exists (finite operands chain into a walk, and a walk contains a simple path through its
+//      own vertices), so a finite d(i,j) is at most M < T.
+// So without a negative cycle no clamp ever acts (every value is >= -M > F) and the results are
+// exact; with one, the values are today's clamped ones, and negative_cycle_vertex reports the
+// same vertex. Paths with negative weights keep sat in every kernel: a sum below T that only
+// S would see as infinite must not record a vertex.
 #pragma once
 
 #include <apsp/detail/tile_shapes.hpp>
@@ -39,22 +62,50 @@
 namespace apsp {
 namespace detail {
 
-// d = min(d, a + b) through vertex k; see "Arithmetic" above.
+// The range of stored distances with negative weights; see "Negative weights" above.
+constexpr int negative_floor = -(1 << 29);
+constexpr int negative_threshold = infinity + negative_floor;
+static_assert(negative_threshold == (1 << 29) - 1, "T = INF + F");
+
+// The remaining tiles' relaxation with negative weights and no paths: one add-min per update,
+// the range restored by finish() once per store; see "Negative weights" above.
+struct RangedRelaxation {
+  static constexpr bool negative = true, paths = false;
+
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, int&, T a, T b, int) {
+    const T sum = a + b;
+    d = sum < d ? sum : d;
+  }
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T finish(T d) {
+    return d >= T(negative_threshold) ? T(infinity)
+                                      : (d < T(negative_floor) ? T(negative_floor) : d);
+  }
+};
+
+// d = min(d, a + b) through vertex k; see "Arithmetic" above. `product` is the relaxation of the
+// remaining tiles (a min-plus product): itself, or the ranged one for negative weights without
+// paths. finish() maps a value once before it is stored.
 template <bool Negative, bool Paths>
 struct Relaxation {
   static constexpr bool negative = Negative, paths = Paths;
-  static constexpr int floor = -(1 << 29);
+  using product = std::conditional_t<Negative && !Paths, RangedRelaxation, Relaxation>;
 
-  KOKKOS_FORCEINLINE_FUNCTION static int through(int a, int b) {
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T through(T a, T b) {
     if constexpr (Negative) {
-      const int sum = a + b;
-      return (a == infinity || b == infinity) ? infinity : (sum < floor ? floor : sum);
+      const T sum = a + b;
+      return (a == T(infinity) || b == T(infinity))
+                 ? T(infinity)
+                 : (sum < T(negative_floor) ? T(negative_floor) : sum);
     } else {
       return a + b;
     }
   }
-  KOKKOS_FORCEINLINE_FUNCTION static void relax(int& d, int& via, int a, int b, int k) {
-    const int t = through(a, b);
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, int& via, T a, T b, int k) {
+    const T t = through(a, b);
     if constexpr (Paths) {
       if (t < d) {
         d = t;
@@ -65,6 +116,10 @@ struct Relaxation {
       (void)k;
       d = t < d ? t : d;
     }
+  }
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T finish(T d) {
+    return d;
   }
 };
 using PlainRelaxation = Relaxation<false, false>;
@@ -355,7 +410,8 @@ struct PivotPanels {
 };
 
 // Phase 3: every tile outside the pivot row and column, as a min-plus product of its column
-// panel tile (i, r) and row panel tile (r, j), K chunks at a time through scratch. Thread
+// panel tile (i, r) and row panel tile (r, j), K chunks at a time through scratch. Relax is the
+// round's Relaxation::product (plain, ranged negative, or paths). Thread
 // (ty, tx) holds RegRows x RegCols distances in registers; its rows and columns come in groups
 // of four spread over the tile (group g of rows at g*4*TeamRows + ty*4) so that every scratch
 // load is one Int4 and the threads of a quarter-warp read 128 consecutive bytes.
@@ -430,6 +486,9 @@ struct RemainingTiles {
             }
           }
         }
+        for (auto& row : acc)
+          for (int& x : row)
+            x = Relax::finish(x);
         types::store_block(acc, own, ld, pr, pc, ty, tx);
         if constexpr (Relax::paths)
           types::store_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);

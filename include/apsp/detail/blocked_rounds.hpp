@@ -117,7 +117,7 @@ class BlockedRounds {
     if (panels.league_size(true) > 0)
       Kokkos::parallel_for("apsp::fw::pivot_panels",
                            policy<closures>(panels.league_size(true), closure, scratch), panels);
-    RemainingTiles<ExecSpace, Shape, Relax> rest{local_, via_, pivot_rows, geo_};
+    RemainingTiles<ExecSpace, Shape, typename Relax::product> rest{local_, via_, pivot_rows, geo_};
     if (rest.league_size() > 0)
       Kokkos::parallel_for(
           "apsp::fw::remaining_tiles",

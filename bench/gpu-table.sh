@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# The table of issue 16 in one go on a GPU node: compute rates (V^3 / compute seconds of
+# --stats, medians of RUNS) of plain, --predecessors, --allow-negative on a graph with real
+# negative weights, and both, from small to large V; optionally the same for a second binary
+# (the one before a change) on plain and --allow-negative; the tests and a GPU-vs-CPU check of
+# the new binary; and ncu evidence for the remaining-tiles kernel and for the phases of a round.
+#   bench/gpu-table.sh BIN_DIR OUT_DIR [BEFORE_APSP] [SIZES] [RUNS]
+# BIN_DIR holds the cuda-hopper build's `apsp` and `apsp_tests`. SIZES: V:density pairs
+# (default below). Environment: VARIANTS (default "plain negative paths both"), CHECKS=0 skips
+# the tests and the GPU-vs-CPU check (a second call for the largest V), NCU=0 skips ncu.
+# OUT_DIR gets summary.txt (the table), runs.jsonl (one record per run), tests.log, check.log,
+# ncu-*.txt (the lent node returns only a few files: tar OUT_DIR there).
+# bench/ has no native CUDA baseline of the whole solver (FACTS.md has the raw-CUDA numbers of
+# the seeds' design); the ceiling is the add-min limit, 16.7 T on H100/H200 (FACTS.md).
+set -uo pipefail
+bin=$(cd "${1:?BIN_DIR}" && pwd)
+out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
+before=${3:-}
+sizes=${4:-"1024:0.1 2048:0.1 4096:0.05 8192:0.01 11000:0.01 40000:0.001"}
+runs=${5:-3}
+variants=${VARIANTS:-plain negative paths both}
+work=${APSP_WORK:-/tmp/apsp-table}
+mkdir -p "$work"
+apsp=$bin/apsp
+log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
+
+log "gpu: $(nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader 2>&1)"
+log "after: $("$apsp" --version | head -n 1)${before:+; before: $("$before" --version | head -n 1)}"
+log "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+
+# The same graph with real negative weights and no negative cycle: w' = w + p(u) - p(v) with w
+# in 0..500 (apsp generate --max-weight 500) and potentials p in 0..499, so w' in -499..999 and
+# every cycle keeps its weight (>= 0). About a third of the weights are negative.
+reweight() {  # IN OUT
+  python3 - "$1" "$2" <<'EOF'
+import array, random, sys
+data = array.array("i")
+with open(sys.argv[1], "rb") as f:
+    data.frombytes(f.read())
+rng = random.Random(data[0])
+p = [rng.randrange(500) for _ in range(data[0])]
+w = array.array("i", (w + p[s] - p[d] for s, d, w in zip(data[2::3], data[3::3], data[4::3])))
+data[4::3] = w
+with open(sys.argv[2], "wb") as f:
+    data.tofile(f)
+print(sum(1 for x in w if x < 0), "of", len(w), "weights negative", file=sys.stderr)
+EOF
+}
+
+# 1. The whole GoogleTest suite on Cuda (and Serial).
+if [ "${CHECKS:-1}" != 0 ]; then
+  "$bin/apsp_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
+  log "tests: exit $? ($(grep -E '^\[  (PASSED|FAILED)' "$out/tests.log" | tr '\n' ' '))"
+
+  # 2. GPU vs CPU (Serial), bitwise: every shape, sizes that are not multiples of the tile, plain
+  #    and negative weights.
+  "$apsp" shapes --backend cuda >"$out/shapes.txt"
+  fails=0
+  for v in 1 97 1000 1531 2050; do
+    "$apsp" generate --vertices $v --density 0.01 --seed $v --max-weight 500 "$work/c$v.in" 2>/dev/null
+    reweight "$work/c$v.in" "$work/c$v.neg" 2>/dev/null
+    for kind in in neg; do
+      opts=()
+      [ $kind = neg ] && opts=(--allow-negative)
+      "$apsp" --backend serial --algorithm fw "${opts[@]}" "$work/c$v.$kind" "$work/c$v.$kind.cpu" \
+        2>>"$out/check.log"
+      for k in $(cut -d: -f1 "$out/shapes.txt"); do
+        "$apsp" --backend cuda --shape "$k" "${opts[@]}" "$work/c$v.$kind" "$work/c$v.$kind.gpu" \
+          2>>"$out/check.log"
+        r=$("$apsp" compare "$work/c$v.$kind.cpu" "$work/c$v.$kind.gpu")
+        echo "V=$v $kind shape=$k: $r" >>"$out/check.log"
+        case "$r" in identical*) ;; *) fails=$((fails + 1)) ;; esac
+      done
+    done
+  done
+  log "gpu vs cpu: $fails mismatches ($(grep -c 'shape=' "$out/check.log") comparisons)"
+fi
+
+# 3. The table.
+run() {  # label binary variant input
+  local label=$1 exe=$2 variant=$3 in=$4 opts=()
+  case $variant in
+    negative) opts=(--allow-negative) ;;
+    paths) opts=(--predecessors /dev/null) ;;
+    both) opts=(--allow-negative --predecessors /dev/null) ;;
+  esac
+  if "$exe" --backend cuda "${opts[@]}" "$in" /dev/null --stats "$work/s.json" 2>>"$out/errors.log"; then
+    printf '{"binary": "%s", "variant": "%s", "stats": %s}\n' "$label" "$variant" \
+      "$(tr -d '\n ' <"$work/s.json")" >>"$out/runs.jsonl"
+  else
+    log "$label $variant $in: failed: $(tail -n 1 "$out/errors.log")"
+  fi
+}
+for vp in $sizes; do
+  v=${vp%%:*} p=${vp##*:}
+  "$apsp" generate --vertices "$v" --density "$p" --seed 7 --max-weight 500 "$work/g$v.in" 2>/dev/null
+  reweight "$work/g$v.in" "$work/n$v.in" 2>>"$out/summary.txt"
+  for rep in $(seq "$runs"); do
+    for variant in $variants; do
+      in=$work/g$v.in
+      case $variant in negative | both) in=$work/n$v.in ;; esac
+      run after "$apsp" "$variant" "$in"
+    done
+    if [ -n "$before" ]; then
+      run before "$before" plain "$work/g$v.in"
+      run before "$before" negative "$work/n$v.in"
+    fi
+  done
+done
+python3 - "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
+import json, sys, statistics, collections
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    if line.strip():
+        r = json.loads(line)
+        s = r["stats"]["seconds"]
+        runs[(r["stats"]["vertices"], r["binary"], r["variant"])].append((s["compute"], s.get("predecessors", 0)))
+def cell(v, b, var):
+    xs = runs.get((v, b, var))
+    if not xs:
+        return "", None
+    c = statistics.median(x[0] for x in xs)
+    p = statistics.median(x[1] for x in xs)
+    t = v**3 / c / 1e12
+    text = f"{t:.2f} T ({c:.4f} s)"
+    if p > 0:
+        text += f" + {p:.3f} s rows = {v**3 / (c + p) / 1e12:.2f} T"
+    return text, t
+sizes = sorted({k[0] for k in runs})
+print("compute rate V^3 / median compute s (median of runs); 'rows' = predecessor rows")
+print("| V | plain before | plain | --allow-negative before | --allow-negative | neg/plain | --predecessors | --predecessors --allow-negative |")
+print("|---|---|---|---|---|---|---|---|")
+for v in sizes:
+    pb, _ = cell(v, "before", "plain")
+    pa, ta = cell(v, "after", "plain")
+    nb, _ = cell(v, "before", "negative")
+    na, tn = cell(v, "after", "negative")
+    pp, _ = cell(v, "after", "paths")
+    bo, _ = cell(v, "after", "both")
+    ratio = f"{tn / ta:.2f}" if ta and tn else ""
+    print(f"| {v} | {pb} | {pa} | {nb} | {na} | {ratio} | {pp} | {bo} |")
+EOF
+
+# 4. ncu (clocks as found): the remaining-tiles kernel of a middle round at V = 11000, plain and
+#    negative; then every kernel of V = 4096 (durations only), to see where a round's time goes.
+if [ "${NCU:-1}" != 0 ] && command -v ncu >/dev/null; then
+  for variant in plain negative; do
+    in=$work/g11000.in opts=()
+    [ $variant = negative ] && in=$work/n11000.in opts=(--allow-negative)
+    [ -f "$in" ] || continue
+    ncu --clock-control none --kernel-name-base demangled -k regex:RemainingTiles -s 80 -c 1 \
+      --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats \
+      --section WarpStateStats --section Occupancy --section LaunchStats \
+      "$apsp" --backend cuda "${opts[@]}" "$in" /dev/null >"$out/ncu-remaining-$variant.txt" 2>&1
+    log "ncu remaining tiles ($variant): $(grep -E 'Duration|Compute \(SM\) Throughput|Executed Ipc Active' \
+      "$out/ncu-remaining-$variant.txt" | tr -s ' ' | tr '\n' ';')"
+  done
+  # Rounds 20..29 of V = 4096 (64 rounds): kernel durations against the round time of the table.
+  if [ -f "$work/g4096.in" ]; then
+    ncu --clock-control none --kernel-name-base demangled -k regex:apsp::detail --launch-skip 60 \
+      --launch-count 30 --metrics gpu__time_duration.sum --csv \
+      "$apsp" --backend cuda "$work/g4096.in" /dev/null >"$out/ncu-phases-4096.csv" 2>&1
+    python3 - "$out/ncu-phases-4096.csv" "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
+import csv, json, sys, statistics, collections
+total, count = collections.defaultdict(float), collections.Counter()
+rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
+head = rows[0]
+name, value, unit = head.index("Kernel Name"), head.index("Metric Value"), head.index("Metric Unit")
+scales = {"nsecond": 1e-9, "ns": 1e-9, "usecond": 1e-6, "us": 1e-6, "msecond": 1e-3, "ms": 1e-3}
+for r in rows[1:]:
+    k = next((p for p in ("PivotTile", "PivotPanels", "RemainingTiles") if p in r[name]), "other")
+    total[k] += float(r[value].replace(",", "")) * scales[r[unit]]
+    count[k] += 1
+compute = []
+for line in open(sys.argv[2]):
+    r = json.loads(line)
+    if r["binary"] == "after" and r["variant"] == "plain" and r["stats"]["vertices"] == 4096:
+        compute.append(r["stats"]["seconds"]["compute"])
+rounds = max(count.values()) if count else 1
+print(f"V = 4096, ncu kernel durations of {rounds} rounds (us per round):", end="")
+for k in ("PivotTile", "PivotPanels", "RemainingTiles"):
+    print(f" {k} {total[k] / rounds * 1e6:.1f}", end="")
+kernels = sum(total.values()) / rounds
+print(f"; sum {kernels * 1e6:.1f}", end="")
+if compute:
+    per_round = statistics.median(compute) / 64
+    print(f"; round in the table (compute / 64) {per_round * 1e6:.1f}, gaps {(per_round - kernels) * 1e6:.1f}", end="")
+print()
+EOF
+  fi
+fi
+log "done: $(date -u +%H:%M:%SZ)"
