@@ -95,7 +95,8 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   stats.edges = std::int64_t(graph.edges.size());
   const bool paths = !config.predecessors.empty();
   if (paths && config.algorithm == Algorithm::sssp)
-    throw Error("--predecessors comes from Floyd-Warshall with paths: use --algorithm fw");
+    throw Error(
+        "--predecessors comes from Floyd-Warshall (sssp does not write them): use --algorithm fw");
   const Algorithm asked = paths ? Algorithm::floyd_warshall : config.algorithm;
   if (choose_algorithm(asked, stats.backend, detail::host_memory<ExecSpace>, graph) ==
       Algorithm::sssp) {
@@ -117,22 +118,22 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   // predecessor rows with their queues), disk space for the outputs.
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
   const std::int64_t edges = std::int64_t(graph.edges.size());
-  const std::uint64_t matrices = detail::saturating_sum(
-      {matrix_bytes(n, n), std::uint64_t(edges) * sizeof(Edge),
-       paths ? PathEdges<ExecSpace>::bytes(graph.vertices, edges) : 0});
+  const std::uint64_t matrices =
+      detail::saturating_sum({matrix_bytes(n, n), std::uint64_t(edges) * sizeof(Edge),
+                              paths ? PathEdges<ExecSpace>::bytes(graph.vertices, edges) : 0});
   const std::int64_t batch =
       paths ? predecessor_batch(exec, graph.vertices, n, usable > matrices ? usable - matrices : 0)
             : 0;
   const std::uint64_t needed =
       detail::saturating_sum({matrices, paths ? PredecessorRows<ExecSpace>::bytes(batch, n) : 0});
   if (needed > usable)
-    throw Error(
-        "V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) + " on " +
-        stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) + " int32 distances" +
-        (paths ? ", the shortest-path edges and the predecessor rows' work space" : "") +
-        "), but only " + detail::size_text(usable) +
-        " can be used: run on a device with more memory" +
-        (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
+    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
+                " on " + stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) +
+                " int32 distances" +
+                (paths ? ", the shortest-path edges and the predecessor rows' work space" : "") +
+                "), but only " + detail::size_text(usable) +
+                " can be used: run on a device with more memory" +
+                (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
   check_path_bounds(graph.vertices, options.negative_weights);
   if (paths && same_output_file(config.output, config.predecessors))
     throw Error("--predecessors names OUT itself ('" + config.output +
@@ -244,9 +245,10 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
   options.negative_weights = has_negative_weight(graph);
   const std::int64_t n = padded_size(graph.vertices, choose_shape(exec, options));
   const std::int64_t edges = std::int64_t(graph.edges.size());
-  const std::uint64_t needed = detail::saturating_sum(
-      {matrix_bytes(n, n), std::uint64_t(edges) * sizeof(Edge),
-       PathEdges<ExecSpace>::bytes(graph.vertices, edges), PredecessorRows<ExecSpace>::bytes(1, n)});
+  const std::uint64_t needed =
+      detail::saturating_sum({matrix_bytes(n, n), std::uint64_t(edges) * sizeof(Edge),
+                              PathEdges<ExecSpace>::bytes(graph.vertices, edges),
+                              PredecessorRows<ExecSpace>::bytes(1, n)});
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
   if (needed > usable)
     throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
@@ -258,9 +260,9 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
   const DeviceEdges<ExecSpace> device_edges = upload_edges(exec, graph.edges);
   fill_distance_matrix(exec, dist, device_edges);
   solve_distances(exec, dist, options, graph.vertices);
-  PredecessorRows<ExecSpace> rows(
-      exec, dist, 0, graph.vertices,
-      select_path_edges(exec, dist, 0, graph.vertices, device_edges), 1);
+  PredecessorRows<ExecSpace> rows(exec, dist, 0, graph.vertices,
+                                  select_path_edges(exec, dist, 0, graph.vertices, device_edges),
+                                  1);
   const auto pred = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(rows.compute(source, 1), 0, Kokkos::ALL));
   return std::vector<int>(pred.data(), pred.data() + graph.vertices);

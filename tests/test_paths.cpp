@@ -181,8 +181,8 @@ TYPED_TEST(Paths, PredecessorsFollowTheRuleWithZeroWeightCyclesAndTies) {
         const Solved s = solve<TypeParam>(g, shape, true, false);
         ASSERT_EQ(s.dist, apsp_test::reference_floyd_warshall(g))
             << "V = " << v << ", " << shape.name;
-        EXPECT_EQ(check_paths(g, s), "") << "V = " << v << ", density " << density << ", "
-                                         << shape.name;
+        EXPECT_EQ(check_paths(g, s), "")
+            << "V = " << v << ", density " << density << ", " << shape.name;
         EXPECT_EQ(s.pred, reference_predecessors(g, s.dist))
             << "V = " << v << ", density " << density << ", " << shape.name;
       }

@@ -132,9 +132,10 @@ DeviceEdges<ExecSpace> upload_edges(const ExecSpace& exec, const std::vector<Edg
 // Fills a block of consecutive rows of the distance matrix (a rank's share of it): `rows` holds
 // rows [first_row, first_row + rows.extent(0)) of the N x N matrix, N = rows.extent(1); every
 // edge must start in that range. `edges` is a DeviceEdges (or an std::vector<Edge>, uploaded).
-template <class ExecSpace, class Edges, std::enable_if_t<Kokkos::is_view<Edges>::value, int> = 0>
+template <class ExecSpace, class Edges>
 void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
                         std::int64_t first_row, const Edges& edges) {
+  static_assert(Kokkos::is_view<Edges>::value, "edges: a DeviceEdges or an std::vector<Edge>");
   detail::ScopedRegion region("apsp::fill_distance_rows");
   const std::int64_t count = rows.extent(0), n = rows.extent(1);
   Kokkos::parallel_for(
@@ -167,7 +168,7 @@ void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>
                           const std::vector<Edge>& edges) {
   fill_distance_rows(exec, dist, 0, edges);
 }
-template <class ExecSpace, class Edges, std::enable_if_t<Kokkos::is_view<Edges>::value, int> = 0>
+template <class ExecSpace, class Edges>
 void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
                           const Edges& edges) {
   fill_distance_rows(exec, dist, 0, edges);
@@ -175,8 +176,8 @@ void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>
 
 namespace detail {
 
-template <bool Paths, class ExecSpace>
-void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist, int* via,
+template <class ExecSpace>
+void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
                         const Options& options) {
   const ShapeChoice shape = choose_shape(exec, options);
   const std::int64_t n = dist.extent(0);
@@ -189,9 +190,9 @@ void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& 
   if (n == 0) return;
   const int tiles = int(n / shape.tile);
   visit_shape(typename ShapeTable<ExecSpace>::type{}, shape.index, [&](auto shape_tag) {
-    visit_relaxation<Paths>(options.negative_weights, [&](auto relax_tag) {
-      BlockedRounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)> rounds(
-          exec, dist.data(), via, 0, tiles, tiles);
+    visit_relaxation(options.negative_weights, [&](auto relax_tag) {
+      BlockedRounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)> rounds(exec, dist.data(),
+                                                                                0, tiles, tiles);
       const int every = tiles / 100 > 0 ? tiles / 100 : 1;
       for (int r = 0; r < tiles; ++r) {
         rounds.round(r, SharedPivotRows{});
@@ -212,19 +213,7 @@ template <class ExecSpace>
 void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
                     const Options& options = {}) {
   detail::ScopedRegion region("apsp::floyd_warshall");
-  detail::run_floyd_warshall<false>(exec, dist, nullptr, options);
-}
-
-// The same, and via(i,j) = the intermediate vertex of the last improvement of dist(i,j), -1 when
-// there was none (an edge, the diagonal, no path). via is an output, N x N like dist.
-template <class ExecSpace>
-void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                    const DistanceMatrix<ExecSpace>& via, const Options& options) {
-  detail::ScopedRegion region("apsp::floyd_warshall_paths");
-  if (via.extent(0) != dist.extent(0) || via.extent(1) != dist.extent(1))
-    throw Error("via matrix must have the extents of the distance matrix");
-  Kokkos::deep_copy(exec, via, -1);
-  detail::run_floyd_warshall<true>(exec, dist, via.data(), options);
+  detail::run_floyd_warshall(exec, dist, options);
 }
 
 // After a run with negative weights: the smallest vertex v < vertices with dist(v,v) < 0 (a

@@ -93,8 +93,7 @@ PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatr
   // Counts by source (in offsets(u + 1)), their prefix sums, then each edge at its source's
   // next free place (the order within a source does not matter to the rule).
   Kokkos::parallel_for(
-      "apsp::paths::count_path_edges", Range(exec, 0, edges.size()),
-      KOKKOS_LAMBDA(std::int64_t e) {
+      "apsp::paths::count_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
         if (tight(edges(e))) Kokkos::atomic_increment(&offsets(edges(e).src + 1));
       });
   Kokkos::parallel_scan(
@@ -111,11 +110,11 @@ PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatr
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_weights"), total);
   Kokkos::View<std::int64_t*, memory_space> next(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_next"), vertices);
-  Kokkos::deep_copy(exec, next, Kokkos::subview(offsets, std::make_pair(std::int64_t(0), vertices)));
+  Kokkos::deep_copy(exec, next,
+                    Kokkos::subview(offsets, std::make_pair(std::int64_t(0), vertices)));
   const auto targets = out.targets, weights = out.weights;
   Kokkos::parallel_for(
-      "apsp::paths::place_path_edges", Range(exec, 0, edges.size()),
-      KOKKOS_LAMBDA(std::int64_t e) {
+      "apsp::paths::place_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
         const Edge edge = edges(e);
         if (!tight(edge)) return;
         const std::int64_t at = Kokkos::atomic_fetch_add(&next(edge.src), std::int64_t(1));
@@ -140,8 +139,8 @@ struct PredecessorSearch {
 
   Matrix dist, pred, queue;
   PathEdges<ExecSpace> edges;
-  std::int64_t first;        // the row of pred(0, .)
-  std::int64_t dist_first;   // the row of dist(0, .)
+  std::int64_t first;       // the row of pred(0, .)
+  std::int64_t dist_first;  // the row of dist(0, .)
   int vertices, level;
 
   // Bits of the vertices and one more word, the end of the queue.
@@ -247,14 +246,13 @@ class PredecessorRows {
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     // One thread per row on CPUs (rows are plentiful); on GPUs a team per row, with the bits
     // in the scratch pad where they fit.
-    const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                                 typename ExecSpace::memory_space>::accessible;
+    const bool host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const std::size_t scratch = Search::scratch(pred_.extent(1));
     const int level = scratch <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
     Kokkos::parallel_for(
         "apsp::paths::predecessor_search",
-        Policy(exec_, int(count), host ? 1 : 64)
-            .set_scratch_size(level, Kokkos::PerTeam(scratch)),
+        Policy(exec_, int(count), host ? 1 : 64).set_scratch_size(level, Kokkos::PerTeam(scratch)),
         Search{dist_, pred_, queue_, edges_, first, dist_first_, int(vertices_), level});
     exec_.fence();
     return pred_;
