@@ -302,7 +302,7 @@ void run_rounds(const ExecSpace& exec, const Ranks& ranks, const Layout& layout,
   const int first = layout.first(ranks.rank), end = first + layout.count(ranks.rank);
   const auto rows_of = [&](int t) { return local + std::int64_t(t - first) * B * n; };
   const auto block = [&](int from, int to) {
-    return Rounds(exec, rows_of(from), nullptr, from, to - from, tiles);
+    return Rounds(exec, rows_of(from), from, to - from, tiles);
   };
   const auto update = [&](int from, int to, int r, const int* pivot_rows) {
     if (from < to) block(from, to).round(r, GivenPivotRows{pivot_rows});
@@ -574,13 +574,13 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
   stage = Clock::now();
   const InjectedFailure failure = InjectedFailure::from_environment();
   collectively(ranks, [&] {
-    detail::visit_shape(
-        typename detail::ShapeTable<ExecSpace>::type{}, shape_index, [&](auto shape_tag) {
-          detail::visit_relaxation<false>(options.negative_weights, [&](auto relax_tag) {
-            run_rounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)>(
-                exec, ranks, layout, local.data(), n, *exchange, options, failure);
-          });
-        });
+    detail::visit_shape(typename detail::ShapeTable<ExecSpace>::type{}, shape_index,
+                        [&](auto shape_tag) {
+                          detail::visit_relaxation(options.negative_weights, [&](auto relax_tag) {
+                            run_rounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)>(
+                                exec, ranks, layout, local.data(), n, *exchange, options, failure);
+                          });
+                        });
   });
   if (options.negative_weights) {
     std::int64_t smallest = vertices;

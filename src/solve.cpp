@@ -48,32 +48,39 @@ void write_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows, st
       stats.download_s, stats.write_s);
 }
 
-// Floyd-Warshall on the filled matrix, with paths when `via` is allocated, then the check for a
-// negative cycle that negative weights need.
+// Floyd-Warshall on the filled matrix, then the check for a negative cycle that negative weights
+// need.
 template <class ExecSpace>
 void solve_distances(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                     const DistanceMatrix<ExecSpace>& via, const Options& options,
-                     std::int64_t vertices) {
-  if (via.data())
-    floyd_warshall(exec, dist, via, options);
-  else
-    floyd_warshall(exec, dist, options);
+                     const Options& options, std::int64_t vertices) {
+  floyd_warshall(exec, dist, options);
   if (options.negative_weights) {
     const std::int64_t cycle = negative_cycle_vertex(exec, dist, 0, vertices);
     if (cycle >= 0) throw negative_cycle_error(cycle);
   }
 }
 
-// Predecessor rows computed at once: enough threads for the device, within `memory` bytes.
+// Predecessor rows computed at once: enough for the device, within `memory` bytes.
 template <class ExecSpace>
 std::int64_t predecessor_batch(const ExecSpace& exec, std::int64_t vertices, std::int64_t n,
                                std::uint64_t memory) {
   const std::int64_t wanted =
-      detail::host_memory<ExecSpace> ? 4 * std::int64_t(exec.concurrency()) : 32768;
+      detail::host_memory<ExecSpace> ? 64 * std::int64_t(exec.concurrency()) : 32768;
   std::int64_t batch = std::min(vertices, wanted);
   while (batch > 1 && PredecessorRows<ExecSpace>::bytes(batch, n) > memory)
     batch /= 2;
   return std::max<std::int64_t>(batch, 1);
+}
+
+// The predecessor rows' kernels once, on a graph of one edge, as detail::warm_up does for the
+// solver's (its distances are final as filled).
+template <class ExecSpace>
+void warm_up_predecessors(const ExecSpace& exec) {
+  DistanceMatrix<ExecSpace> dist("apsp::warm_up", 2, 2);
+  const DeviceEdges<ExecSpace> edges = upload_edges(exec, {Edge{0, 1, 0}});
+  fill_distance_matrix(exec, dist, edges);
+  PredecessorRows<ExecSpace>(exec, dist, 0, 2, select_path_edges(exec, dist, 0, 2, edges), 1)
+      .compute(0, 1);
 }
 
 template <class ExecSpace>
@@ -95,7 +102,8 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   stats.edges = std::int64_t(graph.edges.size());
   const bool paths = !config.predecessors.empty();
   if (paths && config.algorithm == Algorithm::sssp)
-    throw Error("--predecessors comes from Floyd-Warshall with paths: use --algorithm fw");
+    throw Error(
+        "--predecessors comes from Floyd-Warshall (sssp does not write them): use --algorithm fw");
   Options options = config.options;
   options.negative_weights = has_negative_weight(graph);
   // Checked whichever algorithm runs: a --tile or --shape that this device cannot run is an
@@ -115,26 +123,27 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   stats.shape = shape.name;
   stats.padded = n;
 
-  // Resources, before any work: device memory for the matrix (and the edge list while it is
-  // scattered; with paths the via matrix and the predecessor rows' work rows), disk space for
-  // the outputs.
+  // Resources, before any work: device memory for the matrix and the edge list (scattered into
+  // it; with paths kept until the shortest-path edges are selected from it, and those, and the
+  // predecessor rows with their queues), disk space for the outputs.
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
+  const std::int64_t edges = std::int64_t(graph.edges.size());
   const std::uint64_t matrices =
-      detail::saturating_sum({matrix_bytes(n, n), paths ? matrix_bytes(n, n) : 0,
-                              std::uint64_t(graph.edges.size()) * sizeof(Edge)});
+      detail::saturating_sum({matrix_bytes(n, n), std::uint64_t(edges) * sizeof(Edge),
+                              paths ? PathEdges<ExecSpace>::bytes(graph.vertices, edges) : 0});
   const std::int64_t batch =
       paths ? predecessor_batch(exec, graph.vertices, n, usable > matrices ? usable - matrices : 0)
             : 0;
   const std::uint64_t needed =
       detail::saturating_sum({matrices, paths ? PredecessorRows<ExecSpace>::bytes(batch, n) : 0});
   if (needed > usable)
-    throw Error(
-        "V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) + " on " +
-        stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) + " int32 distances" +
-        (paths ? ", as many intermediate vertices and the predecessor rows' work space" : "") +
-        "), but only " + detail::size_text(usable) +
-        " can be used: run on a device with more memory" +
-        (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
+    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
+                " on " + stats.device + " (" + std::to_string(n) + " x " + std::to_string(n) +
+                " int32 distances" +
+                (paths ? ", the shortest-path edges and the predecessor rows' work space" : "") +
+                "), but only " + detail::size_text(usable) +
+                " can be used: run on a device with more memory" +
+                (paths ? std::string() : ", or over several with mpirun -np K (an MPI build)"));
   check_path_bounds(graph.vertices, options.negative_weights);
   if (paths)
     check_disk_space({{config.output, output_size}, {config.predecessors, output_size}});
@@ -146,21 +155,24 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   stage = Clock::now();
   DistanceMatrix<ExecSpace> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"), n,
                                  n);
-  DistanceMatrix<ExecSpace> via;
-  if (paths)
-    via = DistanceMatrix<ExecSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::via"), n,
-                                    n);
-  fill_distance_matrix(exec, dist, graph.edges);
-  detail::warm_up(exec, options, paths);
+  DeviceEdges<ExecSpace> device_edges = upload_edges(exec, graph.edges);
+  fill_distance_matrix(exec, dist, device_edges);
+  if (!paths) device_edges = {};
+  detail::warm_up(exec, options);
+  if (paths) warm_up_predecessors(exec);
   stats.upload_s = seconds_since(stage);
 
   stage = Clock::now();
-  solve_distances(exec, dist, via, options, graph.vertices);
+  solve_distances(exec, dist, options, graph.vertices);
   stats.compute_s = seconds_since(stage);
 
   write_rows(exec, dist, graph.vertices, graph.vertices, config.output_format, out, stats);
   if (paths) {
-    PredecessorRows<ExecSpace> rows(exec, dist, via, graph.vertices, batch);
+    stage = Clock::now();
+    const auto path_edges = select_path_edges(exec, dist, 0, graph.vertices, device_edges);
+    device_edges = {};
+    PredecessorRows<ExecSpace> rows(exec, dist, 0, graph.vertices, path_edges, batch);
+    stats.predecessors_s += seconds_since(stage);
     for (std::int64_t first = 0; first < graph.vertices; first += batch) {
       const std::int64_t count = std::min(batch, graph.vertices - first);
       stage = Clock::now();
@@ -303,21 +315,25 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
   Options options = config.options;
   options.negative_weights = has_negative_weight(graph);
   const std::int64_t n = padded_size(graph.vertices, choose_shape(exec, options));
-  const std::uint64_t needed = detail::saturating_sum(
-      {matrix_bytes(n, n), matrix_bytes(n, n), PredecessorRows<ExecSpace>::bytes(1, n),
-       std::uint64_t(graph.edges.size()) * sizeof(Edge)});
+  const std::int64_t edges = std::int64_t(graph.edges.size());
+  const std::uint64_t needed =
+      detail::saturating_sum({matrix_bytes(n, n), std::uint64_t(edges) * sizeof(Edge),
+                              PathEdges<ExecSpace>::bytes(graph.vertices, edges),
+                              PredecessorRows<ExecSpace>::bytes(1, n)});
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
   if (needed > usable)
     throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
-                " on " + describe_device(exec) + " for the distances and intermediate vertices, " +
+                " on " + describe_device(exec) + " for the distances and shortest-path edges, " +
                 "but only " + detail::size_text(usable) + " can be used");
   check_path_bounds(graph.vertices, options.negative_weights);
   DistanceMatrix<ExecSpace> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"), n,
                                  n);
-  DistanceMatrix<ExecSpace> via(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::via"), n, n);
-  fill_distance_matrix(exec, dist, graph.edges);
-  solve_distances(exec, dist, via, options, graph.vertices);
-  PredecessorRows<ExecSpace> rows(exec, dist, via, graph.vertices, 1);
+  const DeviceEdges<ExecSpace> device_edges = upload_edges(exec, graph.edges);
+  fill_distance_matrix(exec, dist, device_edges);
+  solve_distances(exec, dist, options, graph.vertices);
+  PredecessorRows<ExecSpace> rows(exec, dist, 0, graph.vertices,
+                                  select_path_edges(exec, dist, 0, graph.vertices, device_edges),
+                                  1);
   const auto pred = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(rows.compute(source, 1), 0, Kokkos::ALL));
   return std::vector<int>(pred.data(), pred.data() + graph.vertices);

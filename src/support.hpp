@@ -115,18 +115,15 @@ SolveStats stats_of(const ExecSpace& exec) {
 
 // Runs every kernel once on a two-tile matrix, so that a timed solve does not include what
 // only the first launch pays (lazy module loading on CUDA, first touch of scratch pools).
-// The kernels of the run: options.negative_weights picks the arithmetic, `paths` the variant.
+// The kernels of the run: options.negative_weights picks the arithmetic.
 template <class ExecSpace>
-void warm_up(const ExecSpace& exec, const Options& options, bool paths = false) {
+void warm_up(const ExecSpace& exec, const Options& options) {
   const std::int64_t n = 2 * std::int64_t(choose_shape(exec, options).tile);
   DistanceMatrix<ExecSpace> dist("apsp::warm_up", n, n);
   fill_distance_matrix(exec, dist, {});
   Options quiet = options;
   quiet.progress = nullptr;
-  if (paths)
-    floyd_warshall(exec, dist, DistanceMatrix<ExecSpace>("apsp::warm_up_via", n, n), quiet);
-  else
-    floyd_warshall(exec, dist, quiet);
+  floyd_warshall(exec, dist, quiet);
 }
 
 template <class ExecSpace>

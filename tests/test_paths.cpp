@@ -1,7 +1,9 @@
-// The paths variant and the negative-weights variant of the blocked solver, exactly, on every
-// backend and every tile shape the device allows: distances against the plain reference, and
-// every predecessor path walked edge by edge back to its source, its length equal to the
-// distance. Zero weights make zero-weight cycles, where naive predecessors loop.
+// Predecessors and negative weights, exactly, on every backend and every tile shape the device
+// allows: distances against the plain reference, predecessor rows against an independent
+// reference of the rule (paths.hpp: fewest edges among shortest paths, then the smallest
+// predecessor), so that every shape and backend gives the same rows, and every predecessor path
+// walked edge by edge back to its source, its length equal to the distance. Zero weights make
+// zero-weight cycles, where naive predecessors loop, and many tied shortest paths.
 #include "backends.hpp"
 #include "reference.hpp"
 
@@ -10,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -24,37 +27,77 @@ struct Solved {
   std::vector<int> pred;  // V x V, empty without paths
 };
 
-// Solves g with the given shape; with paths, the predecessor rows come in batches of `batch`.
+// Solves g with the given shape; with paths, the predecessor rows come in batches of `batch`
+// from the rows [first, V) of the distance matrix alone (as a rank holding them computes them).
 template <class ExecSpace>
 Solved solve(const apsp::Graph& g, const apsp::ShapeChoice& shape, bool paths, bool negative,
-             std::int64_t batch = 3) {
+             std::int64_t batch = 3, std::int64_t first = 0) {
   ExecSpace exec;
   apsp::Options options;
   options.shape = shape.index;
   options.negative_weights = negative;
   const std::int64_t v = g.vertices;
   const std::int64_t n = apsp::padded_size(v, apsp::choose_shape(exec, options));
-  apsp::DistanceMatrix<ExecSpace> dist("dist", n, n), via;
-  apsp::fill_distance_matrix(exec, dist, g.edges);
+  apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
+  const auto edges = apsp::upload_edges(exec, g.edges);
+  apsp::fill_distance_matrix(exec, dist, edges);
+  apsp::floyd_warshall(exec, dist, options);
   Solved out;
   if (paths) {
-    via = apsp::DistanceMatrix<ExecSpace>("via", n, n);
-    apsp::floyd_warshall(exec, dist, via, options);
-    apsp::PredecessorRows<ExecSpace> rows(exec, dist, via, v, batch);
-    for (std::int64_t first = 0; first < v; first += batch) {
-      const std::int64_t count = std::min(batch, v - first);
+    const auto path_edges = apsp::select_path_edges(exec, dist, 0, v, edges);
+    apsp::DistanceMatrix<ExecSpace> block("block", n - first, n);
+    Kokkos::deep_copy(block, Kokkos::subview(dist, std::make_pair(first, n), Kokkos::ALL));
+    apsp::PredecessorRows<ExecSpace> rows(exec, block, first, v, path_edges, batch);
+    out.pred.assign(std::size_t(first * v), apsp::no_vertex);
+    for (std::int64_t r = first; r < v; r += batch) {
+      const std::int64_t count = std::min(batch, v - r);
       const auto host =
-          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.compute(first, count));
-      for (std::int64_t r = 0; r < count; ++r)
-        out.pred.insert(out.pred.end(), &host(r, 0), &host(r, 0) + v);
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.compute(r, count));
+      for (std::int64_t x = 0; x < count; ++x)
+        out.pred.insert(out.pred.end(), &host(x, 0), &host(x, 0) + v);
     }
-  } else {
-    apsp::floyd_warshall(exec, dist, options);
   }
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
   for (std::int64_t i = 0; i < v; ++i)
     out.dist.insert(out.dist.end(), &host(i, 0), &host(i, 0) + v);
   return out;
+}
+
+// The rule of paths.hpp, from the reference distances: per source, breadth-first levels over
+// the tight edges, then for each vertex the smallest tight in-neighbour one level down.
+std::vector<int> reference_predecessors(const apsp::Graph& g, const std::vector<int>& d) {
+  const int v = g.vertices;
+  std::map<std::pair<int, int>, int> lightest;
+  for (const auto& e : g.edges)
+    if (e.src != e.dst) {
+      auto it = lightest.emplace(std::make_pair(e.src, e.dst), e.weight).first;
+      it->second = std::min(it->second, e.weight);
+    }
+  std::vector<int> pred(std::size_t(v) * v, apsp::no_vertex);
+  for (int i = 0; i < v; ++i) {
+    const auto dist = [&](int x) { return d[std::size_t(i) * v + x]; };
+    const auto tight = [&](int u, int j, int w) {
+      return dist(u) != apsp::infinity && dist(u) + w == dist(j);
+    };
+    std::vector<int> level(std::size_t(v), -1), queue{i};
+    level[std::size_t(i)] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head)
+      for (const auto& [edge, w] : lightest) {
+        const auto [u, j] = edge;
+        if (u == queue[head] && level[std::size_t(j)] < 0 && tight(u, j, w)) {
+          level[std::size_t(j)] = level[std::size_t(u)] + 1;
+          queue.push_back(j);
+        }
+      }
+    for (const auto& [edge, w] : lightest) {
+      const auto [u, j] = edge;  // in order of u: the first that fits is the smallest
+      int& p = pred[std::size_t(i) * v + j];
+      if (p == apsp::no_vertex && j != i && level[std::size_t(u)] >= 0 &&
+          level[std::size_t(u)] + 1 == level[std::size_t(j)] && tight(u, j, w))
+        p = u;
+    }
+  }
+  return pred;
 }
 
 // Walks every predecessor path back to its source; returns "" or the first problem.
@@ -130,27 +173,49 @@ template <class ExecSpace>
 class Paths : public ::testing::Test {};
 TYPED_TEST_SUITE(Paths, apsp_test::Backends, apsp_test::BackendName);
 
-TYPED_TEST(Paths, PredecessorPathsHaveTheDistancesWithZeroWeightCycles) {
+TYPED_TEST(Paths, PredecessorsFollowTheRuleWithZeroWeightCyclesAndTies) {
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     for (int v : {1, 2, 7, 33, 65, 130}) {
       for (double density : {0.05, 0.3}) {
-        const auto g = zero_heavy_graph(v, density, unsigned(v * 31 + shape.index));
+        const auto g = zero_heavy_graph(v, density, unsigned(v * 31) + (density > 0.1 ? 1 : 0));
         const Solved s = solve<TypeParam>(g, shape, true, false);
         ASSERT_EQ(s.dist, apsp_test::reference_floyd_warshall(g))
             << "V = " << v << ", " << shape.name;
-        const std::string problem = check_paths(g, s);
-        EXPECT_EQ(problem, "") << "V = " << v << ", density " << density << ", " << shape.name;
+        EXPECT_EQ(check_paths(g, s), "")
+            << "V = " << v << ", density " << density << ", " << shape.name;
+        EXPECT_EQ(s.pred, reference_predecessors(g, s.dist))
+            << "V = " << v << ", density " << density << ", " << shape.name;
       }
     }
   }
 }
 
-TYPED_TEST(Paths, DistancesWithPathsEqualThoseWithout) {
-  for (const auto& shape : apsp::available_shapes(TypeParam())) {
-    const auto g = apsp_test::random_graph(150, 0.04, unsigned(shape.index + 5));
-    const Solved with = solve<TypeParam>(g, shape, true, false, 150);
-    EXPECT_EQ(with.dist, solve<TypeParam>(g, shape, false, false).dist) << shape.name;
-    EXPECT_EQ(check_paths(g, with), "") << shape.name;
+// All weights 0 on a complete graph: every pair is one edge away, every vertex on a zero cycle.
+TYPED_TEST(Paths, PredecessorsOfAZeroWeightCliqueAreTheSources) {
+  apsp::Graph g;
+  g.vertices = 40;
+  for (int i = 0; i < g.vertices; ++i)
+    for (int j = 0; j < g.vertices; ++j)
+      g.edges.push_back({i, j, 0});
+  const Solved s = solve<TypeParam>(g, apsp::available_shapes(TypeParam()).front(), true, false);
+  for (int i = 0; i < g.vertices; ++i)
+    for (int j = 0; j < g.vertices; ++j)
+      ASSERT_EQ(s.pred[std::size_t(i * g.vertices + j)], i == j ? apsp::no_vertex : i)
+          << i << " -> " << j;
+}
+
+// A row block (rows [first, V), as the rank holding them sees them) and the batch size change
+// nothing.
+TYPED_TEST(Paths, PredecessorRowsOfARowBlockAreTheSame) {
+  const auto shape = apsp::available_shapes(TypeParam()).front();
+  const auto g = zero_heavy_graph(150, 0.04, 5);
+  const Solved whole = solve<TypeParam>(g, shape, true, false, 150);
+  EXPECT_EQ(check_paths(g, whole), "");
+  for (const std::int64_t first : {1, 37, 149}) {
+    const Solved block = solve<TypeParam>(g, shape, true, false, 4, first);
+    const std::size_t skip = std::size_t(first * g.vertices);
+    EXPECT_TRUE(std::equal(block.pred.begin() + skip, block.pred.end(), whole.pred.begin() + skip))
+        << "rows from " << first;
   }
 }
 
@@ -159,11 +224,10 @@ TYPED_TEST(Paths, NegativeWeightsMatchTheReference) {
     for (int v : {1, 5, 40, 97}) {
       const auto g = potential_graph(v, 0.1, unsigned(v + 13 * shape.index));
       const auto expected = apsp_test::reference_floyd_warshall(g);
-      EXPECT_EQ(solve<TypeParam>(g, shape, false, true).dist, expected)
-          << "V = " << v << ", " << shape.name;
       const Solved s = solve<TypeParam>(g, shape, true, true);
       EXPECT_EQ(s.dist, expected) << "V = " << v << ", " << shape.name;
       EXPECT_EQ(check_paths(g, s), "") << "V = " << v << ", " << shape.name;
+      EXPECT_EQ(s.pred, reference_predecessors(g, expected)) << "V = " << v << ", " << shape.name;
     }
   }
 }

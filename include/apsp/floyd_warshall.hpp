@@ -13,7 +13,7 @@
 //   apsp::floyd_warshall(exec, dist, options);
 //
 // With negative weights (options.negative_weights) check negative_cycle_vertex() afterwards.
-// For the paths themselves pass a via matrix too (paths.hpp turns it into predecessors).
+// The paths themselves come afterwards, from the distances and the edges (paths.hpp).
 #pragma once
 
 #include <apsp/detail/blocked_rounds.hpp>
@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace apsp {
@@ -115,12 +116,28 @@ inline std::uint64_t matrix_bytes(std::int64_t rows, std::int64_t cols) {
   return r * c * sizeof(int);
 }
 
+// The edge list on the device (fill_distance_rows scatters it; paths.hpp selects from it).
+template <class ExecSpace>
+using DeviceEdges = Kokkos::View<Edge*, typename ExecSpace::memory_space>;
+
+template <class ExecSpace>
+DeviceEdges<ExecSpace> upload_edges(const ExecSpace& exec, const std::vector<Edge>& edges) {
+  DeviceEdges<ExecSpace> device_edges(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
+  Kokkos::deep_copy(
+      exec, device_edges,
+      Kokkos::View<const Edge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          edges.data(), edges.size()));
+  return device_edges;
+}
+
 // Fills a block of consecutive rows of the distance matrix (a rank's share of it): `rows` holds
 // rows [first_row, first_row + rows.extent(0)) of the N x N matrix, N = rows.extent(1); every
-// edge must start in that range.
-template <class ExecSpace>
+// edge must start in that range. `edges` is a DeviceEdges (or an std::vector<Edge>, uploaded).
+template <class ExecSpace, class Edges>
 void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
-                        std::int64_t first_row, const std::vector<Edge>& edges) {
+                        std::int64_t first_row, const Edges& edges) {
+  static_assert(Kokkos::is_view<Edges>::value, "edges: a DeviceEdges or an std::vector<Edge>");
   detail::ScopedRegion region("apsp::fill_distance_rows");
   const std::int64_t count = rows.extent(0), n = rows.extent(1);
   Kokkos::parallel_for(
@@ -129,25 +146,21 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& 
       KOKKOS_LAMBDA(std::int64_t e) {
         rows.data()[e] = (first_row + e / n == e % n) ? 0 : infinity;
       });
-  if (edges.empty()) {
-    exec.fence();
-    return;
-  }
-  Kokkos::View<Edge*, typename ExecSpace::memory_space> device_edges(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
-  Kokkos::deep_copy(
-      exec, device_edges,
-      Kokkos::View<const Edge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          edges.data(), edges.size()));
   Kokkos::parallel_for(
       "apsp::fill::edges",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, edges.size()),
       KOKKOS_LAMBDA(std::int64_t e) {
-        const Edge edge = device_edges(e);
+        const Edge edge = edges(e);
         // A self-loop only counts when negative (dist(i,i) = 0 otherwise): a negative cycle.
         Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), int(edge.weight));
       });
   exec.fence();
+}
+
+template <class ExecSpace>
+void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
+                        std::int64_t first_row, const std::vector<Edge>& edges) {
+  fill_distance_rows(exec, rows, first_row, upload_edges(exec, edges));
 }
 
 // dist(i,j) = weight of the lightest edge i -> j, 0 on the diagonal, infinity elsewhere
@@ -157,11 +170,16 @@ void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>
                           const std::vector<Edge>& edges) {
   fill_distance_rows(exec, dist, 0, edges);
 }
+template <class ExecSpace, class Edges>
+void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+                          const Edges& edges) {
+  fill_distance_rows(exec, dist, 0, edges);
+}
 
 namespace detail {
 
-template <bool Paths, class ExecSpace>
-void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist, int* via,
+template <class ExecSpace>
+void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
                         const Options& options) {
   const ShapeChoice shape = choose_shape(exec, options);
   const std::int64_t n = dist.extent(0);
@@ -174,9 +192,9 @@ void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& 
   if (n == 0) return;
   const int tiles = int(n / shape.tile);
   visit_shape(typename ShapeTable<ExecSpace>::type{}, shape.index, [&](auto shape_tag) {
-    visit_relaxation<Paths>(options.negative_weights, [&](auto relax_tag) {
-      BlockedRounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)> rounds(
-          exec, dist.data(), via, 0, tiles, tiles);
+    visit_relaxation(options.negative_weights, [&](auto relax_tag) {
+      BlockedRounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)> rounds(exec, dist.data(),
+                                                                                0, tiles, tiles);
       const int every = tiles / 100 > 0 ? tiles / 100 : 1;
       for (int r = 0; r < tiles; ++r) {
         rounds.round(r, SharedPivotRows{});
@@ -197,19 +215,7 @@ template <class ExecSpace>
 void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
                     const Options& options = {}) {
   detail::ScopedRegion region("apsp::floyd_warshall");
-  detail::run_floyd_warshall<false>(exec, dist, nullptr, options);
-}
-
-// The same, and via(i,j) = the intermediate vertex of the last improvement of dist(i,j), -1 when
-// there was none (an edge, the diagonal, no path). via is an output, N x N like dist.
-template <class ExecSpace>
-void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                    const DistanceMatrix<ExecSpace>& via, const Options& options) {
-  detail::ScopedRegion region("apsp::floyd_warshall_paths");
-  if (via.extent(0) != dist.extent(0) || via.extent(1) != dist.extent(1))
-    throw Error("via matrix must have the extents of the distance matrix");
-  Kokkos::deep_copy(exec, via, -1);
-  detail::run_floyd_warshall<true>(exec, dist, via.data(), options);
+  detail::run_floyd_warshall(exec, dist, options);
 }
 
 // After a run with negative weights: the smallest vertex v < vertices with dist(v,v) < 0 (a

@@ -1,36 +1,45 @@
-// The shortest paths themselves: predecessor rows from the via matrix of
-// floyd_warshall(exec, dist, via, options).
+// The shortest paths themselves: predecessor rows from the final distances and the graph.
 //
-// via(i,j) = k says that the last improvement of d(i,j) went through k: a shortest i -> j walk
-// is a shortest i -> k walk followed by a shortest k -> j walk; via(i,j) = -1 leaves the edge
-// i -> j itself. Expanding that recursion always ends (each step goes to a pair whose last
-// improvement came strictly earlier) and gives a walk of length d(i,j) exactly (the final
-// distances satisfy the triangle inequality). Tracking via costs the kernels one more register
-// per distance and no extra loads; predecessors propagated in the kernels would need the pivot
-// rows' predecessors too.
+// The rule, a function of the graph alone (whatever computed the distances: every tile shape,
+// backend and number of ranks gives the same predecessor file):
+//   pred(i,j) = the smallest u with an edge u -> j that ends a shortest path of fewest edges,
+//               i.e. d(i,u) + w(u,j) = d(i,j) (the edge is tight) and h(i,u) + 1 = h(i,j),
+//               where h(i,j) is the fewest edges of a shortest i -> j path (h(i,i) = 0);
+//   pred(i,j) = -1 (no_vertex) for j = i and where there is no path.
+// Every pointer goes one level of h down, so following pred(i, .) back from any j reaches i in
+// h(i,j) steps: each row is a tree, also with zero-weight cycles, where pointers chosen by the
+// distances alone can loop (bench/predecessor_loops.cpp); every step is tight, so the path has
+// length d(i,j) exactly.
 //
-// A predecessor matrix must also be consistent: following pred(i, .) from j back to i has to
-// reach i. Reading each entry off its own walk is not: with zero-weight cycles the walks of a
-// blocked Floyd-Warshall disagree with one another, and such pointers can loop or mislead (in
-// 2.7% of random graphs of 2-8 vertices with weights mostly 0, never in the plain order:
-// bench/predecessor_loops.cpp). So row i is built as one shortest-path tree: for every j not
-// yet in the tree, the walk i -> j is expanded from its end backwards only until it meets a
-// vertex of the tree, and the new vertices hang off that vertex in walk order; a zero-weight
-// cycle in the walk (a vertex met twice) is cut out as soon as it shows. Every walk is a shortest
-// walk, so each of its prefixes is a shortest walk too, and the tree path to every vertex has
-// exactly that vertex's distance.
+// How: row i is a breadth-first search from i over its tight edges, level by level; a vertex
+// first met at level L + 1 takes the smallest of its tight in-neighbours of level L. Only
+// shortest-path edges can be tight in any row (u -> j with w(u,j) = d(u,j), u != j: PathEdges
+// selects them once), which on dense graphs leaves few of the V^2 edges (at density 1 and
+// weights 0..1000 nearly all distances are 0 and only the zero-weight edges remain). The search
+// stops as soon as it has met every vertex the row reaches (counted from the distances), so a
+// row where everything is one edge away costs one level. The cost is the sum, over rows, of the
+// shortest-path edges out of the vertices met: V * E' at most (E' of them), where Floyd-Warshall
+// costs V^3.
 //
-// Each row is one thread's sequential work, O(V) steps in practice, with three V-long work
-// rows of its own besides its output row; rows are computed in batches.
+// Rows are independent and read only their own distance row and the shortest-path edges: a row
+// block (the rows an MPI rank holds) computes its predecessor rows alone once it has the
+// shortest-path edges, and a rank can select those leaving its own rows.
+//
+// On a device one team searches one row: its threads share each level's vertices; one bit per
+// vertex in scratch marks the vertices of earlier levels, and a level's claims are atomic minima,
+// so the result does not depend on the threads' timing.
 #pragma once
 
+#include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace apsp {
 
@@ -38,124 +47,222 @@ namespace apsp {
 // there is no path.
 constexpr int no_vertex = -1;
 
+// The shortest-path edges by source: u -> targets(e) of weight weights(e) for e in
+// [offsets(u), offsets(u + 1)).
+template <class ExecSpace>
+struct PathEdges {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<std::int64_t*, memory_space> offsets;
+  Kokkos::View<int*, memory_space> targets, weights;
+
+  // Device memory for `edges` of V vertices at most.
+  static std::uint64_t bytes(std::int64_t vertices, std::int64_t edges) {
+    return 2 * std::uint64_t(vertices + 1) * sizeof(std::int64_t) +
+           std::uint64_t(edges) * 2 * sizeof(int);
+  }
+};
+
 namespace detail {
 
-// Builds the shortest-path tree of row `first + r` into pred(r, .); see the top of the file.
 template <class ExecSpace>
-struct PredecessorTree {
-  using Matrix = DistanceMatrix<ExecSpace>;
-  Matrix dist, via, pred, chain, state, stack;
-  std::int64_t first;
-  int vertices;
-
-  // state(r, x): free, position p >= 0 in the chain, or stack position q as -(q + 2).
-  static constexpr int unset = -2, free = -1;
-
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
-    const int i = int(first + r);
-    for (int x = 0; x < vertices; ++x) {
-      pred(r, x) = unset;
-      state(r, x) = free;
-    }
-    pred(r, i) = no_vertex;  // the root: in the tree
-    for (int j = 0; j < vertices; ++j) {
-      if (pred(r, j) != unset || dist(i, j) == infinity) continue;
-      // The walk i -> j, expanded from its end. chain(r, 0..len) holds the vertices found so far,
-      // j first, each the successor of the next; the walk still to expand is the segment from
-      // stack(r, top) to chain(r, len - 1), and the stack holds the walk's vertices between
-      // stack(r, 0), a vertex of the tree, and stack(r, top), in walk order.
-      int len = 0, top = 0, anchor = no_vertex;
-      chain(r, len++) = j;
-      state(r, j) = 0;
-      stack(r, 0) = i;
-      while (true) {
-        const int u = stack(r, top), v = chain(r, len - 1);
-        const int k = via(u, v);
-        if (k < 0) {  // the edge u -> v: u comes next, going backwards
-          if (pred(r, u) != unset) {
-            anchor = u;
-            break;
-          }
-          state(r, u) = len;  // u leaves the stack (it was its top) for the chain
-          chain(r, len++) = u;
-          --top;
-        } else if (pred(r, k) != unset) {  // k is in the tree: the walk from k on is enough
-          for (int q = 1; q <= top; ++q)
-            state(r, stack(r, q)) = free;
-          stack(r, 0) = k;
-          top = 0;
-        } else if (state(r, k) >= 0) {  // k is already in the chain: cut the cycle k .. k
-          for (int p = state(r, k) + 1; p < len; ++p)
-            state(r, chain(r, p)) = free;
-          len = state(r, k) + 1;
-        } else if (state(r, k) != free) {  // k is on the stack: cut the cycle k .. k
-          const int at = -state(r, k) - 2;
-          for (int q = at + 1; q <= top; ++q)
-            state(r, stack(r, q)) = free;
-          top = at;
-        } else {  // split the segment at k: expand k .. v first
-          stack(r, ++top) = k;
-          state(r, k) = -(top + 2);
-        }
-      }
-      for (int p = 0; p < len; ++p) {
-        pred(r, chain(r, p)) = p + 1 < len ? chain(r, p + 1) : anchor;
-        state(r, chain(r, p)) = free;
-      }
-    }
-    for (int x = 0; x < vertices; ++x)
-      if (pred(r, x) == unset) pred(r, x) = no_vertex;
+struct IsPathEdge {
+  DistanceMatrix<ExecSpace> rows;
+  std::int64_t first, count;
+  KOKKOS_INLINE_FUNCTION bool operator()(const Edge& e) const {
+    const std::int64_t r = e.src - first;
+    return e.src != e.dst && r >= 0 && r < count && rows(r, e.dst) == e.weight;
   }
 };
 
 }  // namespace detail
 
-// Predecessor rows, `batch` rows at a time, from the dist and via matrices of one
-// floyd_warshall run with paths (N x N; `vertices` of them real).
+// The shortest-path edges among `edges` that leave rows [first, first + rows.extent(0)) of the
+// final distance matrix (all of them with one process): w(u,j) = d(u,j), u != j.
+template <class ExecSpace>
+PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
+                                       std::int64_t first, std::int64_t vertices,
+                                       const DeviceEdges<ExecSpace>& edges) {
+  detail::ScopedRegion region("apsp::select_path_edges");
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using memory_space = typename ExecSpace::memory_space;
+  const std::int64_t count = rows.extent(0);
+  PathEdges<ExecSpace> out;
+  out.offsets = Kokkos::View<std::int64_t*, memory_space>("apsp::path_edges_offsets", vertices + 1);
+  const auto offsets = out.offsets;
+  const detail::IsPathEdge<ExecSpace> tight{rows, first, count};
+  // Counts by source (in offsets(u + 1)), their prefix sums, then each edge at its source's
+  // next free place (the order within a source does not matter to the rule).
+  Kokkos::parallel_for(
+      "apsp::paths::count_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
+        if (tight(edges(e))) Kokkos::atomic_increment(&offsets(edges(e).src + 1));
+      });
+  Kokkos::parallel_scan(
+      "apsp::paths::path_edge_offsets", Range(exec, 0, vertices + 1),
+      KOKKOS_LAMBDA(std::int64_t u, std::int64_t & sum, bool final) {
+        sum += offsets(u);
+        if (final) offsets(u) = sum;
+      });
+  std::int64_t total = 0;
+  Kokkos::deep_copy(total, Kokkos::subview(offsets, vertices));
+  out.targets = Kokkos::View<int*, memory_space>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_targets"), total);
+  out.weights = Kokkos::View<int*, memory_space>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_weights"), total);
+  Kokkos::View<std::int64_t*, memory_space> next(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_next"), vertices);
+  Kokkos::deep_copy(exec, next,
+                    Kokkos::subview(offsets, std::make_pair(std::int64_t(0), vertices)));
+  const auto targets = out.targets, weights = out.weights;
+  Kokkos::parallel_for(
+      "apsp::paths::place_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
+        const Edge edge = edges(e);
+        if (!tight(edge)) return;
+        const std::int64_t at = Kokkos::atomic_fetch_add(&next(edge.src), std::int64_t(1));
+        targets(at) = edge.dst;
+        weights(at) = edge.weight;
+      });
+  exec.fence();
+  return out;
+}
+
+namespace detail {
+
+// The search of row `first + r` into pred(r, .); see the top of the file. queue(r, .) holds the
+// vertices met, level after level.
+template <class ExecSpace>
+struct PredecessorSearch {
+  using Matrix = DistanceMatrix<ExecSpace>;
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Bits = Kokkos::View<unsigned*, typename ExecSpace::scratch_memory_space,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int unset = 0x7fffffff;  // above every vertex, for the minima
+
+  Matrix dist, pred, queue;
+  PathEdges<ExecSpace> edges;
+  std::int64_t first;       // the row of pred(0, .)
+  std::int64_t dist_first;  // the row of dist(0, .)
+  int vertices, level;
+
+  // Bits of the vertices and one more word, the end of the queue.
+  static std::size_t scratch(std::int64_t n) { return Bits::shmem_size((n + 31) / 32 + 1); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const int r = team.league_rank();
+    const int i = int(first + r);
+    const int n = int(pred.extent(1)), words = (n + 31) / 32;
+    const int* d = &dist(first + r - dist_first, 0);
+    int* p = &pred(r, 0);
+    int* q = &queue(r, 0);
+    const Bits met(team.team_scratch(level), words + 1);
+    unsigned* end = &met(words);
+    const bool shared = team.team_size() > 1;
+
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](int w) { met(w) = 0; });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int x) { p[x] = unset; });
+    int reachable = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, vertices),
+        [&](int x, int& sum) { sum += d[x] != infinity ? 1 : 0; }, reachable);
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      met(i / 32) = 1u << (i % 32);
+      q[0] = i;
+      *end = 1;
+    });
+    team.team_barrier();
+    int head = 0, tail = 1;  // the current level: q[head, tail)
+    while (head < tail && tail < reachable) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, head, tail), [&](int s) {
+        const int u = q[s], du = d[u];
+        for (std::int64_t e = edges.offsets(u); e < edges.offsets(u + 1); ++e) {
+          const int j = edges.targets(e);
+          if ((met(j / 32) >> (j % 32)) & 1u) continue;
+          if (du + edges.weights(e) != d[j]) continue;
+          if (shared) {
+            if (Kokkos::atomic_fetch_min(&p[j], u) == unset)
+              q[Kokkos::atomic_fetch_add(end, 1u)] = j;
+          } else if (u < p[j]) {
+            if (p[j] == unset) q[(*end)++] = j;
+            p[j] = u;
+          }
+        }
+      });
+      team.team_barrier();
+      const int next = int(*end);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tail, next), [&](int s) {
+        const int j = q[s];
+        if (shared)
+          Kokkos::atomic_fetch_or(&met(j / 32), 1u << (j % 32));
+        else
+          met(j / 32) |= 1u << (j % 32);
+      });
+      team.team_barrier();
+      head = tail;
+      tail = next;
+    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int x) {
+      if (p[x] == unset) p[x] = no_vertex;
+    });
+  }
+};
+
+}  // namespace detail
+
+// Predecessor rows, `batch` rows at a time, from a block of rows of the final distance matrix
+// (`dist` holds rows [dist_first, dist_first + dist.extent(0)) of N columns, `vertices` of
+// them real) and the graph's shortest-path edges.
 template <class ExecSpace>
 class PredecessorRows {
  public:
   using Matrix = DistanceMatrix<ExecSpace>;
 
-  PredecessorRows(const ExecSpace& exec, const Matrix& dist, const Matrix& via,
-                  std::int64_t vertices, std::int64_t batch)
-      : exec_(exec), dist_(dist), via_(via), vertices_(vertices) {
+  PredecessorRows(const ExecSpace& exec, const Matrix& dist, std::int64_t dist_first,
+                  std::int64_t vertices, const PathEdges<ExecSpace>& edges, std::int64_t batch)
+      : exec_(exec), dist_(dist), edges_(edges), dist_first_(dist_first), vertices_(vertices) {
     const std::int64_t n = dist.extent(1);
     const auto alloc = [&](const char* label) {
       return Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), batch, n);
     };
     pred_ = alloc("apsp::pred");
-    chain_ = alloc("apsp::pred_chain");
-    state_ = alloc("apsp::pred_state");
-    stack_ = alloc("apsp::pred_stack");
+    queue_ = alloc("apsp::pred_queue");
   }
 
-  // Device memory the work rows of `batch` rows of N take.
+  // Device memory of `batch` rows of N: the rows and their queues.
   static std::uint64_t bytes(std::int64_t batch, std::int64_t n) {
     const std::uint64_t one = matrix_bytes(batch, n);
-    return one > UINT64_MAX / 4 ? UINT64_MAX : 4 * one;
+    return one > UINT64_MAX / 2 ? UINT64_MAX : 2 * one;
   }
 
-  // Rows [first, first + count) of the predecessor matrix, count <= batch: row r of the result
-  // is row first + r (its first V entries).
+  // Rows [first, first + count) of the predecessor matrix, count <= batch, all in the block of
+  // distance rows: row r of the result is row first + r (its first V entries).
   const Matrix& compute(std::int64_t first, std::int64_t count) {
     detail::ScopedRegion region("apsp::predecessor_rows");
-    if (count > std::int64_t(pred_.extent(0)) || first < 0 || first + count > vertices_)
+    if (count > std::int64_t(pred_.extent(0)) || first < dist_first_ || count < 0 ||
+        first + count > std::min(vertices_, dist_first_ + std::int64_t(dist_.extent(0))))
       throw Error("predecessor rows [" + std::to_string(first) + ", " +
                   std::to_string(first + count) + ") out of range");
+    if (count == 0) return pred_;
+    using Search = detail::PredecessorSearch<ExecSpace>;
+    using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+    // One thread per row on CPUs (rows are plentiful); on GPUs a team per row, with the bits
+    // in the scratch pad where they fit.
+    const bool host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const std::size_t scratch = Search::scratch(pred_.extent(1));
+    const int level = scratch <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
     Kokkos::parallel_for(
-        "apsp::paths::predecessor_tree",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec_, 0, count),
-        detail::PredecessorTree<ExecSpace>{dist_, via_, pred_, chain_, state_, stack_, first,
-                                           int(vertices_)});
+        "apsp::paths::predecessor_search",
+        Policy(exec_, int(count), host ? 1 : 64).set_scratch_size(level, Kokkos::PerTeam(scratch)),
+        Search{dist_, pred_, queue_, edges_, first, dist_first_, int(vertices_), level});
     exec_.fence();
     return pred_;
   }
 
  private:
   ExecSpace exec_;
-  Matrix dist_, via_, pred_, chain_, state_, stack_;
-  std::int64_t vertices_;
+  Matrix dist_, pred_, queue_;
+  PathEdges<ExecSpace> edges_;
+  std::int64_t dist_first_, vertices_;
 };
 
 }  // namespace apsp

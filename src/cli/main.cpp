@@ -68,8 +68,9 @@ const char* usage = R"(usage:
       --allow-negative    accept negative weights (-1000 to 1000; Floyd-Warshall only); a
                           negative cycle is an error, "negative cycle through vertex v"
       --predecessors P    also write the predecessor matrix to P, like OUT: P(i,j) = the vertex
-                          before j on a shortest i -> j path, -1 for j = i and where there is
-                          no path (Floyd-Warshall with paths, one process)
+                          before j on a shortest i -> j path (among those of fewest edges,
+                          the smallest), -1 for j = i and where there is no path; a function
+                          of the graph alone, the same on every backend (one process)
   apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--backend NAME]
       Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
       HW3 predecessor matrix of an earlier run on IN (checked against IN as it is followed),
@@ -176,12 +177,13 @@ int run_solve(apsp::SolveConfig config, const std::string& stats_path, bool prog
     throw UsageError(
         "--algorithm sssp needs a single process (the MPI driver runs fw only): "
         "run without mpirun, or with --algorithm fw");
-  // Predecessor rows are built from the whole via matrix, which one process holds.
+  // Each predecessor row needs only its distance row and the graph's shortest-path edges
+  // (include/apsp/paths.hpp), but the MPI driver does not gather those edges yet.
   const bool paths = !config.predecessors.empty();
   if (paths && ranks > 1)
     throw UsageError(
-        "--predecessors needs a single process (each predecessor row reads the "
-        "whole matrix of intermediate vertices): run without mpirun");
+        "--predecessors needs a single process (the MPI driver does not share the "
+        "shortest-path edges between ranks yet): run without mpirun");
   const apsp::SolveStats stats = text || sssp || paths
                                      ? apsp::solve_hw3(config)
                                      : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);

@@ -18,11 +18,10 @@
 // Arithmetic (Relaxation below): distances are int32, weights 0..1000 and "no path" is
 // INF = 2^30 - 1, so a sum of two stored values is below 2^31 and never overflows; min(d, a + b)
 // never lowers an infinite distance below infinity unless a real path exists. The bounds are
-// enforced on input. Two variants of the same kernels, compiled only where asked for, so that
+// enforced on input. A second variant of the same kernels, compiled only where asked for, so that
 // plain runs keep the plain inner loop (one add-min instruction per update on NVIDIA GPUs):
-//   - negative weights (-1000..1000), see "Negative weights" below;
-//   - paths: every improvement of d(i,j) through k also records via(i,j) = k, the intermediate
-//     vertex of the last improvement (-1: none). via is all that the paths need (paths.hpp).
+// negative weights (-1000..1000), see "Negative weights" below. Paths need no variant: the
+// predecessors come from the final distances (paths.hpp).
 //
 // Negative weights. Stored distances lie in D = [F, T) u {INF}, with the floor F = -2^29 and the
 // threshold T = INF + F = 2^29 - 1. A shortest path has at most V - 1 edges of |w| <= max_weight,
@@ -47,8 +46,7 @@
 //      own vertices), so a finite d(i,j) is at most M < T.
 // So without a negative cycle no clamp ever acts (every value is >= -M > F) and the results are
 // exact; with one, the values are today's clamped ones, and negative_cycle_vertex reports the
-// same vertex. Paths with negative weights keep sat in every kernel: a sum below T that only
-// S would see as infinite must not record a vertex.
+// same vertex.
 #pragma once
 
 #include <apsp/detail/tile_shapes.hpp>
@@ -67,13 +65,13 @@ constexpr int negative_floor = -(1 << 29);
 constexpr int negative_threshold = infinity + negative_floor;
 static_assert(negative_threshold == (1 << 29) - 1, "T = INF + F");
 
-// The remaining tiles' relaxation with negative weights and no paths: one add-min per update,
+// The remaining tiles' relaxation with negative weights: one add-min per update,
 // the range restored by finish() once per store; see "Negative weights" above.
 struct RangedRelaxation {
-  static constexpr bool negative = true, paths = false;
+  static constexpr bool negative = true;
 
   template <class T>
-  KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, int&, T a, T b, int) {
+  KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, T a, T b) {
     const T sum = a + b;
     d = sum < d ? sum : d;
   }
@@ -84,13 +82,13 @@ struct RangedRelaxation {
   }
 };
 
-// d = min(d, a + b) through vertex k; see "Arithmetic" above. `product` is the relaxation of the
-// remaining tiles (a min-plus product): itself, or the ranged one for negative weights without
-// paths. finish() maps a value once before it is stored.
-template <bool Negative, bool Paths>
+// d = min(d, a + b); see "Arithmetic" above. `product` is the relaxation of the remaining tiles
+// (a min-plus product): itself, or the ranged one for negative weights. finish() maps a value
+// once before it is stored.
+template <bool Negative>
 struct Relaxation {
-  static constexpr bool negative = Negative, paths = Paths;
-  using product = std::conditional_t<Negative && !Paths, RangedRelaxation, Relaxation>;
+  static constexpr bool negative = Negative;
+  using product = std::conditional_t<Negative, RangedRelaxation, Relaxation>;
 
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T through(T a, T b) {
@@ -104,25 +102,16 @@ struct Relaxation {
     }
   }
   template <class T>
-  KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, int& via, T a, T b, int k) {
+  KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, T a, T b) {
     const T t = through(a, b);
-    if constexpr (Paths) {
-      if (t < d) {
-        d = t;
-        via = k;
-      }
-    } else {
-      (void)via;
-      (void)k;
-      d = t < d ? t : d;
-    }
+    d = t < d ? t : d;
   }
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T finish(T d) {
     return d;
   }
 };
-using PlainRelaxation = Relaxation<false, false>;
+using PlainRelaxation = Relaxation<false>;
 
 KOKKOS_FORCEINLINE_FUNCTION Int4 load4(const int* p) {
   return *reinterpret_cast<const Int4*>(p);
@@ -251,11 +240,9 @@ struct KernelTypes {
   // Closes the B x B tile at `own` (global memory, leading dimension ld); `pivot` is the closed
   // pivot tile for the panels. Row k and column k of a tile do not change in step k
   // (d(k,k) = 0), which is what lets every step read them while others update the rest.
-  // With paths, own_via is the tile's place in the via matrix and k_base the vertex of k = 0.
   template <class Relax>
-  KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, int* own_via,
-                                                const int* pivot, std::int64_t ld, int k_base,
-                                                Through how) {
+  KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, const int* pivot,
+                                                std::int64_t ld, Through how) {
     const tile p(team.team_scratch(int(level)), B, B + 1);
     if (how != Through::itself) load_tile(team, p, pivot, ld);
     if constexpr (in_registers) {
@@ -265,16 +252,11 @@ struct KernelTypes {
       const tile4 rowk(team.team_scratch(int(level)), 2, B / 4);
       const tile4 colk(team.team_scratch(int(level)), 2, B / 4);
       const int ty = team.team_rank() / (B / 4), tx = team.team_rank() % (B / 4);
-      int acc[4][4], via[4][4];
+      int acc[4][4];
       for (int a = 0; a < 4; ++a) {
         const Int4 x = load4(own + (4 * ty + a) * ld + 4 * tx);
         for (int b = 0; b < 4; ++b)
           acc[a][b] = x.v[b];
-        if constexpr (Relax::paths) {
-          const Int4 y = load4(own_via + (4 * ty + a) * ld + 4 * tx);
-          for (int b = 0; b < 4; ++b)
-            via[a][b] = y.v[b];
-        }
       }
       if (ty == 0) rowk(0, tx) = load4(own + 4 * tx);
       if (tx == 0) {
@@ -295,7 +277,7 @@ struct KernelTypes {
             right.v[b] = p(k, 4 * tx + b);
         for (int a = 0; a < 4; ++a)
           for (int b = 0; b < 4; ++b)
-            Relax::relax(acc[a][b], via[a][b], left.v[a], right.v[b], k_base + k);
+            Relax::relax(acc[a][b], left.v[a], right.v[b]);
         const int next = k + 1;
         if (next < B) {  // publish row and column k + 1 as they are after step k
           if (how != Through::pivot_right && ty == next / 4)
@@ -309,18 +291,13 @@ struct KernelTypes {
         }
         team.team_barrier();
       }
-      for (int a = 0; a < 4; ++a) {
+      for (int a = 0; a < 4; ++a)
         store4(own + (4 * ty + a) * ld + 4 * tx,
                Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}});
-        if constexpr (Relax::paths)
-          store4(own_via + (4 * ty + a) * ld + 4 * tx,
-                 Int4{{via[a][0], via[a][1], via[a][2], via[a][3]}});
-      }
     } else {
       // In scratch, one step at a time; consecutive threads take consecutive columns, so
       // one thread sweeps contiguous rows (vectorized) on a CPU. Only improvements are
-      // stored: row and column k, which others read in step k, are never written in it. The
-      // thread that improves d(i,j) writes via(i,j) straight to global memory.
+      // stored: row and column k, which others read in step k, are never written in it.
       const tile d(team.team_scratch(int(level)), B, B + 1);
       load_tile(team, d, own, ld);
       team.team_barrier();
@@ -335,10 +312,7 @@ struct KernelTypes {
             const int lik = left(i, k);
             for (int j = tx; j < B; j += tcols) {
               const int through = Relax::through(lik, right(k, j));
-              if (through < d(i, j)) {
-                d(i, j) = through;
-                if constexpr (Relax::paths) own_via[i * ld + j] = k_base + k;
-              }
+              if (through < d(i, j)) d(i, j) = through;
             }
           }
         }
@@ -349,11 +323,7 @@ struct KernelTypes {
   }
 };
 
-// Every kernel below takes the Relaxation (plain, negative weights, paths) as a template
-// parameter; `via` is the via matrix with the same layout as `local` (null without paths).
-KOKKOS_FORCEINLINE_FUNCTION int* via_at(int* via, std::int64_t offset) {
-  return via ? via + offset : nullptr;
-}
+// Every kernel below takes the Relaxation (plain, negative weights) as a template parameter.
 
 // Phase 1: Floyd-Warshall inside the pivot tile. One team.
 template <class ExecSpace, class Shape, class Relax>
@@ -361,14 +331,12 @@ struct PivotTile {
   using types = KernelTypes<ExecSpace, Shape>;
   static constexpr int B = Shape::tile;
   int* local;
-  int* via;
   RoundGeometry geo;
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
     const std::int64_t at =
         std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld + std::int64_t(geo.pivot) * B;
-    types::template close_tile<Relax>(team, local + at, via_at(via, at), nullptr, geo.ld,
-                                      geo.pivot * B, types::Through::itself);
+    types::template close_tile<Relax>(team, local + at, nullptr, geo.ld, types::Through::itself);
   }
 };
 
@@ -381,7 +349,6 @@ struct PivotPanels {
   using types = KernelTypes<ExecSpace, Shape>;
   static constexpr int B = Shape::tile;
   int* local;
-  int* via;
   const int* pivot_rows;
   RoundGeometry geo;
   bool do_rows;
@@ -398,20 +365,20 @@ struct PivotPanels {
     if (n < rows) {
       const std::int64_t pivot_local_row = std::int64_t(geo.pivot - geo.first_tile) * B;
       const std::int64_t at = pivot_local_row * geo.ld + std::int64_t(geo.other_col(n)) * B;
-      types::template close_tile<Relax>(team, local + at, via_at(via, at),
+      types::template close_tile<Relax>(team, local + at,
                                         local + pivot_local_row * geo.ld + pivot_col, geo.ld,
-                                        geo.pivot * B, types::Through::pivot_left);
+                                        types::Through::pivot_left);
     } else {
       const std::int64_t at = std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col;
-      types::template close_tile<Relax>(team, local + at, via_at(via, at), pivot_rows + pivot_col,
-                                        geo.ld, geo.pivot * B, types::Through::pivot_right);
+      types::template close_tile<Relax>(team, local + at, pivot_rows + pivot_col, geo.ld,
+                                        types::Through::pivot_right);
     }
   }
 };
 
 // Phase 3: every tile outside the pivot row and column, as a min-plus product of its column
 // panel tile (i, r) and row panel tile (r, j), K chunks at a time through scratch. Relax is the
-// round's Relaxation::product (plain, ranged negative, or paths). Thread
+// round's Relaxation::product (plain or ranged negative). Thread
 // (ty, tx) holds RegRows x RegCols distances in registers; its rows and columns come in groups
 // of four spread over the tile (group g of rows at g*4*TeamRows + ty*4) so that every scratch
 // load is one Int4 and the threads of a quarter-warp read 128 consecutive bytes.
@@ -422,7 +389,6 @@ struct RemainingTiles {
   static constexpr int TY = Shape::team_rows, TX = Shape::team_cols;
   static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
   int* local;
-  int* via;
   const int* pivot_rows;
   RoundGeometry geo;
 
@@ -444,10 +410,8 @@ struct RemainingTiles {
 
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {
       for (int pc = 0; pc < Shape::passes_cols; ++pc) {
-        int acc[RI][RJ], via_block[RI][RJ];
+        int acc[RI][RJ];
         types::load_block(acc, own, ld, pr, pc, ty, tx);
-        if constexpr (Relax::paths)
-          types::load_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
         for (int k0 = 0; k0 < B; k0 += KC) {
           if (KC < B || (pr == 0 && pc == 0)) {
             team.team_barrier();
@@ -455,7 +419,6 @@ struct RemainingTiles {
             types::load_tile4(team, rows, row_panel + k0 * ld, ld, KC, B);
             team.team_barrier();
           }
-          const int k = geo.pivot * B + k0;  // the vertex of kk = 0
           for (int kk = 0; kk < KC; kk += 4) {
             Int4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
             for (int a = 0; a < RI; ++a)
@@ -468,7 +431,7 @@ struct RemainingTiles {
                 for (int a = 0; a < RI; ++a) {
                   const int l = left[a].v[u];
                   for (int b = 0; b < RJ; ++b)
-                    Relax::relax(acc[a][b], via_block[a][b], l, right[b], k + kk + u);
+                    Relax::relax(acc[a][b], l, right[b]);
                 }
               } else {
                 int right[RJ];  // d(k0+kk+u, j) of this thread's columns, Int4 loads
@@ -480,7 +443,7 @@ struct RemainingTiles {
                 for (int a = 0; a < RI; ++a) {
                   const int l = left[a].v[u];
                   for (int b = 0; b < RJ; ++b)
-                    Relax::relax(acc[a][b], via_block[a][b], l, right[b], k + kk + u);
+                    Relax::relax(acc[a][b], l, right[b]);
                 }
               }
             }
@@ -490,8 +453,6 @@ struct RemainingTiles {
           for (int& x : row)
             x = Relax::finish(x);
         types::store_block(acc, own, ld, pr, pc, ty, tx);
-        if constexpr (Relax::paths)
-          types::store_block(via_block, via_at(via, at), ld, pr, pc, ty, tx);
       }
     }
   }

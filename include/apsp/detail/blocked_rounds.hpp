@@ -33,10 +33,8 @@ bool shape_fits(const ExecSpace& exec) {
   const int level = ShapeTable<ExecSpace>::scratch_level;
   if (scratch_bytes<ExecSpace, Shape>() > std::size_t(types::policy::scratch_size_max(level)))
     return false;
-  RemainingTiles<ExecSpace, Shape, PlainRelaxation> rest{nullptr, nullptr, nullptr,
-                                                         RoundGeometry{}};
-  PivotPanels<ExecSpace, Shape, PlainRelaxation> panels{nullptr, nullptr, nullptr, RoundGeometry{},
-                                                        true};
+  RemainingTiles<ExecSpace, Shape, PlainRelaxation> rest{nullptr, nullptr, RoundGeometry{}};
+  PivotPanels<ExecSpace, Shape, PlainRelaxation> panels{nullptr, nullptr, RoundGeometry{}, true};
   const typename types::tiles_policy tiles(exec, 1, Kokkos::AUTO);
   const typename types::closure_policy closures(exec, 1, Kokkos::AUTO);
   return Shape::team_size <= tiles.team_size_max(rest, Kokkos::ParallelForTag()) &&
@@ -58,13 +56,13 @@ void for_each_shape(ShapeList<Shapes...>, F&& f) {
   (f(Shapes{}, index++), ...);
 }
 
-// Calls f(Relaxation<negative, Paths>{}): the arithmetic variant chosen at run time.
-template <bool Paths, class F>
+// Calls f(Relaxation<negative>{}): the arithmetic variant chosen at run time.
+template <class F>
 void visit_relaxation(bool negative, F&& f) {
   if (negative)
-    f(Relaxation<true, Paths>{});
+    f(Relaxation<true>{});
   else
-    f(Relaxation<false, Paths>{});
+    f(Relaxation<false>{});
 }
 
 // Pivot rows of one process: the rows of the local matrix.
@@ -79,11 +77,9 @@ class BlockedRounds {
  public:
   static constexpr int B = Shape::tile;
 
-  // local: local_tiles * B rows of N = tiles * B distances, row-major, on the device; via: the
-  // via matrix of the same rows with paths (Relax::paths), else null.
-  BlockedRounds(const ExecSpace& exec, int* local, int* via, int first_tile, int local_tiles,
-                int tiles)
-      : exec_(exec), local_(local), via_(via) {
+  // local: local_tiles * B rows of N = tiles * B distances, row-major, on the device.
+  BlockedRounds(const ExecSpace& exec, int* local, int first_tile, int local_tiles, int tiles)
+      : exec_(exec), local_(local) {
     geo_.tiles = tiles;
     geo_.first_tile = first_tile;
     geo_.local_tiles = local_tiles;
@@ -103,9 +99,9 @@ class BlockedRounds {
     const int closure = types::closure_threads;
     if (owner) {
       Kokkos::parallel_for("apsp::fw::pivot_tile", policy<closures>(1, closure, scratch),
-                           PivotTile<ExecSpace, Shape, Relax>{local_, via_, geo_});
+                           PivotTile<ExecSpace, Shape, Relax>{local_, geo_});
       if (!alone && geo_.tiles > 1) {
-        PivotPanels<ExecSpace, Shape, Relax> rows{local_, via_, nullptr, geo_, true};
+        PivotPanels<ExecSpace, Shape, Relax> rows{local_, nullptr, geo_, true};
         Kokkos::parallel_for("apsp::fw::pivot_row_panel",
                              policy<closures>(rows.league_size(false), closure, scratch), rows);
       }
@@ -113,11 +109,11 @@ class BlockedRounds {
     const int* pivot_rows = exchange(local_, geo_, B);
     if (geo_.tiles == 1) return;
     // With one process the row and column panels go in one launch.
-    PivotPanels<ExecSpace, Shape, Relax> panels{local_, via_, pivot_rows, geo_, alone};
+    PivotPanels<ExecSpace, Shape, Relax> panels{local_, pivot_rows, geo_, alone};
     if (panels.league_size(true) > 0)
       Kokkos::parallel_for("apsp::fw::pivot_panels",
                            policy<closures>(panels.league_size(true), closure, scratch), panels);
-    RemainingTiles<ExecSpace, Shape, typename Relax::product> rest{local_, via_, pivot_rows, geo_};
+    RemainingTiles<ExecSpace, Shape, typename Relax::product> rest{local_, pivot_rows, geo_};
     if (rest.league_size() > 0)
       Kokkos::parallel_for(
           "apsp::fw::remaining_tiles",
@@ -134,7 +130,6 @@ class BlockedRounds {
 
   ExecSpace exec_;
   int* local_;
-  int* via_;
   RoundGeometry geo_;
 };
 
