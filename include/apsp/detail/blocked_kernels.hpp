@@ -120,6 +120,26 @@ KOKKOS_FORCEINLINE_FUNCTION void store4(int* p, const Int4& x) {
   *reinterpret_cast<Int4*>(p) = x;
 }
 
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define APSP_HOST_VECTORS 1
+// The host's vector of T (GCC/Clang vector extension: +, < and ?: act per lane), as wide as the
+// ISA's registers (HostVectorRegisters). The CPU branch of RemainingTiles holds its register
+// block in these: GCC's vectorizer, given the int block, keeps the accumulators in memory
+// (one load and one store per vector and k step, on AVX2 even for a 4 x 16 block), while a
+// block of vector-typed values stays in registers.
+template <class T>
+struct HostVector {
+  typedef T type __attribute__((vector_size(HostVectorRegisters::bytes)));
+  static constexpr int lanes = HostVectorRegisters::bytes / int(sizeof(T));
+  static type load(const T* p) {
+    type v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+  }
+  static void store(T* p, const type& v) { __builtin_memcpy(p, &v, sizeof v); }
+};
+#endif
+
 // Where the tiles of one round live. Offsets are 64-bit: N^2 exceeds 2^31 for N > 46340.
 struct RoundGeometry {
   int tiles = 0;        // tiles per matrix row (N / Tile)
@@ -394,6 +414,71 @@ struct RemainingTiles {
 
   int league_size() const { return geo.other_local_rows() * (geo.tiles - 1); }
 
+#if defined(APSP_HOST_VECTORS)
+  using Lanes = HostVector<int>;
+  // One CPU thread per tile (the panels enter scratch once), a block of whole vectors. Both
+  // products (plain, ranged negative) add and take the minimum; Relax::finish maps the stored
+  // values.
+  static constexpr bool host_vectors =
+      Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible && TX == 1 && TY == 1 &&
+      KC == B && RJ % Lanes::lanes == 0;
+
+  // Thread's register block: RI rows x RJ / lanes vectors; per k step, RJ / lanes vector loads of
+  // the row panel, RI broadcasts of the column panel, RI * RJ / lanes add-min pairs.
+  template <class Tile4>
+  void update_in_vectors(const typename types::member& team, int* own, std::int64_t ld,
+                         const int* col_panel, const int* row_panel, const Tile4& cols,
+                         const Tile4& rows) const {
+    using V = typename Lanes::type;
+    constexpr int W = Lanes::lanes, VJ = RJ / W;
+    team.team_barrier();
+    types::load_tile4(team, cols, col_panel, ld, B, B);
+    types::load_tile4(team, rows, row_panel, ld, B, B);
+    team.team_barrier();
+    // The block loops are unrolled before anything else, so that the compiler sees RI * VJ
+    // separate vectors (registers) instead of an array (memory).
+    for (int pr = 0; pr < Shape::passes_rows; ++pr) {
+      for (int pc = 0; pc < Shape::passes_cols; ++pc) {
+        V acc[RI][VJ];
+#pragma GCC unroll 64
+        for (int a = 0; a < RI; ++a)
+#pragma GCC unroll 64
+          for (int h = 0; h < VJ; ++h)
+            acc[a][h] = Lanes::load(own + (pr * RI + a) * ld + pc * RJ + h * W);
+        // Both panels are B x B ints in scratch, row-major with compile-time strides.
+        const int* left_rows = &cols(pr * RI, 0).v[0];
+        const int* right_rows = &rows(0, 0).v[0] + pc * RJ;
+#pragma GCC unroll 4
+        for (int k = 0; k < B; ++k) {
+          V right[VJ];
+#pragma GCC unroll 64
+          for (int h = 0; h < VJ; ++h)
+            right[h] = Lanes::load(right_rows + k * B + h * W);
+#pragma GCC unroll 64
+          for (int a = 0; a < RI; ++a) {
+            const V left = V{} + left_rows[a * B + k];
+#pragma GCC unroll 64
+            for (int h = 0; h < VJ; ++h) {
+              const V through = left + right[h];
+              acc[a][h] = through < acc[a][h] ? through : acc[a][h];
+            }
+          }
+        }
+#pragma GCC unroll 64
+        for (int a = 0; a < RI; ++a)
+#pragma GCC unroll 64
+          for (int h = 0; h < VJ; ++h) {
+            int* out = own + (pr * RI + a) * ld + pc * RJ + h * W;
+            Lanes::store(out, acc[a][h]);
+            if constexpr (Relax::negative)
+              for (int f = 0; f < W; ++f)
+                out[f] = Relax::finish(out[f]);
+          }
+      }
+    }
+  }
+#endif
+
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
     const int n = team.league_rank();
     const int tile_row = geo.other_local_row(n / (geo.tiles - 1));
@@ -406,6 +491,12 @@ struct RemainingTiles {
 
     typename types::tile4 cols(team.team_scratch(int(types::level)), B, KC / 4);  // cols(i, kk/4)
     typename types::tile4 rows(team.team_scratch(int(types::level)), KC, B / 4);  // rows(kk, j/4)
+#if defined(APSP_HOST_VECTORS)
+    if constexpr (host_vectors) {
+      update_in_vectors(team, own, ld, col_panel, row_panel, cols, rows);
+      return;
+    }
+#endif
     const int ty = team.team_rank() / TX, tx = team.team_rank() % TX;
 
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {

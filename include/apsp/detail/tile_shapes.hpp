@@ -62,12 +62,38 @@ struct ShapeList {
   static constexpr int size = sizeof...(Shapes);
 };
 
+// The host's vector registers, from the ISA this header is compiled for: the compiler's
+// predefined macros follow the -march that Kokkos' arch option gives every user of
+// Kokkos::kokkos, so a CPU kernel is shaped for the ISA Kokkos was built for, never for the
+// machine that wrote the table. Unknown ISAs get 16 registers of 16 bytes (SSE2), which
+// fits everything else.
+struct HostVectorRegisters {
+#if defined(__AVX512F__)
+  static constexpr int bytes = 64, count = 32;
+#elif defined(__AVX__)
+  static constexpr int bytes = 32, count = 16;
+#elif defined(__aarch64__) || defined(__ARM_NEON)
+  // NEON: 32 registers of 16 bytes (SVE code of unknown vector length compiles these fixed-size
+  // loops to NEON too).
+  static constexpr int bytes = 16, count = 32;
+#else
+  static constexpr int bytes = 16, count = 16;
+#endif
+  // Columns of a CPU register block of T: as many whole vectors as leave, with 4 rows of
+  // accumulators, room for the pivot row's vectors and one broadcast (4 x 4 + 4 + 1 = 21 of
+  // 32 registers; 4 x 2 + 2 + 1 = 11 of 16). A block that needs more registers than the ISA
+  // has spills every accumulator to the stack in the k loop (docs/PERFORMANCE.md).
+  template <class T>
+  static constexpr int block_cols = (count >= 32 ? 4 : 2) * bytes / int(sizeof(T));
+};
+
 // The per-backend table. GPUs: 64x64 tiles (the measured best on NVIDIA in the seeds' study),
 // 8x8 registers per thread so that every k step needs only four 16-byte scratch loads for 64
 // updates; 16x16 threads with 4x4 registers (the seeds' design); 32x32 (the seeds' best on
 // AMD MI100/MI210).
 // docs/PERFORMANCE.md has the measurements behind the order.
-// CPUs: one thread per team; a 4x64 register block is 16 AVX-512 accumulators. The last,
+// CPUs: one thread per team and a register block of 4 rows x HostVectorRegisters::block_cols
+// (4 x 64 with AVX-512, 4 x 16 with AVX2, 4 x 16 with NEON, 4 x 8 with SSE2). The last,
 // tiny shape runs the GPU code path (closures in registers, one register block per tile) on
 // one CPU thread: slow, there so that the host tests cover that path too.
 // scratch_level: GPUs use level 0 (on-chip shared memory); CPUs level 1, which is the same
@@ -88,8 +114,10 @@ struct ShapeTable<
     std::enable_if_t<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>> {
   static constexpr int scratch_level = 1;
   static constexpr bool bounded_launches = false;
-  using type = ShapeList<TileShape<64, 1, 1, 4, 64, 64>, TileShape<128, 1, 1, 4, 64, 128>,
-                         TileShape<32, 1, 1, 4, 32, 32>, TileShape<4, 1, 1, 4, 4, 4>>;
+  static constexpr int cols = HostVectorRegisters::block_cols<int>;
+  using type =
+      ShapeList<TileShape<64, 1, 1, 4, cols, 64>, TileShape<128, 1, 1, 4, cols, 128>,
+                TileShape<32, 1, 1, 4, (cols < 32 ? cols : 32), 32>, TileShape<4, 1, 1, 4, 4, 4>>;
 };
 
 #if defined(KOKKOS_ENABLE_HIP)
