@@ -94,7 +94,7 @@ PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatr
   // next free place (the order within a source does not matter to the rule).
   Kokkos::parallel_for(
       "apsp::paths::count_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
-        if (tight(edges(e))) Kokkos::atomic_increment(&offsets(edges(e).src + 1));
+        if (tight(edges(e))) Kokkos::atomic_add(&offsets(edges(e).src + 1), std::int64_t(1));
       });
   Kokkos::parallel_scan(
       "apsp::paths::path_edge_offsets", Range(exec, 0, vertices + 1),
