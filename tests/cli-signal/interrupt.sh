@@ -31,6 +31,7 @@ done
 compgen -G "graph.out.apsp-tmp.*" >/dev/null || fail "no temporary output appeared"
 sleep 1
 kill -0 "$pid" 2>/dev/null || fail "apsp finished before the signal: use a larger graph"
+[[ ! -e graph.out ]] || fail "apsp committed its output before the signal: use a larger graph"
 kill -s "$signal" "$pid"
 if [[ $twice == twice ]]; then
   sleep 0.01
