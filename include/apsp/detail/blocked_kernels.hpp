@@ -137,6 +137,15 @@ struct HostVector {
     return v;
   }
   static void store(T* p, const type& v) { __builtin_memcpy(p, &v, sizeof v); }
+  // Copies Rows x Cols of T (Cols a multiple of the lanes) from rows `ld` apart to rows Cols
+  // apart: whole vectors, compile-time strides on the destination.
+  template <int Rows, int Cols>
+  static void copy_rows(T* dst, const T* src, std::int64_t ld) {
+    for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 16
+      for (int h = 0; h < Cols / lanes; ++h)
+        store(dst + i * Cols + h * lanes, load(src + i * ld + h * lanes));
+  }
 };
 #endif
 
@@ -260,9 +269,83 @@ struct KernelTypes {
   // Closes the B x B tile at `own` (global memory, leading dimension ld); `pivot` is the closed
   // pivot tile for the panels. Row k and column k of a tile do not change in step k
   // (d(k,k) = 0), which is what lets every step read them while others update the rest.
+#if defined(APSP_HOST_VECTORS)
+  using Lanes = HostVector<int>;
+  // One CPU thread closes a tile (host shapes: team of one): rows of whole vectors.
+  static constexpr bool host_vectors =
+      Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
+      Shape::team_size == 1 && B % Lanes::lanes == 0;
+
+  // t(a, b) in vectors: a + b, or Relax::through's saturating sum for negative weights.
+  template <class Relax, class V>
+  static V through_lanes(const V& a, const V& b) {
+    if constexpr (Relax::negative) {
+      const V inf = V{} + infinity, floor = V{} + negative_floor, sum = a + b;
+      const V clamped = sum < floor ? floor : sum;
+      return (a == inf) | (b == inf) ? inf : clamped;
+    } else {
+      return a + b;
+    }
+  }
+
+  // close_tile on one CPU thread: the tile (and the pivot tile) in scratch, B x B row-major;
+  // step k relaxes row i through left(i, k) and row k of `right`, row after row, in the order of
+  // the scalar branch below, so that the two store the same values also where a negative cycle
+  // changes row k in its own step: rows up to k see row k as it was before the step, the rows
+  // after it as row k left it. Per step: B broadcasts, B * B / lanes vector add-min pairs, all
+  // in L1.
+  template <class Relax>
+  static void close_tile_in_vectors(const member& team, int* own, const int* pivot, std::int64_t ld,
+                                    Through how) {
+    using V = typename Lanes::type;
+    constexpr int W = Lanes::lanes, VB = B / W;
+    const tile d_tile(team.team_scratch(int(level)), B, B),
+        p_tile(team.team_scratch(int(level)), B, B);
+    int* d = d_tile.data();
+    int* p = p_tile.data();
+    Lanes::template copy_rows<B, B>(d, own, ld);
+    if (how != Through::itself) Lanes::template copy_rows<B, B>(p, pivot, ld);
+    const int* left = how == Through::pivot_left ? p : d;
+    const int* right = how == Through::pivot_right ? p : d;
+    V row_k[VB];
+    const auto load_row_k = [&](int k) {
+#pragma GCC unroll 16
+      for (int h = 0; h < VB; ++h)
+        row_k[h] = Lanes::load(right + k * B + h * W);
+    };
+    const auto relax_rows = [&](int k, int first, int last) {
+      for (int i = first; i < last; ++i) {
+        const V l = V{} + left[i * B + k];
+#pragma GCC unroll 16
+        for (int h = 0; h < VB; ++h) {
+          int* at = d + i * B + h * W;
+          const V t = through_lanes<Relax>(l, row_k[h]), now = Lanes::load(at);
+          Lanes::store(at, t < now ? t : now);
+        }
+      }
+    };
+    for (int k = 0; k < B; ++k) {
+      load_row_k(k);
+      relax_rows(k, 0, k + 1);
+      if (right == d) load_row_k(k);
+      relax_rows(k, k + 1, B);
+    }
+    for (int i = 0; i < B; ++i)
+#pragma GCC unroll 16
+      for (int h = 0; h < VB; ++h)
+        Lanes::store(own + i * ld + h * W, Lanes::load(d + i * B + h * W));
+  }
+#endif
+
   template <class Relax>
   KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, const int* pivot,
                                                 std::int64_t ld, Through how) {
+#if defined(APSP_HOST_VECTORS)
+    if constexpr (host_vectors) {
+      close_tile_in_vectors<Relax>(team, own, pivot, ld, how);
+      return;
+    }
+#endif
     const tile p(team.team_scratch(int(level)), B, B + 1);
     if (how != Through::itself) load_tile(team, p, pivot, ld);
     if constexpr (in_registers) {
@@ -426,15 +509,14 @@ struct RemainingTiles {
   // Thread's register block: RI rows x RJ / lanes vectors; per k step, RJ / lanes vector loads of
   // the row panel, RI broadcasts of the column panel, RI * RJ / lanes add-min pairs.
   template <class Tile4>
-  void update_in_vectors(const typename types::member& team, int* own, std::int64_t ld,
-                         const int* col_panel, const int* row_panel, const Tile4& cols,
-                         const Tile4& rows) const {
+  void update_in_vectors(int* own, std::int64_t ld, const int* col_panel, const int* row_panel,
+                         const Tile4& cols, const Tile4& rows) const {
     using V = typename Lanes::type;
     constexpr int W = Lanes::lanes, VJ = RJ / W;
-    team.team_barrier();
-    types::load_tile4(team, cols, col_panel, ld, B, B);
-    types::load_tile4(team, rows, row_panel, ld, B, B);
-    team.team_barrier();
+    // A team of one thread: the panels enter scratch as whole vectors, rows B apart (in place
+    // they are `ld` apart, which for ld a multiple of 4 KB maps every row to the same L1 sets).
+    Lanes::template copy_rows<B, B>(&cols(0, 0).v[0], col_panel, ld);
+    Lanes::template copy_rows<B, B>(&rows(0, 0).v[0], row_panel, ld);
     // The block loops are unrolled before anything else, so that the compiler sees RI * VJ
     // separate vectors (registers) instead of an array (memory).
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {
@@ -445,6 +527,13 @@ struct RemainingTiles {
 #pragma GCC unroll 64
           for (int h = 0; h < VJ; ++h)
             acc[a][h] = Lanes::load(own + (pr * RI + a) * ld + pc * RJ + h * W);
+        // The next pass's block comes from memory (the matrix does not fit the caches): its
+        // lines are asked for now and arrive while this pass computes (without: -20%, 2-core
+        // EPYC, docs/PERFORMANCE.md entry 17).
+        if (pr + 1 < Shape::passes_rows)
+          for (int a = 0; a < RI; ++a)
+            for (int c = 0; c < RJ; c += 64 / int(sizeof(int)))
+              __builtin_prefetch(own + ((pr + 1) * RI + a) * ld + pc * RJ + c, 1);
         // Both panels are B x B ints in scratch, row-major with compile-time strides.
         const int* left_rows = &cols(pr * RI, 0).v[0];
         const int* right_rows = &rows(0, 0).v[0] + pc * RJ;
@@ -493,7 +582,7 @@ struct RemainingTiles {
     typename types::tile4 rows(team.team_scratch(int(types::level)), KC, B / 4);  // rows(kk, j/4)
 #if defined(APSP_HOST_VECTORS)
     if constexpr (host_vectors) {
-      update_in_vectors(team, own, ld, col_panel, row_panel, cols, rows);
+      update_in_vectors(own, ld, col_panel, row_panel, cols, rows);
       return;
     }
 #endif
