@@ -74,6 +74,37 @@ std::string describe_device(const ExecSpace& exec) {
   return std::string(ExecSpace::name()) + ", " + std::to_string(exec.concurrency()) + " threads";
 }
 
+namespace {
+// /proc/cpuinfo's first "model name" (x86) or "CPU part" (Arm), else "unknown processor".
+std::string host_processor() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    for (const char* key : {"model name", "CPU part"})
+      if (line.rfind(key, 0) == 0 && line.find(':') != std::string::npos)
+        return line.substr(line.find_first_not_of(" \t", line.find(':') + 1));
+  return "unknown processor";
+}
+}  // namespace
+
+template <class ExecSpace>
+std::string device_isa(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, exec.cuda_device());
+    return "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
+  }
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same<ExecSpace, detail::HipExecutionSpace>::value) {
+    hipDeviceProp_t prop;
+    if (hipGetDeviceProperties(&prop, exec.hip_device()) == hipSuccess) return prop.gcnArchName;
+  }
+#endif
+  (void)exec;
+  return std::string(detail::HostVectorRegisters::isa) + ", " + host_processor();
+}
+
 template <class ExecSpace>
 std::uint64_t available_memory(const ExecSpace&) {
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -95,6 +126,7 @@ std::uint64_t available_memory(const ExecSpace&) {
 
 #define APSP_INSTANTIATE_BACKEND(EXEC)                     \
   template std::string describe_device<EXEC>(const EXEC&); \
+  template std::string device_isa<EXEC>(const EXEC&);      \
   template std::uint64_t available_memory<EXEC>(const EXEC&);
 
 #if defined(KOKKOS_ENABLE_CUDA)

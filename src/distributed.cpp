@@ -440,7 +440,8 @@ SolveStats solve_on(const ExecSpace& exec, const Ranks& ranks, const SolveConfig
         check_distinct_files(files_of(config));
         if (!config.stats.empty()) stats_out = std::make_unique<AtomicOutputFile>(config.stats);
         graph = read_graph(config.input, config.format, config.allow_negative);
-        shape = choose_shape(exec, config.options);
+        Options planned = config.options;
+        shape = detail::plan_shape(exec, planned, graph.vertices, stats.shape_source);
       },
       false);
   stats.read_s = seconds_since(stage);

@@ -108,7 +108,7 @@ SolveStats solve_on(const ExecSpace& exec, const SolveConfig& config) {
   options.negative_weights = has_negative_weight(graph);
   // Checked whichever algorithm runs: a --tile or --shape that this device cannot run is an
   // error, not silently ignored when auto picks Dijkstra.
-  const ShapeChoice shape = choose_shape(exec, options);
+  const ShapeChoice shape = detail::plan_shape(exec, options, graph.vertices, stats.shape_source);
   const Algorithm asked = paths ? Algorithm::floyd_warshall : config.algorithm;
   if (choose_algorithm(asked, stats.backend, detail::host_memory<ExecSpace>, graph) ==
       Algorithm::sssp) {
@@ -362,6 +362,7 @@ std::string SolveStats::to_json() const {
     << "  \"ranks\": " << ranks << ",\n"
     << "  \"tile\": " << tile << ",\n"
     << "  \"shape\": " << detail::json_string(shape) << ",\n"
+    << "  \"shape_source\": " << detail::json_string(shape_source) << ",\n"
     << "  \"padded_vertices\": " << padded << ",\n"
     << "  \"kokkos_version\": " << KOKKOS_VERSION << ",\n"
     << "  \"seconds\": {\"read\": " << read_s << ", \"upload\": " << upload_s

@@ -8,6 +8,7 @@
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/hw3_io.hpp>
 #include <apsp/solve.hpp>
+#include <apsp/tuning.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -111,6 +112,47 @@ SolveStats stats_of(const ExecSpace& exec) {
   stats.device = describe_device(exec);
   stats.concurrency = exec.concurrency();
   return stats;
+}
+
+// What a tuned shape must have been measured for to apply here (tuning.hpp).
+template <class ExecSpace>
+TuningKey tuning_key(const ExecSpace& exec) {
+  TuningKey key;
+  key.backend = backend_name<ExecSpace>();
+  key.device = describe_device(exec);
+  key.isa = device_isa(exec);
+  key.concurrency = exec.concurrency();
+  key.table = shape_table_hash<ExecSpace>();
+  return key;
+}
+
+// The run's tile shape, decided once: the user's --tile or --shape; else the shape that
+// `apsp tune` measured fastest for this V on this device (tuning.hpp); else the table's first
+// that fits. options.shape is set to it, so that everything below runs that shape; `source`
+// says which ("user", "tuned", "table"). A cache that cannot be used is a warning on stderr.
+template <class ExecSpace>
+ShapeChoice plan_shape(const ExecSpace& exec, Options& options, std::int64_t vertices,
+                       std::string& source) {
+  source = options.tile != 0 || options.shape >= 0 ? "user" : "table";
+  if (source == "table" && tuning_enabled()) {
+    std::string warning;
+    const std::vector<TunedShape> cache = read_tuning_cache(tuning_cache_path(), warning);
+    const TunedShape* tuned = find_tuned_shape(cache, tuning_key(exec), vertices, warning);
+    if (tuned) {
+      for (const ShapeChoice& shape : available_shapes(exec))
+        if (shape.params == tuned->shape) {
+          options.shape = shape.index;
+          source = "tuned";
+          return shape;
+        }
+      warning = "ignoring the tuned shape for V = " + std::to_string(vertices) +
+                ": this device cannot run it (run apsp tune again)";
+    }
+    if (!warning.empty()) std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
+  }
+  const ShapeChoice shape = choose_shape(exec, options);
+  options.shape = shape.index;
+  return shape;
 }
 
 // Runs every kernel once on a two-tile matrix, so that a timed solve does not include what

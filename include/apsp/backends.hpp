@@ -82,6 +82,11 @@ void with_backend(const std::string& name, F&& f) {
 // "NVIDIA H200, 132 SMs, 139.7 GiB" / "OpenMP, 2 threads".
 template <class ExecSpace>
 std::string describe_device(const ExecSpace& exec);
+// What the kernels were compiled for: "sm_90" (CUDA: the device's compute capability),
+// "gfx90a" (HIP), or the host's vector ISA ("avx512", "avx2", "neon", "generic") followed by the
+// processor's model name.
+template <class ExecSpace>
+std::string device_isa(const ExecSpace& exec);
 // Bytes the backend can still allocate (device memory; host memory for host backends).
 template <class ExecSpace>
 std::uint64_t available_memory(const ExecSpace& exec);

@@ -20,6 +20,7 @@
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/tuning.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -50,6 +51,7 @@ struct ShapeChoice {
   int index = -1;
   int tile = 0;
   std::string name;
+  ShapeParams params;  // what the tuning cache stores (tuning.hpp)
 };
 
 // Tile sizes of the backend's table that this device can run, best first.
@@ -59,9 +61,27 @@ std::vector<ShapeChoice> available_shapes(const ExecSpace& exec) {
   detail::for_each_shape(typename detail::ShapeTable<ExecSpace>::type{}, [&](auto shape, int i) {
     using Shape = decltype(shape);
     if (detail::shape_fits<ExecSpace, Shape>(exec))
-      shapes.push_back(ShapeChoice{i, Shape::tile, Shape::name()});
+      shapes.push_back(ShapeChoice{i, Shape::tile, Shape::name(),
+                                   ShapeParams{Shape::tile, Shape::team_rows, Shape::team_cols,
+                                               Shape::reg_rows, Shape::reg_cols, Shape::k_chunk}});
   });
   return shapes;
+}
+
+// A hash (FNV-1a, hex) of the backend's compiled table: every shape, runnable here or not, and
+// its scratch level. A tuning cache written for another table is stale (tuning.hpp).
+template <class ExecSpace>
+std::string shape_table_hash() {
+  std::string all = std::to_string(detail::ShapeTable<ExecSpace>::scratch_level);
+  detail::for_each_shape(typename detail::ShapeTable<ExecSpace>::type{},
+                         [&](auto shape, int) { all += ";" + decltype(shape)::name(); });
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const unsigned char c : all)
+    hash = (hash ^ c) * 1099511628211ull;
+  std::string text;
+  for (int shift = 60; shift >= 0; shift -= 4)
+    text += "0123456789abcdef"[(hash >> shift) & 15];
+  return text;
 }
 
 template <class ExecSpace>

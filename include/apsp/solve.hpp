@@ -42,6 +42,9 @@ struct SolveStats {
   int ranks = 1;
   int tile = 0;
   std::string shape;
+  // Where the shape came from: "user" (--tile, --shape), "tuned" (apsp tune's cache, tuning.hpp)
+  // or "table" (the backend's first that fits the device).
+  std::string shape_source;
   std::int64_t padded = 0;
   double read_s = 0, upload_s = 0, compute_s = 0, download_s = 0, write_s = 0, total_s = 0;
   double predecessors_s = 0;  // building the predecessor rows (with --predecessors)

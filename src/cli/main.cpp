@@ -11,6 +11,7 @@
 #include <apsp/generate.hpp>
 #include <apsp/hw3_io.hpp>
 #include <apsp/solve.hpp>
+#include <apsp/tuning.hpp>
 #include <apsp/version.hpp>
 #if defined(APSP_HAVE_MPI)
 #include <apsp/distributed.hpp>
@@ -82,6 +83,12 @@ const char* usage = R"(usage:
       Compares two HW3 outputs; exit code 0 when identical, 1 when not.
   apsp shapes [--backend NAME]
       The tile shapes this device can run, the default first.
+  apsp tune [--backend NAME] [--sizes V,V,...] [--runs N]
+      Times every tile shape of `apsp shapes` at each size (default 512,1024,2048 on CPUs,
+      4096,8192,16384 on GPUs; the median of N runs, default 3), prints the table and stores
+      the fastest for each range of V in $XDG_CACHE_HOME/apsp/tuning.json (else
+      ~/.cache/apsp/tuning.json); later runs on this device take it ("shape_source" in --stats).
+      --tile and --shape always win; APSP_TUNING=off ignores the cache.
   apsp verify IN OUT [--samples K] [--seed S] [--format F]
       Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
       K rows and columns exactly by Dijkstra (default 8, always vertices 0 and V-1; the others
@@ -285,6 +292,48 @@ int shapes(int argc, char** argv) {
   return 0;
 }
 
+int tune(int argc, char** argv) {
+  const Arguments args = parse(argc, argv, 2, {"--backend", "--sizes", "--runs"}, {});
+  if (!args.positional.empty()) throw UsageError("tune takes no file names");
+  apsp::TuneConfig config;
+  for (const auto& [name, value] : args.options) {
+    if (name == "--backend") config.backend = value;
+    if (name == "--runs") config.runs = int(parse_integer(name, value, 1, 100));
+    if (name == "--sizes") {
+      config.sizes.clear();
+      std::size_t from = 0;
+      for (std::size_t comma; from <= value.size(); from = comma + 1) {
+        comma = std::min(value.find(',', from), value.size());
+        config.sizes.push_back(parse_integer(name, value.substr(from, comma - from), 1, 1 << 20));
+      }
+    }
+  }
+  if (!apsp::tuning_enabled())
+    std::fprintf(stderr,
+                 "apsp: note: APSP_TUNING is off: the results are stored, but runs "
+                 "ignore them until it is unset\n");
+  std::printf("%8s  %-64s %14s\n", "V", "shape", "G updates/s");
+  const apsp::TuneResult result = apsp::tune(config, [](const apsp::TuneRow& row) {
+    std::string rate = row.rate > 0 ? std::to_string(row.rate / 1e9) : "not timed";
+    if (row.rate > 0) rate.resize(rate.find('.') + 3);
+    std::printf("%8lld  %-64s %14s%s%s\n", static_cast<long long>(row.vertices),
+                (std::to_string(row.index) + ": " + row.name).c_str(), rate.c_str(),
+                row.is_default ? "  (default)" : "", row.chosen ? "  <- chosen" : "");
+    std::fflush(stdout);
+  });
+  std::printf("%s on %s (%s): stored in %s\n", result.key.backend.c_str(),
+              result.key.device.c_str(), result.key.isa.c_str(), result.cache.c_str());
+  for (const apsp::TunedShape& e : result.entries) {
+    const std::string upper = e.max_vertices == INT64_MAX ? "" : std::to_string(e.max_vertices);
+    std::printf(
+        "  V %lld-%s: %dx%d tile, %dx%d threads, %dx%d registers (%.2f G; default %.2f G)\n",
+        static_cast<long long>(e.min_vertices), upper.c_str(), e.shape.tile, e.shape.tile,
+        e.shape.team_rows, e.shape.team_cols, e.shape.reg_rows, e.shape.reg_cols, e.rate / 1e9,
+        e.default_rate / 1e9);
+  }
+  return 0;
+}
+
 int compare(int argc, char** argv) {
   const Arguments args = parse(argc, argv, 2, {}, {});
   if (args.positional.size() != 2) throw UsageError("compare expects two file names");
@@ -346,6 +395,7 @@ Command prepare(int& argc, char**& argv) {
   if (subcommand == "path") return path(argc, argv);
   if (subcommand == "compare") return [&argc, &argv] { return compare(argc, argv); };
   if (subcommand == "shapes") return [&argc, &argv] { return shapes(argc, argv); };
+  if (subcommand == "tune") return [&argc, &argv] { return tune(argc, argv); };
   if (subcommand == "verify") return [&argc, &argv] { return apsp::cli::verify(argc, argv); };
   return solve(argc, argv);
 }

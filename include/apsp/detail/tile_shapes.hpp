@@ -70,14 +70,18 @@ struct ShapeList {
 struct HostVectorRegisters {
 #if defined(__AVX512F__)
   static constexpr int bytes = 64, count = 32;
+  static constexpr const char* isa = "avx512";
 #elif defined(__AVX__)
   static constexpr int bytes = 32, count = 16;
+  static constexpr const char* isa = "avx2";
 #elif defined(__aarch64__) || defined(__ARM_NEON)
   // NEON: 32 registers of 16 bytes (SVE code of unknown vector length compiles these fixed-size
   // loops to NEON too).
   static constexpr int bytes = 16, count = 32;
+  static constexpr const char* isa = "neon";
 #else
   static constexpr int bytes = 16, count = 16;
+  static constexpr const char* isa = "generic";
 #endif
   // Columns of a CPU register block of T: as many whole vectors as leave, with 4 rows of
   // accumulators, room for the pivot row's vectors and one broadcast (4 x 4 + 4 + 1 = 21 of

@@ -1,0 +1,103 @@
+// Tuning by measurement: `apsp tune` times every tile shape this device runs at a few sizes and
+// stores the fastest per range of V in a small cache file; later runs of the command line take
+// the tuned shape for their V from it ("shape_source": "tuned" in --stats). A user's --tile or
+// --shape always wins ("user"); without a usable entry the table's default is taken ("table").
+//
+// The cache, $XDG_CACHE_HOME/apsp/tuning.json (else $HOME/.cache/apsp/tuning.json), is JSON
+// with one entry a line. An entry holds for one TuningKey and one range of V, and names its
+// shape by its parameters, never by its index: a table that changed no longer has the shape (or
+// has another one at that index), and its entries are ignored with a warning. APSP_TUNING=off
+// ignores the cache. A cache that cannot be read or parsed is ignored with a warning, never an
+// error: it only ever chooses between shapes that all compute the same distances.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace apsp {
+
+// A tile shape by its parameters (detail::TileShape).
+struct ShapeParams {
+  int tile = 0, team_rows = 0, team_cols = 0, reg_rows = 0, reg_cols = 0, k_chunk = 0;
+  bool operator==(const ShapeParams& o) const {
+    return tile == o.tile && team_rows == o.team_rows && team_cols == o.team_cols &&
+           reg_rows == o.reg_rows && reg_cols == o.reg_cols && k_chunk == o.k_chunk;
+  }
+};
+
+// What a measurement holds for: the backend, the device (for CPUs the processor's model and the
+// threads), the instruction set the kernels were compiled for (AVX-512, AVX2, NEON, sm_90, ...),
+// the concurrency, the distance type and a hash of the compiled shape table.
+struct TuningKey {
+  std::string backend, device, isa;
+  int concurrency = 0;
+  std::string dtype = "int32";
+  std::string table;
+  // The same machine and build: everything but the table.
+  bool same_machine(const TuningKey& o) const {
+    return backend == o.backend && device == o.device && isa == o.isa &&
+           concurrency == o.concurrency && dtype == o.dtype;
+  }
+  bool operator==(const TuningKey& o) const { return same_machine(o) && table == o.table; }
+};
+
+// The fastest shape measured for V in [min_vertices, max_vertices].
+struct TunedShape {
+  TuningKey key;
+  std::int64_t min_vertices = 0, max_vertices = 0, measured_vertices = 0;
+  ShapeParams shape;
+  double rate = 0, default_rate = 0;  // V^3 / s of this shape and of the table's default
+};
+
+// $XDG_CACHE_HOME/apsp/tuning.json, else $HOME/.cache/apsp/tuning.json ("" when neither is set).
+std::string tuning_cache_path();
+// False when APSP_TUNING is "off" (or "0", "no", "false").
+bool tuning_enabled();
+
+// The entries of the cache file at `path`: none when it does not exist; when it cannot be read
+// or an entry cannot be parsed, none and `warning` says why (the caller prints it).
+std::vector<TunedShape> read_tuning_cache(const std::string& path, std::string& warning);
+
+// Replaces the entries of `entries`' key (same machine, any table) in the cache at `path` by
+// `entries`, keeping the others; creates the directory; the file is replaced atomically. Throws
+// apsp::Error when it cannot be written.
+void store_tuning(const std::string& path, const std::vector<TunedShape>& entries);
+
+// The entry for `key` whose range holds `vertices`, if any. When the cache has entries of this
+// machine for another shape table only, `warning` says that they are stale.
+const TunedShape* find_tuned_shape(const std::vector<TunedShape>& cache, const TuningKey& key,
+                                   std::int64_t vertices, std::string& warning);
+
+// `apsp tune`: every shape the device runs, timed at each size (a warm-up solve, then the
+// median of `runs` solves of a random graph, V^3 / seconds); a shape under half the best rate
+// at one size is not timed at the larger ones. At each size the fastest shape wins, unless the
+// table's default is within 2% of it (then the default: tuning never picks a shape that
+// measured slower than the default). The winners cover the V ranges split at the geometric
+// means of neighbouring sizes, and replace this machine's entries in the cache.
+struct TuneConfig {
+  std::string backend;               // "" = the build's default
+  std::vector<std::int64_t> sizes;   // empty: 512, 1024, 2048 on CPUs; 4096, 8192, 16384 on GPUs
+  int runs = 3;
+  std::string cache;                 // "" = tuning_cache_path()
+};
+struct TuneRow {
+  std::int64_t vertices = 0;
+  int index = -1;  // in `apsp shapes`
+  std::string name;
+  double rate = 0;  // 0: not timed (too slow at a smaller size)
+  bool is_default = false, chosen = false;
+};
+struct TuneResult {
+  TuningKey key;
+  std::vector<TuneRow> rows;
+  std::vector<TunedShape> entries;
+  std::string cache;
+};
+// Measures, stores the entries in the cache, and returns what it did; `report` sees each row as
+// it is measured. Throws apsp::Error when a size does not fit the device or the cache cannot be
+// written.
+TuneResult tune(const TuneConfig& config, const std::function<void(const TuneRow&)>& report);
+
+}  // namespace apsp

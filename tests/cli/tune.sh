@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# tune.sh APSP WORKDIR TESTCASES
+# `apsp tune` and its cache (include/apsp/tuning.hpp), in a private cache directory: the cache
+# it writes, a run that takes the tuned shape ("shape_source": "tuned") and the same distances;
+# --tile wins ("user"); APSP_TUNING=off, a broken cache, a cache of another shape table and a
+# tuned shape the device cannot run all fall back to the table (the last three with one warning
+# line), never an error; bad arguments are refused.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+apsp=$1 work=$2 testcases=$3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+export XDG_CACHE_HOME=$work/cache
+unset APSP_TUNING
+cache=$XDG_CACHE_HOME/apsp/tuning.json
+in=$testcases/09-sparse-300.in expected=$testcases/09-sparse-300.out
+
+source_of() {  # the shape_source of --stats FILE
+  sed -n 's/.*"shape_source": "\([a-z]*\)".*/\1/p' "$1"
+}
+# solves EXPECTED_SOURCE WARNINGS [ENV=VALUE...] [-- OPTIONS...]: a run on the testcase gives the
+# expected distances, the shape source and that many warning lines (and nothing else) on stderr.
+solves() {
+  local source=$1 warnings=$2
+  shift 2
+  local env=()
+  while [[ $# -gt 0 && $1 != -- ]]; do env+=("$1") && shift; done
+  [[ $# -gt 0 ]] && shift
+  env "${env[@]}" "$apsp" --algorithm fw "$in" out.bin --stats stats.json "$@" 2>stderr.txt ||
+    fail "exit code $?: $(cat stderr.txt)"
+  cmp -s out.bin "$expected" || fail "wrong distances (shape source $(source_of stats.json))"
+  [[ "$(source_of stats.json)" == "$source" ]] ||
+    fail "shape_source $(source_of stats.json), expected $source"
+  [[ $(grep -c '^apsp: warning: ' stderr.txt || true) == "$warnings" &&
+    $(wc -l <stderr.txt) == "$warnings" ]] || fail "expected $warnings warning line(s): $(cat stderr.txt)"
+  echo "OK: $source${*:+ ($*)}$([[ $warnings == 0 ]] || echo ", $warnings warning line")"
+}
+
+# No cache yet: the table.
+solves table 0
+
+# Tuning: a table row per shape and size, the cache with one entry per size, never one that
+# measured slower than the default, and no temporary left beside it.
+"$apsp" tune --sizes 96,300 --runs 1 >tune.txt 2>tune.err || fail "tune: $(cat tune.err)"
+[[ ! -s tune.err ]] || fail "tune wrote to stderr: $(cat tune.err)"
+grep -q "stored in $cache" tune.txt || fail "tune does not say where it stored: $(cat tune.txt)"
+[[ $(grep -c '<- chosen' tune.txt) == 2 ]] || fail "not one choice per size: $(cat tune.txt)"
+[[ $(grep -c '"measured_vertices"' "$cache") == 2 ]] || fail "not two entries: $(cat "$cache")"
+python3 - "$cache" <<'EOF' || fail "an entry slower than the default: $(cat "$cache")"
+import json, sys
+entries = json.load(open(sys.argv[1]))["entries"]
+assert all(e["updates_per_second"] >= e["default_updates_per_second"] for e in entries)
+assert entries[0]["max_vertices"] + 1 == entries[1]["min_vertices"] and entries[0]["min_vertices"] == 1
+EOF
+[[ -z "$(find "$XDG_CACHE_HOME" -name '*.apsp-tmp.*')" ]] || fail "a temporary was left"
+echo "OK: tune stored $(grep -c '"measured_vertices"' "$cache") entries"
+
+solves tuned 0
+solves user 0 -- --tile 32
+solves table 0 APSP_TUNING=off
+
+# Tuning again replaces this machine's entries instead of adding to them.
+"$apsp" tune --sizes 300 --runs 1 >/dev/null 2>&1 || fail "the second tune failed"
+[[ $(grep -c '"measured_vertices"' "$cache") == 1 ]] || fail "entries kept: $(cat "$cache")"
+solves tuned 0
+cp "$cache" good.json
+
+# The cached shape is the one that runs: the last shape of `apsp shapes` (never the default),
+# written into the entry by its parameters.
+last=$("$apsp" shapes | tail -n 1)
+python3 - good.json "$last" >"$cache" <<'EOF'
+import json, re, sys
+lines = open(sys.argv[1]).read().split("\n")
+tile, rows, cols, ri, rj, kc = map(int, re.findall(r"\d+", sys.argv[2].split(":", 1)[1])[1:7])
+entry = json.loads(lines[1])
+entry.update(tile=tile, team_rows=rows, team_cols=cols, reg_rows=ri, reg_cols=rj, k_chunk=kc)
+lines[1] = json.dumps(entry)
+print("\n".join(lines), end="")
+EOF
+solves tuned 0
+grep -qF "\"shape\": \"${last#*: }\"" stats.json || fail "not the cached shape: $(grep shape stats.json)"
+cp good.json "$cache"
+
+# A cache of another shape table: stale, one warning.
+sed 's/"table": "[0-9a-f]*"/"table": "0000000000000000"/' good.json >"$cache"
+solves table 1
+grep -q 'another shape table' stderr.txt || fail "the warning does not say why: $(cat stderr.txt)"
+# A shape that this device's table does not have.
+sed 's/"tile": [0-9]*/"tile": 999/' good.json >"$cache"
+solves table 1
+grep -q 'cannot run it' stderr.txt || fail "the warning does not say why: $(cat stderr.txt)"
+# Broken files: garbage, a cut-off file, an entry with a bad number.
+printf 'not json\n' >"$cache"
+solves table 1
+head -c 200 good.json >"$cache"
+solves table 1
+sed 's/"k_chunk": [0-9]*/"k_chunk": 1x/' good.json >"$cache"
+solves table 1
+# A directory where the cache should be: tune cannot store, one error line.
+rm -f "$cache" && mkdir "$cache"
+solves table 1
+rc=0
+"$apsp" tune --sizes 64 --runs 1 >/dev/null 2>tune.err || rc=$?
+[[ $rc == 2 ]] || fail "tune into a directory: exit code $rc"
+expect_one_apsp_line tune.err
+rmdir "$cache"
+
+# Bad arguments: one line, exit code 2, no cache written.
+for args in "--sizes 0" "--sizes 64,,128" "--runs 0" "--runs x" "file.in"; do
+  rc=0
+  # shellcheck disable=SC2086 # the arguments are split on purpose
+  "$apsp" tune $args >/dev/null 2>tune.err || rc=$?
+  [[ $rc == 2 ]] || fail "tune $args: exit code $rc"
+  expect_one_apsp_line tune.err
+done
+[[ ! -e "$cache" ]] || fail "a refused tune wrote the cache"
+echo "OK: bad arguments refused"
