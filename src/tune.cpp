@@ -37,8 +37,8 @@ double measure(const ExecSpace& exec, int index, std::int64_t vertices, int runs
   const std::uint64_t needed = matrix_bytes(n, n);
   const std::uint64_t usable = detail::usable_memory(exec, 0);
   if (needed > usable)
-    throw Error("V = " + std::to_string(vertices) + " needs " + detail::size_text(needed) +
-                " on " + describe_device(exec) + ", but only " + detail::size_text(usable) +
+    throw Error("V = " + std::to_string(vertices) + " needs " + detail::size_text(needed) + " on " +
+                describe_device(exec) + ", but only " + detail::size_text(usable) +
                 " are free: choose smaller --sizes");
   DistanceMatrix<ExecSpace> dist(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tune::dist"), n, n);

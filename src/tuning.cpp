@@ -32,10 +32,11 @@ std::string entry_line(const TunedShape& e) {
   std::ostringstream line;
   line.precision(6);
   const ShapeParams& s = e.shape;
-  line << "{\"backend\": " << json_text(e.key.backend) << ", \"device\": " << json_text(e.key.device)
-       << ", \"isa\": " << json_text(e.key.isa) << ", \"concurrency\": " << e.key.concurrency
-       << ", \"dtype\": " << json_text(e.key.dtype) << ", \"table\": " << json_text(e.key.table)
-       << ", \"min_vertices\": " << e.min_vertices << ", \"max_vertices\": " << e.max_vertices
+  line << "{\"backend\": " << json_text(e.key.backend)
+       << ", \"device\": " << json_text(e.key.device) << ", \"isa\": " << json_text(e.key.isa)
+       << ", \"concurrency\": " << e.key.concurrency << ", \"dtype\": " << json_text(e.key.dtype)
+       << ", \"table\": " << json_text(e.key.table) << ", \"min_vertices\": " << e.min_vertices
+       << ", \"max_vertices\": " << e.max_vertices
        << ", \"measured_vertices\": " << e.measured_vertices << ", \"tile\": " << s.tile
        << ", \"team_rows\": " << s.team_rows << ", \"team_cols\": " << s.team_cols
        << ", \"reg_rows\": " << s.reg_rows << ", \"reg_cols\": " << s.reg_cols
@@ -49,7 +50,8 @@ std::string entry_line(const TunedShape& e) {
 bool parse_object(const std::string& line, std::map<std::string, std::string>& fields) {
   std::size_t i = 0;
   const auto skip = [&] {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+      ++i;
   };
   const auto string_at = [&](std::string& out) {
     if (i >= line.size() || line[i] != '"') return false;
@@ -114,10 +116,9 @@ bool parse_entry(const std::string& line, TunedShape& e) {
     return *end == '\0' && out >= 0;
   };
   ShapeParams& s = e.shape;
-  return text("backend", e.key.backend) && text("device", e.key.device) &&
-         text("isa", e.key.isa) && integer("concurrency", e.key.concurrency, 1, 1 << 30) &&
-         text("dtype", e.key.dtype) && text("table", e.key.table) &&
-         integer("min_vertices", e.min_vertices, 1, INT64_MAX) &&
+  return text("backend", e.key.backend) && text("device", e.key.device) && text("isa", e.key.isa) &&
+         integer("concurrency", e.key.concurrency, 1, 1 << 30) && text("dtype", e.key.dtype) &&
+         text("table", e.key.table) && integer("min_vertices", e.min_vertices, 1, INT64_MAX) &&
          integer("max_vertices", e.max_vertices, 1, INT64_MAX) &&
          integer("measured_vertices", e.measured_vertices, 1, INT64_MAX) &&
          integer("tile", s.tile, 1, 4096) && integer("team_rows", s.team_rows, 1, 4096) &&
@@ -183,8 +184,8 @@ std::vector<TunedShape> read_tuning_cache(const std::string& path, std::string& 
     }
     entries.push_back(e);
   }
-  warning = "ignoring the tuning cache '" + path + "': " +
-            (header ? "it ends early" : "it is not an apsp tuning cache") +
+  warning = "ignoring the tuning cache '" + path +
+            "': " + (header ? "it ends early" : "it is not an apsp tuning cache") +
             " (run apsp tune again)";
   return {};
 }

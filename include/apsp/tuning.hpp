@@ -77,10 +77,10 @@ const TunedShape* find_tuned_shape(const std::vector<TunedShape>& cache, const T
 // measured slower than the default). The winners cover the V ranges split at the geometric
 // means of neighbouring sizes, and replace this machine's entries in the cache.
 struct TuneConfig {
-  std::string backend;               // "" = the build's default
-  std::vector<std::int64_t> sizes;   // empty: 512, 1024, 2048 on CPUs; 4096, 8192, 16384 on GPUs
+  std::string backend;              // "" = the build's default
+  std::vector<std::int64_t> sizes;  // empty: 512, 1024, 2048 on CPUs; 4096, 8192, 16384 on GPUs
   int runs = 3;
-  std::string cache;                 // "" = tuning_cache_path()
+  std::string cache;  // "" = tuning_cache_path()
 };
 struct TuneRow {
   std::int64_t vertices = 0;

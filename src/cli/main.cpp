@@ -34,6 +34,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -312,8 +313,9 @@ int tune(int argc, char** argv) {
     std::fprintf(stderr,
                  "apsp: note: APSP_TUNING is off: the results are stored, but runs "
                  "ignore them until it is unset\n");
-  std::printf("%8s  %-64s %14s\n", "V", "shape", "G updates/s");
-  const apsp::TuneResult result = apsp::tune(config, [](const apsp::TuneRow& row) {
+  bool header = false;  // printed with the first row: an error comes alone
+  const apsp::TuneResult result = apsp::tune(config, [&header](const apsp::TuneRow& row) {
+    if (!std::exchange(header, true)) std::printf("%8s  %-64s %14s\n", "V", "shape", "G updates/s");
     std::string rate = row.rate > 0 ? std::to_string(row.rate / 1e9) : "not timed";
     if (row.rate > 0) rate.resize(rate.find('.') + 3);
     std::printf("%8lld  %-64s %14s%s%s\n", static_cast<long long>(row.vertices),
