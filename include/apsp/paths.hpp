@@ -245,15 +245,22 @@ class PredecessorRows {
     using Search = detail::PredecessorSearch<ExecSpace>;
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     // One thread per row on CPUs (rows are plentiful); on GPUs a team per row, with the bits
-    // in the scratch pad where they fit.
+    // in the scratch pad where they fit. Large teams: few rows at once on a multiprocessor keep
+    // their distance rows, read at random by the search, in its L1 cache (H100, V = 11000,
+    // teams of 64 / 128 / 256 / 512 / 1024 threads: 65 / 56 / 42 / 35 / 42 ms; ncu at 64: L1 hit
+    // rate 3%, warps stalled on L1TEX 167 of 184 cycles; docs/PERFORMANCE.md entry 19).
     const bool host =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const std::size_t scratch = Search::scratch(pred_.extent(1));
     const int level = scratch <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+    const Search search{dist_, pred_, queue_, edges_, first, dist_first_, int(vertices_), level};
+    const int team = host ? 1
+                          : std::min(512, Policy(exec_, 1, 1)
+                                              .set_scratch_size(level, Kokkos::PerTeam(scratch))
+                                              .team_size_max(search, Kokkos::ParallelForTag()));
     Kokkos::parallel_for(
         "apsp::paths::predecessor_search",
-        Policy(exec_, int(count), host ? 1 : 64).set_scratch_size(level, Kokkos::PerTeam(scratch)),
-        Search{dist_, pred_, queue_, edges_, first, dist_first_, int(vertices_), level});
+        Policy(exec_, int(count), team).set_scratch_size(level, Kokkos::PerTeam(scratch)), search);
     exec_.fence();
     return pred_;
   }
