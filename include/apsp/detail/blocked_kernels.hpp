@@ -101,6 +101,17 @@ struct Relaxation {
       return a + b;
     }
   }
+  // through() lane by lane on host vectors (HostVector below: == and ?: act per lane).
+  template <class V>
+  static V through_lanes(const V& a, const V& b) {
+    if constexpr (Negative) {
+      const V inf = V{} + infinity, floor = V{} + negative_floor, sum = a + b;
+      const V clamped = sum < floor ? floor : sum;
+      return (a == inf) | (b == inf) ? inf : clamped;
+    } else {
+      return a + b;
+    }
+  }
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, T a, T b) {
     const T t = through(a, b);
@@ -266,27 +277,12 @@ struct KernelTypes {
     pivot_right  // column panel: L = own, R = the closed pivot tile
   };
 
-  // Closes the B x B tile at `own` (global memory, leading dimension ld); `pivot` is the closed
-  // pivot tile for the panels. Row k and column k of a tile do not change in step k
-  // (d(k,k) = 0), which is what lets every step read them while others update the rest.
 #if defined(APSP_HOST_VECTORS)
   using Lanes = HostVector<int>;
   // One CPU thread closes a tile (host shapes: team of one): rows of whole vectors.
   static constexpr bool host_vectors =
       Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
       Shape::team_size == 1 && B % Lanes::lanes == 0;
-
-  // t(a, b) in vectors: a + b, or Relax::through's saturating sum for negative weights.
-  template <class Relax, class V>
-  static V through_lanes(const V& a, const V& b) {
-    if constexpr (Relax::negative) {
-      const V inf = V{} + infinity, floor = V{} + negative_floor, sum = a + b;
-      const V clamped = sum < floor ? floor : sum;
-      return (a == inf) | (b == inf) ? inf : clamped;
-    } else {
-      return a + b;
-    }
-  }
 
   // close_tile on one CPU thread: the tile (and the pivot tile) in scratch, B x B row-major;
   // step k relaxes row i through left(i, k) and row k of `right`, row after row, in the order of
@@ -319,7 +315,7 @@ struct KernelTypes {
 #pragma GCC unroll 16
         for (int h = 0; h < VB; ++h) {
           int* at = d + i * B + h * W;
-          const V t = through_lanes<Relax>(l, row_k[h]), now = Lanes::load(at);
+          const V t = Relax::through_lanes(l, row_k[h]), now = Lanes::load(at);
           Lanes::store(at, t < now ? t : now);
         }
       }
@@ -337,6 +333,9 @@ struct KernelTypes {
   }
 #endif
 
+  // Closes the B x B tile at `own` (global memory, leading dimension ld); `pivot` is the closed
+  // pivot tile for the panels. Row k and column k of a tile do not change in step k
+  // (d(k,k) = 0), which is what lets every step read them while others update the rest.
   template <class Relax>
   KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, const int* pivot,
                                                 std::int64_t ld, Through how) {
@@ -498,7 +497,7 @@ struct RemainingTiles {
   int league_size() const { return geo.other_local_rows() * (geo.tiles - 1); }
 
 #if defined(APSP_HOST_VECTORS)
-  using Lanes = HostVector<int>;
+  using Lanes = typename types::Lanes;
   // One CPU thread per tile (the panels enter scratch once), a block of whole vectors. Both
   // products (plain, ranged negative) add and take the minimum; Relax::finish maps the stored
   // values.
