@@ -302,11 +302,8 @@ int tune(int argc, char** argv) {
     if (name == "--runs") config.runs = int(parse_integer(name, value, 1, 100));
     if (name == "--sizes") {
       config.sizes.clear();
-      std::size_t from = 0;
-      for (std::size_t comma; from <= value.size(); from = comma + 1) {
-        comma = std::min(value.find(',', from), value.size());
-        config.sizes.push_back(parse_integer(name, value.substr(from, comma - from), 1, 1 << 20));
-      }
+      for (const std::string& size : apsp::cli::split_list(value))
+        config.sizes.push_back(parse_integer(name, size, 1, 1 << 20));
     }
   }
   if (!apsp::tuning_enabled())

@@ -151,17 +151,21 @@ void check_kokkos_options(int argc, char** argv) {
     check_threads("the environment's KOKKOS_NUM_THREADS", value);
   // OMP_NUM_THREADS may list the threads of nested levels: each must be a number of threads.
   if (const char* value = std::getenv("OMP_NUM_THREADS")) {
-    const std::string list = value;
-    for (std::size_t from = 0;;) {
-      const auto comma = list.find(',', from);
-      check_threads("the environment's OMP_NUM_THREADS",
-                    list.substr(from, comma == std::string::npos ? comma : comma - from));
-      if (comma == std::string::npos) break;
-      from = comma + 1;
-    }
+    for (const std::string& threads : split_list(value))
+      check_threads("the environment's OMP_NUM_THREADS", threads);
   }
   if (const char* value = std::getenv("KOKKOS_DEVICE_ID"))
     check_device("the environment's KOKKOS_DEVICE_ID", value);
+}
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> items;
+  for (std::size_t from = 0;;) {
+    const std::size_t comma = list.find(',', from);
+    items.push_back(list.substr(from, comma == std::string::npos ? comma : comma - from));
+    if (comma == std::string::npos) return items;
+    from = comma + 1;
+  }
 }
 
 }  // namespace cli

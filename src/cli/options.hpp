@@ -21,6 +21,9 @@ struct UsageError : Error {
 long long parse_integer(const std::string& option, const std::string& text, long long lo,
                         long long hi);
 
+// The items of a comma-separated list, empty ones included ("a,,b": a, "", b).
+std::vector<std::string> split_list(const std::string& list);
+
 // A size in bytes: a positive integer with an optional K, M, G or T suffix (powers of 1024),
 // refused when it does not fit in 64 bits rather than wrapped.
 std::uint64_t parse_size(const std::string& option, const std::string& text);
