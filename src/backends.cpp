@@ -1,6 +1,8 @@
 #include <apsp/backends.hpp>
 
-#include "support.hpp"
+#include <apsp/detail/tile_shapes.hpp>
+
+#include "io_support.hpp"
 
 #include <fstream>
 

@@ -2,7 +2,7 @@
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
 
-#include "support.hpp"
+#include "io_support.hpp"
 
 #include <sys/stat.h>
 

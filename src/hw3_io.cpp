@@ -1,7 +1,7 @@
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
 
-#include "support.hpp"
+#include "io_support.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -557,7 +557,7 @@ void OutputTransaction::commit() {
   }
 }
 
-Comparison compare_hw3_outputs(const std::string& a, const std::string& b) {
+Comparison compare_outputs(const std::string& a, const std::string& b) {
   File fa = open_for_reading(a), fb = open_for_reading(b);
   const std::uint64_t sa = file_size(fa.get()), sb = file_size(fb.get());
   if (sa != sb)

@@ -1,5 +1,5 @@
-// The sssp algorithm's host parts: choosing it, building the CSR graph, and solve_hw3's path
-// through it (include/apsp/sssp.hpp has the kernel).
+// The sssp algorithm's host parts: choosing it and building the CSR graph (include/apsp/sssp.hpp
+// has the kernel; src/pipeline.cpp runs it on each rank's sources).
 #include <apsp/backends.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
@@ -120,79 +120,6 @@ CsrGraph make_csr_graph(const Graph& graph) {
   return CsrGraph("apsp::sssp::graph", int(n), int(n), nnz, weights, row_map, columns);
 }
 
-namespace {
-
-template <class ExecSpace>
-void solve_sssp_on(const ExecSpace& exec, const SolveConfig& config, const Graph& graph,
-                   SolveStats& stats, OutputTransaction& outputs) {
-  detail::ScopedRegion region("apsp::solve_sssp");
-  const std::int64_t n = graph.vertices;
-  stats.algorithm = algorithm_name(Algorithm::sssp);
-  stats.shape = "Dijkstra per source, bucket queue";
-  stats.padded = n;
-  // Host memory, before any work: make_csr_graph's counts and sorted arcs, the CSR graph, a
-  // block of rows and each thread's queue.
-  const std::int64_t block = sssp_block_rows(exec, n);
-  const std::uint64_t e = graph.edges.size();
-  const std::uint64_t needed = detail::saturating_sum(
-      {3 * sizeof(CsrGraph::size_type) * std::uint64_t(n + 1) + 16 * e, matrix_bytes(block, n),
-       matrix_bytes(exec.concurrency(), 2 * n + 1024)});
-  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
-  if (needed > usable)
-    throw Error("V = " + std::to_string(n) + " needs " + detail::size_text(needed) +
-                " of host memory for --algorithm sssp (E = " + std::to_string(e) + "), but only " +
-                detail::size_text(usable) + " can be used");
-  check_disk_space(config.output, output_bytes(config.output_format, n));
-  AtomicOutputFile& out = outputs.add(config.output);
-
-  auto stage = detail::Clock::now();
-  const CsrGraph csr = make_csr_graph(graph);
-  DistanceRows rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::rows"), block, n);
-  stats.upload_s = detail::seconds_since(stage);
-
-  std::string text;
-  for (std::int64_t first = 0; first < n; first += block) {
-    const std::int64_t count = std::min(block, n - first);
-    const auto part = Kokkos::subview(rows, std::make_pair(std::int64_t(0), count), Kokkos::ALL);
-    stage = detail::Clock::now();
-    sssp_rows(exec, csr, first, part);
-    stats.compute_s += detail::seconds_since(stage);
-    stage = detail::Clock::now();
-    if (config.output_format == OutputFormat::hw3) {
-      out.write(part.data(), std::size_t(count * n) * sizeof(int));
-    } else {
-      for (std::int64_t i = 0; i < count; ++i) {
-        text.clear();
-        append_text_row(text, &part(i, 0), n);
-        out.write(text.data(), text.size());
-      }
-    }
-    stats.write_s += detail::seconds_since(stage);
-  }
-}
-
-}  // namespace
-
 #endif  // APSP_HAVE_KOKKOS_KERNELS
 
-namespace detail {
-
-void solve_sssp(const SolveConfig& config, const Graph& graph, SolveStats& stats,
-                OutputTransaction& outputs) {
-#if defined(APSP_HAVE_KOKKOS_KERNELS)
-  with_backend(stats.backend, [&](auto exec) {
-    using ExecSpace = decltype(exec);
-    if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible)
-      solve_sssp_on(exec, config, graph, stats, outputs);
-    else
-      choose_algorithm(Algorithm::sssp, stats.backend, false, graph);  // throws
-  });
-#else
-  choose_algorithm(Algorithm::sssp, stats.backend, true, graph);  // throws
-  (void)config;
-  (void)outputs;
-#endif
-}
-
-}  // namespace detail
 }  // namespace apsp

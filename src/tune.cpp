@@ -31,9 +31,10 @@ std::vector<Edge> random_edges(std::int64_t vertices) {
 // V^3 / seconds of shape `index` at V = vertices: a warm-up solve, then the median of `runs`.
 template <class ExecSpace>
 double measure(const ExecSpace& exec, int index, std::int64_t vertices, int runs) {
-  Options options;
-  options.shape = index;
-  const std::int64_t n = padded_size(vertices, choose_shape(exec, options));
+  ShapeRequest request;
+  request.shape = index;
+  const Plan plan = make_plan(exec, vertices, false, request);
+  const std::int64_t n = plan.padded;
   const std::uint64_t needed = matrix_bytes(n, n);
   const std::uint64_t usable = detail::usable_memory(exec, 0);
   if (needed > usable)
@@ -43,12 +44,12 @@ double measure(const ExecSpace& exec, int index, std::int64_t vertices, int runs
   DistanceMatrix<ExecSpace> dist(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tune::dist"), n, n);
   fill_distance_matrix(exec, dist, random_edges(vertices));
-  floyd_warshall(exec, dist, options);
+  floyd_warshall(exec, dist, plan);
   std::vector<double> seconds;
   for (int r = 0; r < runs; ++r) {
     exec.fence();
     Kokkos::Timer timer;
-    floyd_warshall(exec, dist, options);
+    floyd_warshall(exec, dist, plan);
     exec.fence();
     seconds.push_back(timer.seconds());
   }

@@ -24,12 +24,13 @@ template <class ExecSpace>
 std::vector<int> solve_padded(const apsp::Graph& g, const apsp::ShapeChoice& shape,
                               std::int64_t* padded = nullptr) {
   ExecSpace exec;
-  apsp::Options options;
-  options.shape = shape.index;  // -1 (a default ShapeChoice): the backend's default
-  const std::int64_t n = apsp::padded_size(g.vertices, apsp::choose_shape(exec, options));
+  apsp::ShapeRequest request;
+  request.shape = shape.index;  // -1 (a default ShapeChoice): the backend's default
+  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, false, request);
+  const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   apsp::fill_distance_matrix(exec, dist, g.edges);
-  apsp::floyd_warshall(exec, dist, options);
+  apsp::floyd_warshall(exec, dist, plan);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
   if (padded) *padded = n;
   return std::vector<int>(host.data(), host.data() + n * n);
@@ -273,14 +274,15 @@ TYPED_TEST(FloydWarshall, ReportsProgressUpToTheLastRound) {
   for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>()) {
     const int tile = shape.tile;
     TypeParam exec;
-    apsp::Options options;
-    options.shape = shape.index;
+    apsp::ShapeRequest request;
+    request.shape = shape.index;
     std::vector<std::pair<int, int>> calls;
-    options.progress = [&](int done, int total) { calls.emplace_back(done, total); };
     const std::int64_t n = 5 * tile;
+    const apsp::Plan plan = apsp::make_plan(exec, n, false, request);
     apsp::DistanceMatrix<TypeParam> dist("dist", n, n);
     apsp::fill_distance_matrix(exec, dist, {});
-    apsp::floyd_warshall(exec, dist, options);
+    apsp::floyd_warshall(exec, dist, plan,
+                         [&](int done, int total) { calls.emplace_back(done, total); });
     ASSERT_EQ(calls.size(), 5u) << "tile " << tile;
     for (int r = 0; r < 5; ++r)
       EXPECT_EQ(calls[r], std::make_pair(r + 1, 5));
@@ -291,7 +293,7 @@ TYPED_TEST(FloydWarshall, ChoosesTheFirstAvailableShapeByDefault) {
   TypeParam exec;
   const auto shapes = apsp::available_shapes(exec);
   ASSERT_FALSE(shapes.empty());
-  const auto chosen = apsp::choose_shape(exec, apsp::Options{});
+  const auto chosen = apsp::choose_shape(exec);
   EXPECT_EQ(chosen.index, shapes.front().index);
   EXPECT_EQ(chosen.tile, shapes.front().tile);
   EXPECT_EQ(apsp::padded_size(1, chosen), chosen.tile);
@@ -302,10 +304,10 @@ TYPED_TEST(FloydWarshall, ChoosesTheFirstAvailableShapeByDefault) {
 }
 
 TYPED_TEST(FloydWarshall, RejectsAnUnavailableTileSize) {
-  apsp::Options options;
-  options.tile = 48;
+  apsp::ShapeRequest request;
+  request.tile = 48;
   try {
-    apsp::choose_shape(TypeParam(), options);
+    apsp::choose_shape(TypeParam(), request);
     ADD_FAILURE() << "tile 48 was accepted";
   } catch (const apsp::Error& e) {
     const std::string message = e.what();
@@ -317,20 +319,21 @@ TYPED_TEST(FloydWarshall, RejectsAnUnavailableTileSize) {
 
 TYPED_TEST(FloydWarshall, RejectsMatricesThatDoNotFitTheTile) {
   TypeParam exec;
-  const int tile = apsp::choose_shape(exec, apsp::Options{}).tile;
+  const apsp::Plan plan = apsp::make_plan(exec, 1);
+  const int tile = plan.shape.tile;
   apsp::DistanceMatrix<TypeParam> not_square("dist", tile, 2 * tile);
   try {
-    apsp::floyd_warshall(exec, not_square);
+    apsp::floyd_warshall(exec, not_square, plan);
     ADD_FAILURE() << "a non-square matrix was accepted";
   } catch (const apsp::Error& e) {
     EXPECT_NE(std::string(e.what()).find("must be square"), std::string::npos) << e.what();
   }
   apsp::DistanceMatrix<TypeParam> unpadded("dist", tile + 1, tile + 1);
   try {
-    apsp::floyd_warshall(exec, unpadded);
+    apsp::floyd_warshall(exec, unpadded, plan);
     ADD_FAILURE() << "a matrix that is not a multiple of the tile was accepted";
   } catch (const apsp::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("padded_size"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("padded size"), std::string::npos) << e.what();
   }
 }
 

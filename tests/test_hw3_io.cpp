@@ -349,7 +349,7 @@ TEST_F(Hw3Files, PipeInputIsNotTrustedWithAnAllocation) {
 
 TEST_F(Hw3Files, CompareReportsIdenticalOutputs) {
   const std::vector<std::int32_t> d = {0, 5, apsp::infinity, 7, 0, 2, 1, 1, 0};
-  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", d), write_ints("b.out", d));
+  const auto result = apsp::compare_outputs(write_ints("a.out", d), write_ints("b.out", d));
   EXPECT_TRUE(result.identical);
   EXPECT_EQ(result.message, "identical (V = 3)");
 }
@@ -358,7 +358,7 @@ TEST_F(Hw3Files, CompareReportsTheFirstDifferenceAtItsRowAndColumn) {
   std::vector<std::int32_t> a(4 * 4, 0), b(4 * 4, 0);
   b[1 * 4 + 3] = 9;  // (1, 3): the first
   b[3 * 4 + 0] = 8;  // (3, 0)
-  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", a), write_ints("b.out", b));
+  const auto result = apsp::compare_outputs(write_ints("a.out", a), write_ints("b.out", b));
   EXPECT_FALSE(result.identical);
   EXPECT_NE(result.message.find("first difference at (1, 3): 0 in '" + path("a.out") + "', 9 in '" +
                                 path("b.out") + "'"),
@@ -372,16 +372,16 @@ TEST_F(Hw3Files, CompareFindsADifferenceBeyondTheFirstChunk) {
   std::vector<std::int32_t> a(std::size_t(v) * v, apsp::infinity);
   std::vector<std::int32_t> b = a;
   b[std::size_t(1000) * v + 37] = 12;
-  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", a), write_ints("b.out", b));
+  const auto result = apsp::compare_outputs(write_ints("a.out", a), write_ints("b.out", b));
   EXPECT_FALSE(result.identical);
   EXPECT_NE(result.message.find("at (1000, 37): 1073741823 in"), std::string::npos)
       << result.message;
-  EXPECT_TRUE(apsp::compare_hw3_outputs(path("a.out"), path("a.out")).identical);
+  EXPECT_TRUE(apsp::compare_outputs(path("a.out"), path("a.out")).identical);
 }
 
 TEST_F(Hw3Files, CompareReportsSizeMismatches) {
-  const auto result = apsp::compare_hw3_outputs(write_ints("a.out", std::vector<std::int32_t>(4)),
-                                                write_ints("b.out", std::vector<std::int32_t>(9)));
+  const auto result = apsp::compare_outputs(write_ints("a.out", std::vector<std::int32_t>(4)),
+                                            write_ints("b.out", std::vector<std::int32_t>(9)));
   EXPECT_FALSE(result.identical);
   EXPECT_NE(result.message.find("sizes differ"), std::string::npos) << result.message;
   EXPECT_NE(result.message.find("16 bytes"), std::string::npos) << result.message;
@@ -390,19 +390,18 @@ TEST_F(Hw3Files, CompareReportsSizeMismatches) {
 
 TEST_F(Hw3Files, CompareRejectsSizesThatAreNoOutput) {
   const auto odd =
-      apsp::compare_hw3_outputs(write_bytes("a.out", "abcdef"), write_bytes("b.out", "abcdef"));
+      apsp::compare_outputs(write_bytes("a.out", "abcdef"), write_bytes("b.out", "abcdef"));
   EXPECT_FALSE(odd.identical);
   EXPECT_NE(odd.message.find("whole number of int32"), std::string::npos) << odd.message;
-  const auto not_square =
-      apsp::compare_hw3_outputs(write_ints("c.out", std::vector<std::int32_t>(5)),
-                                write_ints("d.out", std::vector<std::int32_t>(5)));
+  const auto not_square = apsp::compare_outputs(write_ints("c.out", std::vector<std::int32_t>(5)),
+                                                write_ints("d.out", std::vector<std::int32_t>(5)));
   EXPECT_FALSE(not_square.identical);
   EXPECT_NE(not_square.message.find("not the square"), std::string::npos) << not_square.message;
 }
 
 TEST_F(Hw3Files, CompareThrowsOnAMissingFile) {
   write_ints("a.out", {0});
-  EXPECT_THROW(apsp::compare_hw3_outputs(path("a.out"), path("missing.out")), apsp::Error);
+  EXPECT_THROW(apsp::compare_outputs(path("a.out"), path("missing.out")), apsp::Error);
 }
 
 }  // namespace

@@ -71,13 +71,13 @@ template <class ExecSpace>
 std::vector<int> solve_padded(const apsp::Graph& g, int shape, std::int64_t* n_out,
                               std::int64_t* cycle_vertex) {
   ExecSpace exec;
-  apsp::Options options;
-  options.shape = shape;
-  options.negative_weights = true;
-  const std::int64_t n = apsp::padded_size(g.vertices, apsp::choose_shape(exec, options));
+  apsp::ShapeRequest request;
+  request.shape = shape;
+  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, true, request);
+  const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   apsp::fill_distance_matrix(exec, dist, g.edges);
-  apsp::floyd_warshall(exec, dist, options);
+  apsp::floyd_warshall(exec, dist, plan);
   *cycle_vertex = apsp::negative_cycle_vertex(exec, dist, 0, g.vertices);
   *n_out = n;
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);

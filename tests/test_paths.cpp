@@ -33,18 +33,18 @@ template <class ExecSpace>
 Solved solve(const apsp::Graph& g, const apsp::ShapeChoice& shape, bool paths, bool negative,
              std::int64_t batch = 3, std::int64_t first = 0) {
   ExecSpace exec;
-  apsp::Options options;
-  options.shape = shape.index;
-  options.negative_weights = negative;
+  apsp::ShapeRequest request;
+  request.shape = shape.index;
   const std::int64_t v = g.vertices;
-  const std::int64_t n = apsp::padded_size(v, apsp::choose_shape(exec, options));
+  const apsp::Plan plan = apsp::make_plan(exec, v, negative, request);
+  const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   const auto edges = apsp::upload_edges(exec, g.edges);
   apsp::fill_distance_matrix(exec, dist, edges);
-  apsp::floyd_warshall(exec, dist, options);
+  apsp::floyd_warshall(exec, dist, plan);
   Solved out;
   if (paths) {
-    const auto path_edges = apsp::select_path_edges(exec, dist, 0, v, edges);
+    const auto path_edges = apsp::select_path_edges(exec, dist, v, edges);
     apsp::DistanceMatrix<ExecSpace> block("block", n - first, n);
     Kokkos::deep_copy(block, Kokkos::subview(dist, std::make_pair(first, n), Kokkos::ALL));
     apsp::PredecessorRows<ExecSpace> rows(exec, block, first, v, path_edges, batch);
@@ -265,13 +265,13 @@ TYPED_TEST(Paths, NegativeCycleIsFound) {
         g.edges.push_back({52, 37, 999});
       }
       TypeParam exec;
-      apsp::Options options;
-      options.shape = shape.index;
-      options.negative_weights = true;
-      const std::int64_t n = apsp::padded_size(g.vertices, apsp::choose_shape(exec, options));
+      apsp::ShapeRequest request;
+      request.shape = shape.index;
+      const apsp::Plan plan = apsp::make_plan(exec, g.vertices, true, request);
+      const std::int64_t n = plan.padded;
       apsp::DistanceMatrix<TypeParam> dist("dist", n, n);
       apsp::fill_distance_matrix(exec, dist, g.edges);
-      apsp::floyd_warshall(exec, dist, options);
+      apsp::floyd_warshall(exec, dist, plan);
       EXPECT_EQ(apsp::negative_cycle_vertex(exec, dist, 0, g.vertices), self_loop ? 41 : 37)
           << shape.name;
       // Rows 38.. of the matrix alone (as a rank holding them sees them): 52.

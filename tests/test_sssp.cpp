@@ -123,10 +123,11 @@ std::vector<int> sssp_matrix(const apsp::Graph& g) {
 template <class ExecSpace>
 std::vector<int> fw_matrix(const apsp::Graph& g) {
   ExecSpace exec;
-  const std::int64_t n = apsp::padded_size(g.vertices, apsp::choose_shape(exec, {}));
+  const apsp::Plan plan = apsp::make_plan(exec, g.vertices);
+  const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   apsp::fill_distance_matrix(exec, dist, g.edges);
-  apsp::floyd_warshall(exec, dist);
+  apsp::floyd_warshall(exec, dist, plan);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
   std::vector<int> d(std::size_t(g.vertices) * g.vertices);
   for (int i = 0; i < g.vertices; ++i)

@@ -1,4 +1,4 @@
-// apsp::verify_hw3 against outputs of the plain reference: every correct output passes, and each
+// apsp::verify against outputs of the plain reference: every correct output passes, and each
 // kind of corruption is caught at the entry that was corrupted.
 #include "expect_error.hpp"
 #include "reference.hpp"
@@ -34,7 +34,7 @@ class Verify : public apsp_test::TempDirTest {
     out.write(reinterpret_cast<const char*>(dist.data()),
               std::streamsize(dist.size() * sizeof(int)));
     out.close();
-    return apsp::verify_hw3(in(), out_path(), options);
+    return apsp::verify(in(), out_path(), options);
   }
 
   std::string in() const { return dir_ + "/graph.in"; }
@@ -271,10 +271,10 @@ TEST_F(Verify, RejectsFilesThatCannotBeChecked) {
   });
   expect_error("cannot open output", [&] {
     verify(g, dist);
-    apsp::verify_hw3(in(), dir_ + "/missing.out");
+    apsp::verify(in(), dir_ + "/missing.out");
   });
-  expect_error("is a directory", [&] { apsp::verify_hw3(in(), dir_); });
-  expect_error("cannot open input", [&] { apsp::verify_hw3(dir_ + "/missing.in", out_path()); });
+  expect_error("is a directory", [&] { apsp::verify(in(), dir_); });
+  expect_error("cannot open input", [&] { apsp::verify(dir_ + "/missing.in", out_path()); });
   expect_error("must not be negative", [&] {
     apsp::VerifyOptions options;
     options.samples = -1;
@@ -301,7 +301,7 @@ TEST_F(Verify, RefusesGraphsWithNegativeWeights) {
       .write(reinterpret_cast<const char*>(dist.data()),
              std::streamsize(dist.size() * sizeof(int)));
   try {
-    apsp::verify_hw3(dir_ + "/graph.gr", dir_ + "/graph3.out");
+    apsp::verify(dir_ + "/graph.gr", dir_ + "/graph3.out");
     ADD_FAILURE() << "a graph with a negative weight was verified";
   } catch (const apsp::Error& e) {
     EXPECT_EQ(std::string(e.what()), "verify: edge 1 (2 -> 0) has weight -7" + why);

@@ -1,26 +1,25 @@
 // apsp::floyd_warshall: all-pairs shortest paths on a Kokkos execution space.
 //
-// Padding and tile choice, in one place: the blocked algorithm works on whole Tile x Tile tiles,
-// so the distance matrix is N x N with N = V rounded up to a multiple of the tile. The extra
-// vertices are isolated (infinity off the diagonal, 0 on it): no path of the real graph goes
-// through them, so the leading V x V block is the answer. The tile comes from the backend's
-// table of shapes (detail/tile_shapes.hpp): the first one the device allows, or the size the
-// caller asks for. Allocate with padded_size(), fill with fill_distance_matrix(), then solve.
+// The blocked algorithm works on whole Tile x Tile tiles, so the distance matrix is N x N with
+// N = V rounded up to a multiple of the plan's tile (plan.hpp): the extra vertices are isolated
+// (infinity off the diagonal, 0 on it), so the leading V x V block is the answer.
 //
-//   auto shape = apsp::choose_shape(exec, options);
-//   apsp::DistanceMatrix<Exec> dist("dist", n, n);   // n = apsp::padded_size(V, shape)
-//   apsp::fill_distance_matrix(exec, dist, graph);
-//   apsp::floyd_warshall(exec, dist, options);
+//   const apsp::Plan plan = apsp::make_plan(exec, graph.vertices);
+//   apsp::DistanceMatrix<Exec> dist("dist", plan.padded, plan.padded);
+//   apsp::fill_distance_matrix(exec, dist, graph.edges);
+//   apsp::floyd_warshall(exec, dist, plan);
 //
-// With negative weights (options.negative_weights) check negative_cycle_vertex() afterwards.
-// The paths themselves come afterwards, from the distances and the edges (paths.hpp).
+// With negative weights (plan.negative_weights) check negative_cycle_vertex() afterwards.
+// The paths themselves come afterwards, from the distances and the edges (paths.hpp). A block of
+// rows on each of several ranks: apsp::mpi::floyd_warshall (mpi.hpp), the same rounds.
 #pragma once
 
-#include <apsp/detail/blocked_rounds.hpp>
 #include <apsp/detail/region.hpp>
+#include <apsp/detail/row_block_rounds.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/tuning.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/ranks.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -35,76 +34,6 @@ namespace apsp {
 
 template <class ExecSpace>
 using DistanceMatrix = Kokkos::View<int**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
-
-struct Options {
-  int tile = 0;    // 0: the backend's first shape that fits the device
-  int shape = -1;  // index in the backend's table (apsp shapes); -1: by tile
-  // Called now and then with rounds done and total (after a fence); may be empty.
-  std::function<void(int, int)> progress;
-  // Weights may be negative (-1000..1000): the kernels' signed variant, slower; see
-  // detail/blocked_kernels.hpp, "Arithmetic".
-  bool negative_weights = false;
-};
-
-// The shape a run will use: its index in the backend's table, tile size and description.
-struct ShapeChoice {
-  int index = -1;
-  int tile = 0;
-  std::string name;
-  ShapeParams params;  // what the tuning cache stores (tuning.hpp)
-};
-
-// Tile sizes of the backend's table that this device can run, best first.
-template <class ExecSpace>
-std::vector<ShapeChoice> available_shapes(const ExecSpace& exec) {
-  std::vector<ShapeChoice> shapes;
-  detail::for_each_shape(typename detail::ShapeTable<ExecSpace>::type{}, [&](auto shape, int i) {
-    using Shape = decltype(shape);
-    if (detail::shape_fits<ExecSpace, Shape>(exec))
-      shapes.push_back(ShapeChoice{i, Shape::tile, Shape::name(),
-                                   ShapeParams{Shape::tile, Shape::team_rows, Shape::team_cols,
-                                               Shape::reg_rows, Shape::reg_cols, Shape::k_chunk}});
-  });
-  return shapes;
-}
-
-// A hash (FNV-1a, hex) of the backend's compiled table: every shape, runnable here or not, and
-// its scratch level. A tuning cache written for another table is stale (tuning.hpp).
-template <class ExecSpace>
-std::string shape_table_hash() {
-  std::string all = std::to_string(detail::ShapeTable<ExecSpace>::scratch_level);
-  detail::for_each_shape(typename detail::ShapeTable<ExecSpace>::type{},
-                         [&](auto shape, int) { all += ";" + decltype(shape)::name(); });
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const unsigned char c : all)
-    hash = (hash ^ c) * 1099511628211ull;
-  std::string text;
-  for (int shift = 60; shift >= 0; shift -= 4)
-    text += "0123456789abcdef"[(hash >> shift) & 15];
-  return text;
-}
-
-template <class ExecSpace>
-ShapeChoice choose_shape(const ExecSpace& exec, const Options& options) {
-  const auto shapes = available_shapes(exec);
-  std::string sizes;
-  for (const auto& s : shapes) {
-    if (options.shape >= 0 ? options.shape == s.index : options.tile == 0 || options.tile == s.tile)
-      return s;
-    sizes += (sizes.empty() ? "" : ", ") + std::to_string(s.tile);
-  }
-  if (shapes.empty())
-    throw Error(std::string("no tile shape fits the scratch pad of ") + ExecSpace::name());
-  if (options.shape >= 0)
-    throw Error("shape " + std::to_string(options.shape) + " is not available on " +
-                ExecSpace::name() + " (see apsp shapes)");
-  throw Error("tile size " + std::to_string(options.tile) + " is not available on " +
-              ExecSpace::name() + " (available: " + sizes + ")");
-}
-
-inline std::int64_t padded_size(std::int64_t vertices, const ShapeChoice& shape) {
-  return (vertices + shape.tile - 1) / shape.tile * shape.tile;
-}
 
 // Every distance must be representable: below infinity with non-negative weights, below the
 // signed variant's threshold T = 2^29 - 1 with negative ones (detail/blocked_kernels.hpp,
@@ -196,46 +125,17 @@ void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>
   fill_distance_rows(exec, dist, 0, edges);
 }
 
-namespace detail {
-
+// All-pairs shortest paths in place: dist must be N x N with N = plan.padded (a multiple of the
+// plan's tile). progress(done, total), if given, is called now and then with the rounds done.
 template <class ExecSpace>
-void run_floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                        const Options& options) {
-  const ShapeChoice shape = choose_shape(exec, options);
-  const std::int64_t n = dist.extent(0);
-  if (std::int64_t(dist.extent(1)) != n)
-    throw Error("distance matrix must be square, got " + std::to_string(n) + " x " +
-                std::to_string(dist.extent(1)));
-  if (n % shape.tile != 0)
-    throw Error("distance matrix extent " + std::to_string(n) + " is not a multiple of the tile " +
-                std::to_string(shape.tile) + ": allocate it with apsp::padded_size()");
-  if (n == 0) return;
-  const int tiles = int(n / shape.tile);
-  visit_shape(typename ShapeTable<ExecSpace>::type{}, shape.index, [&](auto shape_tag) {
-    visit_relaxation(options.negative_weights, [&](auto relax_tag) {
-      BlockedRounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)> rounds(exec, dist.data(),
-                                                                                0, tiles, tiles);
-      const int every = tiles / 100 > 0 ? tiles / 100 : 1;
-      for (int r = 0; r < tiles; ++r) {
-        rounds.round(r, SharedPivotRows{});
-        if (options.progress && ((r + 1) % every == 0 || r + 1 == tiles)) {
-          exec.fence();
-          options.progress(r + 1, tiles);
-        }
-      }
-    });
-  });
-  exec.fence();
-}
-
-}  // namespace detail
-
-// All-pairs shortest paths in place: dist must be N x N, N a multiple of the chosen tile.
-template <class ExecSpace>
-void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                    const Options& options = {}) {
+void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist, const Plan& plan,
+                    std::function<void(int, int)> progress = {}) {
   detail::ScopedRegion region("apsp::floyd_warshall");
-  detail::run_floyd_warshall(exec, dist, options);
+  if (dist.extent(0) != dist.extent(1))
+    throw Error("distance matrix must be square, got " + std::to_string(dist.extent(0)) + " x " +
+                std::to_string(dist.extent(1)));
+  OneRank one;
+  detail::floyd_warshall_rows(one, exec, dist, plan, RoundHooks{std::move(progress), {}});
 }
 
 // After a run with negative weights: the smallest vertex v < vertices with dist(v,v) < 0 (a

@@ -130,6 +130,6 @@ struct Comparison {
   bool identical = false;
   std::string message;  // "identical" or where and how they differ
 };
-Comparison compare_hw3_outputs(const std::string& a, const std::string& b);
+Comparison compare_outputs(const std::string& a, const std::string& b);
 
 }  // namespace apsp

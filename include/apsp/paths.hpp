@@ -77,24 +77,46 @@ struct IsPathEdge {
 }  // namespace detail
 
 // The shortest-path edges among `edges` that leave rows [first, first + rows.extent(0)) of the
-// final distance matrix (all of them with one process): w(u,j) = d(u,j), u != j.
+// final distance matrix (all of them with one process): w(u,j) = d(u,j), u != j. A rank selects
+// those of its own rows; the ranks' selections together are every shortest-path edge.
 template <class ExecSpace>
-PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
-                                       std::int64_t first, std::int64_t vertices,
-                                       const DeviceEdges<ExecSpace>& edges) {
-  detail::ScopedRegion region("apsp::select_path_edges");
+DeviceEdges<ExecSpace> tight_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
+                                   std::int64_t first, const DeviceEdges<ExecSpace>& edges) {
+  detail::ScopedRegion region("apsp::tight_edges");
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const detail::IsPathEdge<ExecSpace> tight{rows, first, std::int64_t(rows.extent(0))};
+  std::int64_t total = 0;
+  Kokkos::parallel_reduce(
+      "apsp::paths::count_tight_edges", Range(exec, 0, edges.size()),
+      KOKKOS_LAMBDA(std::int64_t e, std::int64_t & sum) { sum += tight(edges(e)) ? 1 : 0; }, total);
+  DeviceEdges<ExecSpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tight_edges"),
+                             total);
+  Kokkos::parallel_scan(
+      "apsp::paths::place_tight_edges", Range(exec, 0, edges.size()),
+      KOKKOS_LAMBDA(std::int64_t e, std::int64_t & at, bool final) {
+        if (!tight(edges(e))) return;
+        if (final) out(at) = edges(e);
+        ++at;
+      });
+  exec.fence();
+  return out;
+}
+
+// The shortest-path edges (every rank's tight_edges) by source, for V vertices.
+template <class ExecSpace>
+PathEdges<ExecSpace> path_edges(const ExecSpace& exec, std::int64_t vertices,
+                                const DeviceEdges<ExecSpace>& edges) {
+  detail::ScopedRegion region("apsp::path_edges");
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using memory_space = typename ExecSpace::memory_space;
-  const std::int64_t count = rows.extent(0);
   PathEdges<ExecSpace> out;
   out.offsets = Kokkos::View<std::int64_t*, memory_space>("apsp::path_edges_offsets", vertices + 1);
   const auto offsets = out.offsets;
-  const detail::IsPathEdge<ExecSpace> tight{rows, first, count};
   // Counts by source (in offsets(u + 1)), their prefix sums, then each edge at its source's
   // next free place (the order within a source does not matter to the rule).
   Kokkos::parallel_for(
       "apsp::paths::count_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
-        if (tight(edges(e))) Kokkos::atomic_add(&offsets(edges(e).src + 1), std::int64_t(1));
+        Kokkos::atomic_add(&offsets(edges(e).src + 1), std::int64_t(1));
       });
   Kokkos::parallel_scan(
       "apsp::paths::path_edge_offsets", Range(exec, 0, vertices + 1),
@@ -102,8 +124,7 @@ PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatr
         sum += offsets(u);
         if (final) offsets(u) = sum;
       });
-  std::int64_t total = 0;
-  Kokkos::deep_copy(total, Kokkos::subview(offsets, vertices));
+  const std::int64_t total = edges.size();
   out.targets = Kokkos::View<int*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_targets"), total);
   out.weights = Kokkos::View<int*, memory_space>(
@@ -116,13 +137,19 @@ PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatr
   Kokkos::parallel_for(
       "apsp::paths::place_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
         const Edge edge = edges(e);
-        if (!tight(edge)) return;
         const std::int64_t at = Kokkos::atomic_fetch_add(&next(edge.src), std::int64_t(1));
         targets(at) = edge.dst;
         weights(at) = edge.weight;
       });
   exec.fence();
   return out;
+}
+
+// Both for one process: the shortest-path edges of the whole final matrix.
+template <class ExecSpace>
+PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+                                       std::int64_t vertices, const DeviceEdges<ExecSpace>& edges) {
+  return path_edges(exec, vertices, tight_edges(exec, dist, 0, edges));
 }
 
 namespace detail {

@@ -1,35 +1,52 @@
-// The whole job behind `apsp IN OUT`: read a graph, solve on a backend, write the distances,
-// and account for every stage.
+// The whole job behind `apsp IN OUT`, on one process or on every rank under mpirun:
+// read -> plan -> partition -> solve -> write (src/pipeline.cpp), each stage timed once.
 #pragma once
 
-#include <apsp/floyd_warshall.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
-#include <apsp/sssp.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/ranks.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace apsp {
 
+// What the user asks for; the plan (plan.hpp) is decided from it and the data.
 struct SolveConfig {
   std::string input;
   std::string output;
   Format format = Format::automatic;
-  OutputFormat output_format = OutputFormat::hw3;  // solve_hw3_distributed writes HW3 only
-  std::string backend;                             // "" = the build's default
-  Algorithm algorithm = Algorithm::automatic;      // choose_algorithm() resolves automatic
-  Options options;
+  OutputFormat output_format = OutputFormat::hw3;
+  std::string backend;                         // "" = the build's default
+  Algorithm algorithm = Algorithm::automatic;  // automatic: chosen from the graph (sssp.hpp)
+  ShapeRequest shape;                          // --tile, --shape
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
   bool allow_negative = false;   // accept negative weights (-1000..1000) in the input
-  // Also write the predecessor matrix here (Floyd-Warshall with paths, one process): pred(i,j)
-  // = the vertex before j on a shortest i -> j path, -1 for j = i and where there is no path;
-  // in the output's format. "" for none.
+  // Also write the predecessor matrix here: pred(i,j) = the vertex before j on a shortest
+  // i -> j path, -1 for j = i and where there is no path (paths.hpp); in the output's format.
+  // "" for none.
   std::string predecessors;
   // Also write the record of the run (SolveStats::to_json()) here, "" for none. It is part of
   // the run's outputs: committed with OUT and P, or not at all.
   std::string stats;
+};
+
+// Seconds of each stage of the pipeline. They follow each other, so they add up to total.
+struct StageSeconds {
+  double read = 0;     // checking the files, reading IN (rank 0)
+  double plan = 0;     // the plan, the resources it needs, creating the outputs, the edges' shares
+  double upload = 0;   // the matrix allocated and filled on the device, the kernels warmed up
+  double compute = 0;  // the distances (communication included), the negative-cycle check
+  double predecessors = 0;  // the predecessor rows (with --predecessors)
+  double download = 0;      // waiting for rows to come off the device
+  double write = 0;         // writing rows
+  double commit = 0;        // the rows on the disk (fsync) on every rank
+  double total = 0;
+  double communication = 0;               // within compute: moving pivot rows (MPI)
+  std::uint64_t communication_bytes = 0;  // pivot-row bytes received
 };
 
 struct SolveStats {
@@ -42,14 +59,12 @@ struct SolveStats {
   int ranks = 1;
   int tile = 0;
   std::string shape;
-  // Where the shape came from: "user" (--tile, --shape), "tuned" (apsp tune's cache, tuning.hpp)
-  // or "table" (the backend's first that fits the device).
-  std::string shape_source;
+  std::string shape_source;  // "user", "tuned" or "table" (Plan::shape_source)
   std::int64_t padded = 0;
-  double read_s = 0, upload_s = 0, compute_s = 0, download_s = 0, write_s = 0, total_s = 0;
-  double predecessors_s = 0;  // building the predecessor rows (with --predecessors)
-  double comm_s = 0;
-  std::uint64_t comm_bytes = 0;
+  StageSeconds seconds;  // this rank's (rank 0's in the file)
+  // Every rank's stages (rank 0's first), for P ranks; communication_bytes summed over ranks in
+  // `seconds` of rank 0.
+  std::vector<StageSeconds> per_rank;
 
   // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9).
   double updates_per_s() const;
@@ -57,11 +72,20 @@ struct SolveStats {
   std::string to_json() const;
 };
 
-// Runs the whole job on one process. Throws apsp::Error on bad input or missing resources,
-// before any output exists; the outputs (OUT, P, stats) appear only when all are complete, as
-// one OutputTransaction (include/apsp/hw3_io.hpp). Two of IN, OUT, P and stats that are the
-// same file are refused first (check_distinct_files).
-SolveStats solve_hw3(const SolveConfig& config);
+// Rounds done and total, and V (for a rate): called now and then on rank 0.
+using Progress = std::function<void(int done, int total, std::int64_t vertices)>;
+
+// Runs the whole job on the ranks (collective; OneRank for one process, mpi::ranks(comm) under
+// mpirun): rank 0 reads the input and writes --stats, every rank computes and writes its own rows
+// of OUT (and P). Throws apsp::Error on bad input or missing resources, on every rank with the
+// same message, naming the failing rank, before any output exists; the outputs (OUT, P, stats)
+// appear only when all are complete, as one OutputTransaction (hw3_io.hpp). Two of IN, OUT, P and
+// stats that are the same file are refused first (check_distinct_files). Environment for tests:
+// APSP_FAIL_RANK=r and APSP_FAIL_ROUND=k make rank r fail at Floyd-Warshall round k.
+SolveStats solve(const SolveConfig& config, Ranks& ranks, const Progress& progress = {});
+
+// One process.
+SolveStats solve(const SolveConfig& config);
 
 // The files a run names, for check_distinct_files: IN, OUT, and P and the stats file when the
 // configuration asks for them.
@@ -77,8 +101,8 @@ struct ShortestPath {
 // The shortest source -> target path of config.input: from the predecessor matrix saved by an
 // earlier run when config.predecessors names one (HW3 format; checked against the graph as it
 // is followed, and its length against one shortest-path search from `source`: a stale file is
-// an error naming it), else computed with paths on config.backend. Throws apsp::Error for bad input
-// and for a negative cycle.
+// an error naming it), else computed with paths on config.backend. Throws apsp::Error for bad
+// input and for a negative cycle.
 ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target);
 
 // The tile shapes a backend ("" = default) can run on this device, best first.

@@ -21,6 +21,7 @@
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/plan.hpp>
 
 #include <Kokkos_Core.hpp>
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
@@ -33,12 +34,6 @@
 #include <string>
 
 namespace apsp {
-
-enum class Algorithm { automatic, floyd_warshall, sssp };
-
-// The CLI's names: auto, fw, sssp.
-std::optional<Algorithm> algorithm_named(const std::string& name);
-const char* algorithm_name(Algorithm algorithm);
 
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
 constexpr bool sssp_available = true;
@@ -222,16 +217,5 @@ void sssp_all_pairs(const ExecSpace& exec, const CsrGraph& graph, WriteRow&& wri
 }
 
 #endif  // APSP_HAVE_KOKKOS_KERNELS
-
-struct SolveConfig;
-struct SolveStats;
-class OutputTransaction;
-namespace detail {
-// solve_hw3's sssp path (src/sssp.cpp): `graph` is config.input, read; adds config.output to
-// `outputs` and writes it there (the caller commits), and fills the stages of `stats` after
-// reading.
-void solve_sssp(const SolveConfig& config, const Graph& graph, SolveStats& stats,
-                OutputTransaction& outputs);
-}  // namespace detail
 
 }  // namespace apsp

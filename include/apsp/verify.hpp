@@ -53,7 +53,7 @@ struct VerifyResult {
 // Throws apsp::Error when a file cannot be used at all: an unreadable or invalid input (as
 // read_graph), an input with a negative weight (Dijkstra needs weights >= 0), an output that is
 // not exactly V*V*4 bytes, a read error.
-VerifyResult verify_hw3(const std::string& input, const std::string& output,
-                        const VerifyOptions& options = {});
+VerifyResult verify(const std::string& input, const std::string& output,
+                    const VerifyOptions& options = {});
 
 }  // namespace apsp

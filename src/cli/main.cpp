@@ -10,11 +10,12 @@
 #include <apsp/formats.hpp>
 #include <apsp/generate.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/ranks.hpp>
 #include <apsp/solve.hpp>
 #include <apsp/tuning.hpp>
 #include <apsp/version.hpp>
 #if defined(APSP_HAVE_MPI)
-#include <apsp/distributed.hpp>
+#include <apsp/mpi.hpp>
 #endif
 
 #include <Kokkos_Core.hpp>
@@ -72,7 +73,7 @@ const char* usage = R"(usage:
       --predecessors P    also write the predecessor matrix to P, like OUT: P(i,j) = the vertex
                           before j on a shortest i -> j path (among those of fewest edges,
                           the smallest), -1 for j = i and where there is no path; a function
-                          of the graph alone, the same on every backend (one process)
+                          of the graph alone, the same on every backend and rank count
   apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--backend NAME]
       Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
       HW3 predecessor matrix of an earlier run on IN (checked against IN as it is followed),
@@ -128,18 +129,18 @@ apsp::Format format_option(const std::string& value) {
   return *format;
 }
 
+// "[apsp] round 12/40 (30.0%), 9.1 G updates/s, ETA 3.2 s" on stderr, at most every two
+// seconds, and at the end.
 class ProgressLine {
  public:
-  // V = 0 when it is not known in advance: no rate then.
-  explicit ProgressLine(std::int64_t vertices) : vertices_(vertices), start_(Clock::now()) {}
-  void operator()(int done, int total) {
+  void operator()(int done, int total, std::int64_t vertices) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     if (elapsed < 2.0 && done < total) return;
     const double fraction = double(done) / total;
-    const double v = double(vertices_);
-    const double rate = v * v * v * fraction / elapsed;
+    const double v = double(vertices);
     char rate_text[32] = "";
-    if (vertices_ > 0) std::snprintf(rate_text, sizeof rate_text, ", %.3g G updates/s", rate / 1e9);
+    std::snprintf(rate_text, sizeof rate_text, ", %.3g G updates/s",
+                  v * v * v * fraction / elapsed / 1e9);
     std::fprintf(stderr, "\r[apsp] round %d/%d (%5.1f%%)%s, ETA %.1f s   %s", done, total,
                  100 * fraction, rate_text, elapsed / fraction - elapsed,
                  done == total ? "\n" : "");
@@ -148,58 +149,21 @@ class ProgressLine {
 
  private:
   using Clock = std::chrono::steady_clock;
-  std::int64_t vertices_;
-  Clock::time_point start_;
+  Clock::time_point start_ = Clock::now();
 };
 
-int run_solve(apsp::SolveConfig config, const std::string& stats_path, bool progress) {
-  // The progress line's rate needs V: the header of a regular HW3 file tells it. A pipe, a FIFO
-  // or /dev/stdin is read once, by the solver (a second reader would steal its bytes), and text
-  // formats have no V to peek at cheaply: no rate then.
-  std::unique_ptr<ProgressLine> line;
-  if (progress) {
-    std::int32_t header[2] = {0, 0};
-    const apsp::Format format =
-        config.format == apsp::Format::automatic ? apsp::format_of(config.input) : config.format;
-    struct stat st;
-    if (format == apsp::Format::hw3 && stat(config.input.c_str(), &st) == 0 &&
-        S_ISREG(st.st_mode)) {
-      std::ifstream in(config.input, std::ios::binary);
-      in.read(reinterpret_cast<char*>(header), sizeof header);
-    }
-    line = std::make_unique<ProgressLine>(header[0]);
-    config.options.progress = [&line](int done, int total) { (*line)(done, total); };
-  }
+// The run on this process's ranks: every rank of mpirun in an MPI build (one process is one
+// rank), one rank otherwise. Rank 0 prints the stats.
+int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bool progress) {
+  apsp::Progress report;
+  if (progress) report = ProgressLine();
 #if defined(APSP_HAVE_MPI)
-  // Ranks write their rows of OUT in place, at offsets that only fixed-size HW3 rows have; text
-  // output, for V <= 10000, is one process's job.
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const bool text = config.output_format == apsp::OutputFormat::text;
-  if (text && ranks > 1)
-    throw UsageError("--output-format text needs a single process (it is for V <= " +
-                     std::to_string(apsp::max_text_vertices) + "): run without mpirun");
-  // The distributed driver is Floyd-Warshall only (auto means fw there); sssp is one process's.
-  const bool sssp = config.algorithm == apsp::Algorithm::sssp;
-  if (sssp && ranks > 1)
-    throw UsageError(
-        "--algorithm sssp needs a single process (the MPI driver runs fw only): "
-        "run without mpirun, or with --algorithm fw");
-  // Each predecessor row needs only its distance row and the graph's shortest-path edges
-  // (include/apsp/paths.hpp), but the MPI driver does not gather those edges yet.
-  const bool paths = !config.predecessors.empty();
-  if (paths && ranks > 1)
-    throw UsageError(
-        "--predecessors needs a single process (the MPI driver does not share the "
-        "shortest-path edges between ranks yet): run without mpirun");
-  const apsp::SolveStats stats = text || sssp || paths
-                                     ? apsp::solve_hw3(config)
-                                     : apsp::solve_hw3_distributed(MPI_COMM_WORLD, config);
-  if (apsp::MpiSession::rank() != 0) return 0;  // rank 0 prints the stats
+  const std::unique_ptr<apsp::Ranks> ranks = apsp::mpi::ranks(MPI_COMM_WORLD);
 #else
-  const apsp::SolveStats stats = apsp::solve_hw3(config);
+  const std::unique_ptr<apsp::Ranks> ranks = std::make_unique<apsp::OneRank>();
 #endif
-  if (stats_path == "-") std::cout << stats.to_json();
+  const apsp::SolveStats stats = apsp::solve(config, *ranks, report);
+  if (ranks->root() && stats_path == "-") std::cout << stats.to_json();
   return 0;
 }
 
@@ -218,8 +182,8 @@ Command solve(int argc, char** argv) {
   bool progress = isatty(STDERR_FILENO);
   for (const auto& [name, value] : args.options) {
     if (name == "--backend") config.backend = value;
-    if (name == "--tile") config.options.tile = int(parse_integer(name, value, 1, 1024));
-    if (name == "--shape") config.options.shape = int(parse_integer(name, value, 0, 64));
+    if (name == "--tile") config.shape.tile = int(parse_integer(name, value, 1, 1024));
+    if (name == "--shape") config.shape.shape = int(parse_integer(name, value, 0, 64));
     if (name == "--stats") stats_path = value;
     if (name == "--progress") progress = true;
     if (name == "--max-memory") config.max_memory = parse_size(name, value);
@@ -336,7 +300,7 @@ int tune(int argc, char** argv) {
 int compare(int argc, char** argv) {
   const Arguments args = parse(argc, argv, 2, {}, {});
   if (args.positional.size() != 2) throw UsageError("compare expects two file names");
-  const apsp::Comparison result = apsp::compare_hw3_outputs(args.positional[0], args.positional[1]);
+  const apsp::Comparison result = apsp::compare_outputs(args.positional[0], args.positional[1]);
   std::printf("%s\n", result.message.c_str());
   return result.identical ? 0 : 1;
 }

@@ -22,12 +22,10 @@ int main(int argc, char** argv) {
       if (i != j && rng() % 40 == 0) graph.edges.push_back({i, j, int(rng() % 1001)});
 
   Exec exec;
-  const apsp::Options options;
-  const apsp::ShapeChoice shape = apsp::choose_shape(exec, options);
-  const std::int64_t n = apsp::padded_size(graph.vertices, shape);
-  apsp::DistanceMatrix<Exec> dist("dist", n, n);
+  const apsp::Plan plan = apsp::make_plan(exec, graph.vertices);
+  apsp::DistanceMatrix<Exec> dist("dist", plan.padded, plan.padded);
   apsp::fill_distance_matrix(exec, dist, graph.edges);
-  apsp::floyd_warshall(exec, dist, options);
+  apsp::floyd_warshall(exec, dist, plan);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
 
   const int v = graph.vertices;
@@ -52,6 +50,6 @@ int main(int argc, char** argv) {
       finite += expected < apsp::infinity;
     }
   std::printf("apsp consumer: %d x %d distances on %s (%s), %d finite, %d wrong\n", v, v,
-              Exec::name(), shape.name.c_str(), finite, wrong);
+              Exec::name(), plan.shape.name.c_str(), finite, wrong);
   return wrong == 0 && finite > v && finite < v * v ? 0 : 1;
 }

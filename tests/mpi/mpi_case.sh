@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# mpi_case.sh CASE NP WORKDIR APSP SINGLE TESTCASES MPIRUN...
+# mpi_case.sh CASE NP WORKDIR APSP TESTCASES MPIRUN...
 # Runs `MPIRUN... NP APSP [OPTION]... IN OUT` (MPIRUN ends with its process-count flag) for one
 # case, one thread per rank:
-#   - a graph case must succeed silently with OUT bitwise equal to the single-process output
-#     (SINGLE, which calls apsp::solve_hw3) or to TESTCASES/NAME.out;
+#   - a graph case must succeed silently with OUT (and P, with --predecessors) bitwise equal to
+#     the output of one process (APSP without mpirun) or to TESTCASES/NAME.out;
 #   - a failure case (a rank failing at a round, bad input, too little memory) must exit with
 #     code 2, print exactly one "apsp: " line however many ranks there are, and leave no output
 #     (a previous OUT unchanged, no temporary file).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../cli/common.sh"
 
-case=$1 np=$2 work=$3 apsp=$4 single=$5 testcases=$6
-shift 6
+case=$1 np=$2 work=$3 apsp=$4 testcases=$5
+shift 5
 mpirun=("$@")
 rm -rf "$work"
 mkdir -p "$work"
@@ -71,10 +71,28 @@ case $case in
     negative_graph 200 1
     in=negative.txt options=(--tile 32 --allow-negative)
     message="negative cycle through vertex" ;;
-  predecessors)  # one process only
-    graph 100 0.1
-    options=(--tile 32) mpi_options=(--predecessors "$work/pred.out")
-    [[ $np != 1 ]] && message="--predecessors needs a single process" ;;
+  # Every feature of one process under mpirun, with the same outputs.
+  predecessors)  # 5 tiles: every rank's shortest-path edges reach every other
+    "$apsp" generate --vertices 150 --density 0.05 --max-weight 3 --seed 7 in.in 2>/dev/null
+    options=(--tile 32) paths=1 ;;
+  predecessors_negative)
+    negative_graph 120 0
+    in=negative.txt options=(--tile 32 --allow-negative) paths=1 ;;
+  text)  # rows of varying length, through rank 0
+    graph 130 0.05
+    options=(--tile 32 --output-format text) ;;
+  text_predecessors)
+    graph 90 0.1
+    options=(--tile 32 --output-format text) paths=1 ;;
+  sssp)  # sources split over the ranks
+    graph 300 0.01
+    options=(--algorithm sssp) ;;
+  sssp_text)
+    graph 120 0.02
+    options=(--algorithm sssp --output-format text) ;;
+  auto)  # the same choice as one process (sssp for this sparse graph where it is built)
+    graph 300 0.005
+    options=(--stats "$work/auto.json") ;;
   bad_input)
     graph 100 0.1
     head -c 100 in.in >short.in
@@ -96,10 +114,11 @@ case $case in
     options=(--tile 32) mpi_options=(--stats "$work/s.json") ;;
   interrupt)
     # V = 6000 computes for seconds however fast the CPU: at V = 3000 an idle 2-core AVX-512
-    # machine finished (and committed) within the half second before the signal.
+    # machine finished (and committed) within the half second before the signal. Floyd-Warshall:
+    # auto would pick the much faster sssp for this sparse graph.
     "$apsp" generate --vertices 6000 --density 0.001 --seed 7 in.in 2>/dev/null
     set -m  # its own process group: a background job would start with SIGINT ignored
-    "${mpirun[@]}" "$np" "$apsp" --tile 32 "$work/in.in" result.out --stats s.json >stdout 2>stderr &
+    "${mpirun[@]}" "$np" "$apsp" --algorithm fw --tile 32 "$work/in.in" result.out --stats s.json >stdout 2>stderr &
     pid=$!
     set +m
     for ((tries = 0; tries < 600; tries++)); do
@@ -132,6 +151,10 @@ case $case in
   *) fail "unknown case $case" ;;
 esac
 
+# A case that names a tile tests Floyd-Warshall over the ranks: auto could pick sssp for it.
+[[ " ${options[*]} " == *" --tile "* && " ${options[*]} " != *" --algorithm "* ]] &&
+  options=(--algorithm fw "${options[@]}")
+
 out=$work/result.out
 if [[ -n "$message" ]]; then
   echo previous >"$out"
@@ -150,15 +173,29 @@ fi
 
 if [[ -z "$expected" ]]; then
   expected=$work/expected.out
-  "$single" "${options[@]}" "$in" "$expected"
+  one=()
+  [[ -n ${paths:-} ]] && one=(--predecessors "$work/expected.pred")
+  "$apsp" "${options[@]}" "${one[@]}" "$in" "$expected"
+  [[ $case == auto ]] && mv "$work/auto.json" "$work/one.json"
 fi
+[[ -n ${paths:-} ]] && mpi_options+=(--predecessors "$work/result.pred")
 rc=0
 "${mpirun[@]}" "$np" "$apsp" "${options[@]}" "${mpi_options[@]}" "$in" "$out" >stdout 2>stderr || rc=$?
 [[ $rc == 0 ]] || fail "exit code $rc: $(cat stderr)"
 [[ ! -s stdout && ! -s stderr ]] ||
   fail "a successful run should print nothing, got: $(cat stdout stderr)"
-cmp "$out" "$expected" || fail "$np ranks differ from one process: $("$apsp" compare "$out" "$expected")"
+cmp "$out" "$expected" || fail "$np ranks differ from one process: $(cmp "$out" "$expected" 2>&1)"
 expect_no_temporaries "$out"
+if [[ -n ${paths:-} ]]; then
+  cmp "$work/result.pred" "$work/expected.pred" ||
+    fail "the predecessors of $np ranks differ from one process"
+  expect_no_temporaries "$work/result.pred"
+fi
+if [[ $case == auto ]]; then
+  algorithm() { grep -o '"algorithm": "[a-z]*"' "$1"; }
+  [[ "$(algorithm auto.json)" == "$(algorithm one.json)" ]] ||
+    fail "auto chose $(algorithm auto.json) on $np ranks, $(algorithm one.json) on one"
+fi
 if [[ $case == stats ]]; then
   grep -q "\"ranks\": $np," s.json || fail "the stats of $np ranks: $(cat s.json)"
   expect_no_temporaries s.json

@@ -1,4 +1,4 @@
-// apsp::compare_hw3_outputs on two arbitrary files (the two halves of the fuzz input): it
+// apsp::compare_outputs on two arbitrary files (the two halves of the fuzz input): it
 // reports "identical" exactly when they hold the same bytes, V*V int32 for some V >= 1.
 #include "memory_file.hpp"
 
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t half = size / 2;
   const std::string a = a_file.hold(data, half);
   const std::string b = b_file.hold(data + half, size - half);
-  const apsp::Comparison result = apsp::compare_hw3_outputs(a, b);
+  const apsp::Comparison result = apsp::compare_outputs(a, b);
   std::uint64_t v = 0;
   while (v * v * 4 < half)
     ++v;

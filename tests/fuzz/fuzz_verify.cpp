@@ -1,4 +1,4 @@
-// apsp::verify_hw3 on an arbitrary input and output, checked against the plain reference:
+// apsp::verify on an arbitrary input and output, checked against the plain reference:
 // with every row sampled it passes exactly when the output is the true answer, and with the
 // default sampling it never rejects the true answer.
 //
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (every_row) options.samples = graph.vertices;
     apsp::VerifyResult result;
     try {
-      result = apsp::verify_hw3(in, out, options);
+      result = apsp::verify(in, out, options);
     } catch (const apsp::Error&) {
       if (checkable) std::abort();  // refused files that it should have checked
       continue;

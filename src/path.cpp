@@ -1,0 +1,203 @@
+// `apsp path IN U V`: one shortest path, read from a saved predecessor matrix (checked against
+// the graph) or computed with the library (include/apsp/solve.hpp, find_path).
+#include <apsp/backends.hpp>
+#include <apsp/floyd_warshall.hpp>
+#include <apsp/formats.hpp>
+#include <apsp/hw3_io.hpp>
+#include <apsp/paths.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/solve.hpp>
+
+#include "support.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+namespace apsp {
+namespace {
+
+// Follows pred (the predecessor row of `source`) back from `target`, checking every step
+// against the graph: a saved matrix may belong to another graph.
+ShortestPath follow_predecessors(const Graph& graph, const std::vector<int>& pred,
+                                 std::int64_t source, std::int64_t target,
+                                 const std::string& origin) {
+  ShortestPath path;
+  if (source != target && pred[std::size_t(target)] == no_vertex) return path;
+  path.reachable = true;
+  for (std::int64_t v = target;; v = pred[std::size_t(v)]) {
+    path.vertices.push_back(int(v));
+    if (v == source) break;
+    const int p = pred[std::size_t(v)];
+    if (p < 0 || p >= graph.vertices || std::int64_t(path.vertices.size()) > graph.vertices)
+      throw Error(origin + ": the predecessors of vertex " + std::to_string(target) +
+                  " from vertex " + std::to_string(source) +
+                  " do not lead back to it: not the predecessor matrix of this graph");
+  }
+  std::reverse(path.vertices.begin(), path.vertices.end());
+  // The lightest edge of each step.
+  std::unordered_map<std::int64_t, std::int64_t> weight;
+  const auto key = [&](std::int64_t u, std::int64_t v) { return u * graph.vertices + v; };
+  for (std::size_t s = 1; s < path.vertices.size(); ++s)
+    weight.emplace(key(path.vertices[s - 1], path.vertices[s]), std::int64_t(infinity));
+  for (const Edge& e : graph.edges) {
+    const auto it = weight.find(key(e.src, e.dst));
+    if (it != weight.end()) it->second = std::min<std::int64_t>(it->second, e.weight);
+  }
+  for (std::size_t s = 1; s < path.vertices.size(); ++s) {
+    const std::int64_t w = weight[key(path.vertices[s - 1], path.vertices[s])];
+    if (w == infinity)
+      throw Error(origin + ": the path to vertex " + std::to_string(target) + " uses " +
+                  std::to_string(path.vertices[s - 1]) + " -> " + std::to_string(path.vertices[s]) +
+                  ", which is no edge of the graph: not the predecessor matrix of this graph");
+    path.length += w;
+  }
+  return path;
+}
+
+// Row `source` of a saved HW3 predecessor matrix of V x V int32.
+std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vertices,
+                                      std::int64_t source) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), std::fclose);
+  if (!in) throw Error(detail::system_error("cannot open predecessors", file));
+  struct stat st;
+  if (fstat(fileno(in.get()), &st) != 0 || !S_ISREG(st.st_mode) ||
+      std::uint64_t(st.st_size) != hw3_output_bytes(vertices))
+    throw Error("predecessors '" + file + "': not a " + std::to_string(vertices) + " x " +
+                std::to_string(vertices) + " int32 matrix (" +
+                std::to_string(hw3_output_bytes(vertices)) +
+                " bytes in HW3 format, for the V of the input)");
+  std::vector<int> row(static_cast<std::size_t>(vertices));
+  if (fseeko(in.get(), off_t(source * vertices * 4), SEEK_SET) != 0 ||
+      std::fread(row.data(), sizeof(int), row.size(), in.get()) != row.size())
+    throw Error(detail::system_error("cannot read predecessors", file));
+  return row;
+}
+
+// The distances from `source` to every vertex, int64 with `unreachable` where there is no path:
+// Dijkstra, or Bellman-Ford when the graph has negative weights (then a negative cycle that
+// `source` reaches is an error). One search on the host, to check a saved path against.
+constexpr std::int64_t unreachable = INT64_MAX;
+std::vector<std::int64_t> distances_from(const Graph& graph, std::int64_t source) {
+  const std::size_t v = std::size_t(graph.vertices);
+  std::vector<std::int64_t> dist(v, unreachable);
+  dist[std::size_t(source)] = 0;
+  if (!has_negative_weight(graph)) {
+    std::vector<std::size_t> first(v + 1, 0);
+    for (const Edge& e : graph.edges)
+      ++first[std::size_t(e.src) + 1];
+    for (std::size_t i = 0; i < v; ++i)
+      first[i + 1] += first[i];
+    std::vector<Edge> arcs(graph.edges.size());
+    std::vector<std::size_t> next(first.begin(), first.end() - 1);
+    for (const Edge& e : graph.edges)
+      arcs[next[std::size_t(e.src)]++] = e;
+    using Item = std::pair<std::int64_t, std::int64_t>;  // (distance, vertex)
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+    queue.push({0, source});
+    while (!queue.empty()) {
+      const auto [d, u] = queue.top();
+      queue.pop();
+      if (d > dist[std::size_t(u)]) continue;
+      for (std::size_t k = first[std::size_t(u)]; k < first[std::size_t(u) + 1]; ++k) {
+        const std::int64_t through = d + arcs[k].weight;
+        if (through < dist[std::size_t(arcs[k].dst)]) {
+          dist[std::size_t(arcs[k].dst)] = through;
+          queue.push({through, arcs[k].dst});
+        }
+      }
+    }
+    return dist;
+  }
+  for (std::size_t round = 0; round <= v; ++round) {
+    bool changed = false;
+    for (const Edge& e : graph.edges) {
+      const std::int64_t from = dist[std::size_t(e.src)];
+      if (from != unreachable && from + e.weight < dist[std::size_t(e.dst)]) {
+        dist[std::size_t(e.dst)] = from + e.weight;
+        changed = true;
+      }
+    }
+    if (!changed) return dist;
+  }
+  throw Error("a negative cycle can be reached from vertex " + std::to_string(source) +
+              ": no shortest path is defined");
+}
+
+// A path read from a saved predecessor matrix must be a shortest one: its length (or that it
+// found none) against one search from the source.
+void check_against_true_distance(const Graph& graph, const ShortestPath& path, std::int64_t source,
+                                 std::int64_t target, const std::string& file) {
+  const std::int64_t shortest = distances_from(graph, source)[std::size_t(target)];
+  const std::string pair = std::to_string(source) + " -> " + std::to_string(target);
+  if (!path.reachable && shortest != unreachable)
+    throw Error("predecessors '" + file + "' say that " + pair +
+                " has no path, but one of length " + std::to_string(shortest) +
+                " exists: a stale predecessor matrix, or one of another graph");
+  if (path.reachable && path.length != shortest)
+    throw Error("predecessors '" + file + "' give a path " + pair + " of length " +
+                std::to_string(path.length) + ", but the shortest has length " +
+                std::to_string(shortest) + ": a stale predecessor matrix, or one of another graph");
+}
+
+template <class ExecSpace>
+std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
+                                          const Graph& graph, std::int64_t source) {
+  const Plan plan = make_plan(exec, graph.vertices, has_negative_weight(graph), config.shape);
+  const std::int64_t n = plan.padded;
+  const std::int64_t edges = std::int64_t(graph.edges.size());
+  const std::uint64_t needed =
+      detail::saturating_sum({matrix_bytes(n, n), 2 * std::uint64_t(edges) * sizeof(Edge),
+                              PathEdges<ExecSpace>::bytes(graph.vertices, edges),
+                              PredecessorRows<ExecSpace>::bytes(1, n)});
+  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
+  if (needed > usable)
+    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
+                " on " + describe_device(exec) + " for the distances and shortest-path edges, " +
+                "but only " + detail::size_text(usable) + " can be used");
+  check_path_bounds(graph.vertices, plan.negative_weights);
+  DistanceMatrix<ExecSpace> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"), n,
+                                 n);
+  const DeviceEdges<ExecSpace> device_edges = upload_edges(exec, graph.edges);
+  fill_distance_matrix(exec, dist, device_edges);
+  floyd_warshall(exec, dist, plan);
+  if (plan.negative_weights) {
+    const std::int64_t cycle = negative_cycle_vertex(exec, dist, 0, graph.vertices);
+    if (cycle >= 0) throw negative_cycle_error(cycle);
+  }
+  PredecessorRows<ExecSpace> rows(exec, dist, 0, graph.vertices,
+                                  select_path_edges(exec, dist, graph.vertices, device_edges), 1);
+  const auto pred = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(rows.compute(source, 1), 0, Kokkos::ALL));
+  return std::vector<int>(pred.data(), pred.data() + graph.vertices);
+}
+
+}  // namespace
+
+ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target) {
+  const Graph graph = read_graph(config.input, config.format, config.allow_negative);
+  for (const std::int64_t v : {source, target})
+    if (v < 0 || v >= graph.vertices)
+      throw Error("vertex " + std::to_string(v) + " out of range [0, " +
+                  std::to_string(graph.vertices) + ") of '" + config.input + "'");
+  if (config.predecessors.empty()) {
+    std::vector<int> pred;
+    with_backend(config.backend,
+                 [&](auto exec) { pred = computed_predecessor_row(exec, config, graph, source); });
+    return follow_predecessors(graph, pred, source, target, "apsp");
+  }
+  const std::vector<int> pred = read_predecessor_row(config.predecessors, graph.vertices, source);
+  const ShortestPath path = follow_predecessors(graph, pred, source, target, config.predecessors);
+  check_against_true_distance(graph, path, source, target, config.predecessors);
+  return path;
+}
+
+}  // namespace apsp

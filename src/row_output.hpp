@@ -1,0 +1,196 @@
+// The write stage: every rank's rows of one output (the distances, the predecessors), in the
+// output's format, into the file that rank 0's AtomicOutputFile created (hw3_io.hpp).
+//
+// Two ways, chosen once by rank 0:
+//   - at offsets: HW3 rows into a regular file have fixed places, so every rank opens the
+//     unfinished file and writes its rows there at once (pwrite);
+//   - through rank 0: text rows (their length varies) and outputs without offsets (a pipe, a
+//     device such as /dev/null or /dev/full) are written by rank 0 alone, in row order: rank 0
+//     writes its own rows, then each other rank in turn ships its rows to rank 0 in pieces.
+// With one rank both are the rank writing its rows. Collective, like everything on Ranks: every
+// rank calls write() for the same outputs in the same order, and a failure on any rank is
+// agreed on (ranks.hpp) once every rank has finished its part.
+#pragma once
+
+#include <apsp/error.hpp>
+#include <apsp/formats.hpp>
+#include <apsp/hw3_io.hpp>
+#include <apsp/ranks.hpp>
+
+#include "io_support.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace apsp {
+namespace detail {
+
+class RowOutput {
+ public:
+  // A row: its global index (rows come in increasing order) and V values.
+  using Sink = std::function<void(std::int64_t, const int*)>;
+
+  // Collective. `file`: rank 0's output (null on the other ranks); `name`: the output as the
+  // user named it, for messages.
+  RowOutput(Ranks& ranks, AtomicOutputFile* file, const std::string& name, OutputFormat format,
+            std::int64_t vertices)
+      : ranks_(ranks), file_(file), name_(name), format_(format), vertices_(vertices) {
+    std::string path;
+    if (ranks.root()) {
+      at_offsets_ = format == OutputFormat::hw3 && !file->temporary_path().empty();
+      path = file->temporary_path();
+    }
+    std::uint64_t mode = at_offsets_;
+    ranks.broadcast(&mode, sizeof mode, 0);
+    at_offsets_ = mode != 0;
+    path = broadcast_string(ranks, path, 0);
+    if (at_offsets_) {
+      collectively(ranks, [&] {
+        fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd_ < 0)
+          throw Error(system_error("cannot open the unfinished output", path) +
+                      " (every rank writes its rows there: OUT must be on a file system all "
+                      "ranks share)");
+      });
+    }
+    if (!at_offsets_) pairs_ = pairs(ranks);
+  }
+
+  ~RowOutput() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RowOutput(const RowOutput&) = delete;
+  RowOutput& operator=(const RowOutput&) = delete;
+
+  // Collective: produce(sink) runs once on every rank and hands its rows, in increasing order, to
+  // sink. Returns the seconds spent in writing and shipping rows on this rank.
+  double write(const std::function<void(const Sink&)>& produce) {
+    seconds_ = 0;
+    if (at_offsets_) {
+      collectively(ranks_, [&] {
+        const std::size_t bytes = std::size_t(vertices_) * sizeof(int);
+        produce([&](std::int64_t row, const int* data) {
+          const auto start = Clock::now();
+          write_all_at(fd_, std::uint64_t(row) * bytes, data, bytes, name_);
+          seconds_ += seconds_since(start);
+        });
+      });
+      return seconds_;
+    }
+    // Through rank 0, in rank order.
+    std::string error;
+    const auto attempt = [&](auto&& f) {
+      try {
+        f();
+      } catch (...) {
+        if (error.empty()) error = current_exception_message();
+      }
+    };
+    if (ranks_.root()) {
+      attempt([&] { produce([&](std::int64_t, const int* data) { put(format(data)); }); });
+      for (int p = 1; p < ranks_.size(); ++p)
+        receive_from(p, error);
+    } else {
+      Ranks* pair = pairs_[std::size_t(ranks_.rank())].get();
+      std::string pending;
+      attempt([&] {
+        produce([&](std::int64_t, const int* data) {
+          pending += format(data);
+          if (pending.size() >= piece_bytes) ship(*pair, pending);
+        });
+      });
+      if (!pending.empty()) ship(*pair, pending);
+      std::uint64_t end = 0;  // the end of this rank's rows, even after a failure
+      pair->broadcast(&end, sizeof end, 1);
+    }
+    if (!error.empty() && ranks_.size() > 1)
+      error = "rank " + std::to_string(ranks_.rank()) + " of " + std::to_string(ranks_.size()) +
+              ": " + error;
+    agree(ranks_, error);
+    return seconds_;
+  }
+
+  // Collective: this rank's rows on the disk (rank 0's file is finished by its transaction).
+  void close() {
+    collectively(ranks_, [&] {
+      if (fd_ < 0) return;
+      const int fd = fd_;
+      fd_ = -1;
+      const bool synced = fsync(fd) == 0 || errno == EINVAL;
+      if (::close(fd) != 0 || !synced) throw Error(system_error("cannot finish output", name_));
+    });
+  }
+
+ private:
+  static constexpr std::size_t piece_bytes = std::size_t(8) << 20;
+
+  // The group {rank 0, rank p} for each p >= 1 (index p; null where this rank is not in it).
+  static std::vector<std::unique_ptr<Ranks>> pairs(Ranks& ranks) {
+    std::vector<std::unique_ptr<Ranks>> all(std::size_t(ranks.size()));
+    for (int p = 1; p < ranks.size(); ++p)
+      all[std::size_t(p)] = ranks.split(ranks.root() || ranks.rank() == p ? 0 : -1);
+    return all;
+  }
+
+  std::string format(const int* row) const {
+    if (format_ == OutputFormat::hw3)
+      return std::string(reinterpret_cast<const char*>(row), std::size_t(vertices_) * sizeof(int));
+    std::string text;
+    append_text_row(text, row, vertices_);
+    return text;
+  }
+
+  // Rank 0 writes; errors are kept so that the other ranks are drained all the same.
+  void put(const std::string& bytes) {
+    const auto start = Clock::now();
+    file_->write(bytes.data(), bytes.size());
+    seconds_ += seconds_since(start);
+  }
+
+  void ship(Ranks& pair, std::string& pending) {
+    const auto start = Clock::now();
+    std::uint64_t size = pending.size();
+    pair.broadcast(&size, sizeof size, 1);
+    pair.broadcast(&pending[0], size, 1);
+    pending.clear();
+    seconds_ += seconds_since(start);
+  }
+
+  void receive_from(int p, std::string& error) {
+    Ranks& pair = *pairs_[std::size_t(p)];
+    std::string piece;
+    for (;;) {
+      std::uint64_t size = 0;
+      pair.broadcast(&size, sizeof size, 1);
+      if (size == 0) return;
+      piece.resize(size);
+      pair.broadcast(&piece[0], size, 1);
+      if (!error.empty()) continue;
+      try {
+        put(piece);
+      } catch (...) {
+        error = current_exception_message();
+      }
+    }
+  }
+
+  Ranks& ranks_;
+  AtomicOutputFile* file_;
+  std::string name_;
+  OutputFormat format_;
+  std::int64_t vertices_;
+  bool at_offsets_ = false;
+  int fd_ = -1;
+  std::vector<std::unique_ptr<Ranks>> pairs_;
+  double seconds_ = 0;
+};
+
+}  // namespace detail
+}  // namespace apsp

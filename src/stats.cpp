@@ -1,0 +1,73 @@
+// The record of a run (include/apsp/solve.hpp): rates, and the JSON of --stats.
+#include <apsp/backends.hpp>
+#include <apsp/detail/json.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/solve.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace apsp {
+namespace {
+
+// {"read": ..., ..., "total": ...}: the stages in pipeline order.
+std::string stage_json(const StageSeconds& s) {
+  std::ostringstream j;
+  j.precision(9);
+  j << "{\"read\": " << s.read << ", \"plan\": " << s.plan << ", \"upload\": " << s.upload
+    << ", \"compute\": " << s.compute << ", \"predecessors\": " << s.predecessors
+    << ", \"download\": " << s.download << ", \"write\": " << s.write
+    << ", \"commit\": " << s.commit << ", \"total\": " << s.total
+    << ", \"communication\": " << s.communication
+    << ", \"communication_bytes\": " << s.communication_bytes << "}";
+  return j.str();
+}
+
+}  // namespace
+
+double SolveStats::updates_per_s() const {
+  const double v = double(vertices);
+  return seconds.compute > 0 ? v * v * v / seconds.compute : 0;
+}
+double SolveStats::gops() const {
+  return 2 * updates_per_s() / 1e9;
+}
+
+std::string SolveStats::to_json() const {
+  std::ostringstream j;
+  j.precision(9);
+  j << "{\n"
+    << "  \"vertices\": " << vertices << ",\n"
+    << "  \"edges\": " << edges << ",\n"
+    << "  \"algorithm\": " << detail::json_string(algorithm) << ",\n"
+    << "  \"backend\": " << detail::json_string(backend) << ",\n"
+    << "  \"device\": " << detail::json_string(device) << ",\n"
+    << "  \"concurrency\": " << concurrency << ",\n"
+    << "  \"ranks\": " << ranks << ",\n"
+    << "  \"tile\": " << tile << ",\n"
+    << "  \"shape\": " << detail::json_string(shape) << ",\n"
+    << "  \"shape_source\": " << detail::json_string(shape_source) << ",\n"
+    << "  \"padded_vertices\": " << padded << ",\n"
+    << "  \"kokkos_version\": " << KOKKOS_VERSION << ",\n"
+    << "  \"seconds\": " << stage_json(seconds) << ",\n"
+    << "  \"communication_bytes\": " << seconds.communication_bytes << ",\n"
+    << "  \"per_rank\": [";
+  for (std::size_t p = 0; p < per_rank.size(); ++p)
+    j << (p ? ",\n    " : "\n    ") << stage_json(per_rank[p]);
+  j << (per_rank.empty() ? "],\n" : "\n  ],\n") << "  \"updates_per_second\": " << updates_per_s()
+    << ",\n"
+    << "  \"gops\": " << gops() << "\n"
+    << "}\n";
+  return j.str();
+}
+
+std::vector<ShapeChoice> shapes_of(const std::string& backend) {
+  std::vector<ShapeChoice> shapes;
+  with_backend(backend, [&](auto exec) { shapes = available_shapes(exec); });
+  return shapes;
+}
+
+}  // namespace apsp

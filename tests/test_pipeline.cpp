@@ -1,0 +1,234 @@
+// The whole job (apsp::solve) and the row-block rounds, on the ranks of tests/ranks.hpp: one rank
+// in the single-process run, 1 to 4 under mpirun (tests/mpi/CMakeLists.txt). Every body checks
+// what one process must give: the plain reference's distances, the predecessors of a run on one
+// rank, one agreed error on every rank.
+#include "expect_error.hpp"
+#include "ranks.hpp"
+#include "reference.hpp"
+
+#include <apsp/error.hpp>
+#include <apsp/floyd_warshall.hpp>
+#include <apsp/hw3_io.hpp>
+#include <apsp/paths.hpp>
+#include <apsp/solve.hpp>
+#include <apsp/sssp.hpp>
+#if defined(APSP_HAVE_MPI)
+#include <apsp/mpi.hpp>
+#endif
+
+#include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
+
+#include <stdlib.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+class Pipeline : public ::testing::Test {
+ protected:
+  apsp::Ranks& ranks = apsp_test::ranks();
+
+  // One directory for all ranks: rank 0 makes it.
+  void SetUp() override {
+    std::string dir;
+    if (ranks.root()) {
+      dir = ::testing::TempDir() + "apsp-pipeline-XXXXXX";
+      if (!mkdtemp(&dir[0])) dir.clear();
+    }
+    dir_ = apsp::broadcast_string(ranks, dir, 0);
+    ASSERT_FALSE(dir_.empty());
+  }
+  void TearDown() override {
+    std::int64_t done = 0;
+    ranks.min(&done, 1);  // every rank is done with the files
+    if (ranks.root()) ASSERT_EQ(std::system(("rm -rf '" + dir_ + "'").c_str()), 0);
+  }
+
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+  // g written as IN by rank 0; a configuration that writes OUT.
+  apsp::SolveConfig config_for(const apsp::Graph& g, int tile = 32) {
+    if (ranks.root()) apsp::write_hw3_graph(path("in.bin"), g);
+    std::int64_t done = 0;
+    ranks.min(&done, 1);
+    apsp::SolveConfig config;
+    config.input = path("in.bin");
+    config.output = path("out.bin");
+    config.shape.tile = tile;
+    return config;
+  }
+
+  static std::vector<int> read_ints(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<int> values(bytes.size() / sizeof(int));
+    std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(values.data()));
+    return values;
+  }
+
+  static std::vector<int> read_text(const std::string& file) {
+    std::ifstream in(file);
+    std::vector<int> values;
+    for (long long x; in >> x;)
+      values.push_back(int(x));
+    return values;
+  }
+
+  std::string dir_;
+};
+
+apsp::Graph negative_graph(int vertices, bool cycle) {
+  // w = w0 + p(u) - p(v) with w0 >= 0: negative weights, no negative cycle.
+  apsp::Graph g = apsp_test::random_graph(vertices, 0.05, 17, 400);
+  std::vector<int> p(static_cast<std::size_t>(vertices));
+  for (int v = 0; v < vertices; ++v)
+    p[std::size_t(v)] = (v * 37) % 300;
+  for (apsp::Edge& e : g.edges)
+    e.weight += p[std::size_t(e.src)] - p[std::size_t(e.dst)];
+  if (cycle) {
+    g.edges.push_back({50, 70, -500});
+    g.edges.push_back({70, 50, 499});
+  }
+  return g;
+}
+
+TEST_F(Pipeline, DistancesEqualThePlainReference) {
+  // 5 tiles (ragged over 2..4 ranks), 2 tiles (ranks without rows), one vertex, no edges.
+  const apsp::Graph graphs[] = {apsp_test::random_graph(150, 0.05, 3),
+                                apsp_test::random_graph(40, 0.2, 4), apsp::Graph{1, {}},
+                                apsp::Graph{70, {}}};
+  for (const apsp::Graph& g : graphs) {
+    const apsp::SolveConfig config = config_for(g);
+    const apsp::SolveStats stats = apsp::solve(config, ranks);
+    EXPECT_EQ(stats.ranks, ranks.size());
+    EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g))
+        << "V = " << g.vertices;
+  }
+}
+
+TEST_F(Pipeline, PredecessorsAreThoseOfOneProcess) {
+  // Weights 0..3: many tied shortest paths, so the tie rule shows.
+  for (const bool negative : {false, true}) {
+    const apsp::Graph g =
+        negative ? negative_graph(120, false) : apsp_test::random_graph(150, 0.05, 5, 3);
+    apsp::SolveConfig config = config_for(g);
+    config.allow_negative = negative;
+    config.predecessors = path("pred.bin");
+    apsp::solve(config, ranks);
+    EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
+    if (ranks.root()) {
+      apsp::SolveConfig one = config;
+      one.output = path("one.bin");
+      one.predecessors = path("one.pred");
+      one.shape.tile = 0;  // another shape too: the rule does not depend on it
+      apsp::solve(one);
+      EXPECT_EQ(read_ints(config.predecessors), read_ints(one.predecessors))
+          << (negative ? "negative weights" : "weights 0..3");
+    }
+  }
+}
+
+TEST_F(Pipeline, TextOutputEqualsThePlainReference) {
+  const apsp::Graph g = apsp_test::random_graph(130, 0.05, 6);
+  apsp::SolveConfig config = config_for(g);
+  config.output_format = apsp::OutputFormat::text;
+  config.predecessors = path("pred.txt");
+  apsp::solve(config, ranks);
+  EXPECT_EQ(read_text(config.output), apsp_test::reference_floyd_warshall(g));
+  EXPECT_EQ(read_text(config.predecessors).size(), std::size_t(130 * 130));
+}
+
+TEST_F(Pipeline, NegativeWeightsAndOneAgreedNegativeCycle) {
+  const apsp::Graph g = negative_graph(120, false);
+  apsp::SolveConfig config = config_for(g);
+  config.allow_negative = true;
+  apsp::solve(config, ranks);
+  EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
+
+  config = config_for(negative_graph(120, true));
+  config.allow_negative = true;
+  config.output = path("cycle.bin");
+  apsp_test::expect_error_naming([&] { apsp::solve(config, ranks); },
+                                 {"negative cycle through vertex"});
+  EXPECT_FALSE(std::ifstream(config.output).good()) << "an output after a negative cycle";
+}
+
+TEST_F(Pipeline, SsspSplitsTheSourcesOverTheRanks) {
+  if (!apsp::sssp_available) GTEST_SKIP() << "a build without Kokkos Kernels";
+  const apsp::Graph g = apsp_test::random_graph(200, 0.02, 7);
+  apsp::SolveConfig config = config_for(g);
+  config.algorithm = apsp::Algorithm::sssp;
+  const apsp::SolveStats stats = apsp::solve(config, ranks);
+  EXPECT_EQ(stats.algorithm, "sssp");
+  EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
+}
+
+TEST_F(Pipeline, AFailureIsOneErrorOnEveryRankAndNoOutput) {
+  apsp::SolveConfig config = config_for(apsp_test::random_graph(50, 0.1, 8));
+  config.input = path("missing.bin");
+  apsp_test::expect_error_naming([&] { apsp::solve(config, ranks); }, {"cannot open input"});
+  config = config_for(apsp_test::random_graph(50, 0.1, 8));
+  config.shape.tile = 48;
+  apsp_test::expect_error_naming([&] { apsp::solve(config, ranks); },
+                                 {"tile size 48 is not available"});
+  EXPECT_FALSE(std::ifstream(config.output).good());
+}
+
+TEST_F(Pipeline, StagesAddUpToTheTotalOnEveryRank) {
+  apsp::SolveConfig config = config_for(apsp_test::random_graph(150, 0.05, 9));
+  config.predecessors = path("pred.bin");
+  const apsp::SolveStats stats = apsp::solve(config, ranks);
+  ASSERT_EQ(stats.per_rank.size(), std::size_t(ranks.size()));
+  for (const apsp::StageSeconds& s : stats.per_rank) {
+    const double sum =
+        s.read + s.plan + s.upload + s.compute + s.predecessors + s.download + s.write + s.commit;
+    EXPECT_NEAR(sum, s.total, 1e-9 + 1e-9 * s.total);
+    for (const double x :
+         {s.read, s.plan, s.upload, s.compute, s.predecessors, s.download, s.write, s.commit})
+      EXPECT_GE(x, 0);
+  }
+}
+
+// Floyd-Warshall on this rank's block of tile rows alone (the library call behind both drivers):
+// the rows of the plain reference.
+TEST(RowBlocks, FloydWarshallOnEachRanksRows) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  apsp::Ranks& ranks = apsp_test::ranks();
+  Exec exec;
+  const apsp::Graph g = apsp_test::random_graph(300, 0.02, 10);
+  apsp::ShapeRequest request;
+  request.tile = apsp::available_shapes(exec).back().tile;
+  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, false, request);
+  const apsp::RowBlocks blocks{int(plan.padded / plan.shape.tile), ranks.size()};
+  const std::int64_t first = std::int64_t(blocks.first(ranks.rank())) * plan.shape.tile;
+  const std::int64_t count = std::int64_t(blocks.count(ranks.rank())) * plan.shape.tile;
+  std::vector<apsp::Edge> mine;
+  for (const apsp::Edge& e : g.edges)
+    if (e.src >= first && e.src < first + count) mine.push_back(e);
+  apsp::DistanceMatrix<Exec> rows("rows", count, plan.padded);
+  apsp::fill_distance_rows(exec, rows, first, mine);
+#if defined(APSP_HAVE_MPI)
+  if (apsp_test::launched_by_mpirun())
+    apsp::mpi::floyd_warshall(MPI_COMM_WORLD, exec, rows, plan);
+  else
+#endif
+    apsp::detail::floyd_warshall_rows(ranks, exec, rows, plan);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
+  const std::vector<int> expected = apsp_test::reference_floyd_warshall(g);
+  const std::int64_t v = g.vertices;
+  int wrong = 0;
+  for (std::int64_t i = first; i < std::min(first + count, v); ++i)
+    for (std::int64_t j = 0; j < v; ++j)
+      wrong += host(i - first, j) != expected[std::size_t(i * v + j)];
+  EXPECT_EQ(wrong, 0) << "rank " << ranks.rank() << " of " << ranks.size();
+}
+
+}  // namespace
