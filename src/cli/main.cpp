@@ -98,6 +98,8 @@ const char* usage = R"(usage:
       edge and the triangle inequality through the sampled vertices. Exit code 0 when every
       check passes, 1 at the first mismatch. --format as for solving.
   apsp --version | --help
+  mpirun -np P apsp [options] IN OUT (an MPI build)
+      The same job on P ranks, one device each: every option, the same output bytes.
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
 
