@@ -6,6 +6,7 @@
 #include "ranks.hpp"
 #include "reference.hpp"
 
+#include <apsp/backends.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/hw3_io.hpp>
@@ -21,6 +22,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -166,6 +168,10 @@ TEST_F(Pipeline, SsspSplitsTheSourcesOverTheRanks) {
   const apsp::Graph g = apsp_test::random_graph(200, 0.02, 7);
   apsp::SolveConfig config = config_for(g);
   config.algorithm = apsp::Algorithm::sssp;
+  // sssp runs on host backends: the default one of a CPU build, Serial beside a GPU.
+  const auto names = apsp::backend_names();
+  config.backend =
+      std::find(names.begin(), names.end(), "openmp") != names.end() ? "openmp" : "serial";
   const apsp::SolveStats stats = apsp::solve(config, ranks);
   EXPECT_EQ(stats.algorithm, "sssp");
   EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
