@@ -502,8 +502,68 @@ Graph read_dimacs(const std::string& path, bool allow_negative) {
   return graph;
 }
 
+std::optional<OutputFormat> output_format_named(const std::string& name) {
+  if (name == "hw3") return OutputFormat::hw3;
+  if (name == "text") return OutputFormat::text;
+  if (name == "npy") return OutputFormat::npy;
+  return std::nullopt;
+}
+
+OutputFormat output_format_of(const std::string& path) {
+  const std::string npy = ".npy";
+  return path.size() > npy.size() && path.compare(path.size() - npy.size(), npy.size(), npy) == 0
+             ? OutputFormat::npy
+             : OutputFormat::hw3;
+}
+
+std::string npy_header(std::int64_t vertices) {
+  const std::string v = std::to_string(vertices);
+  std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + v + ", " + v + "), }";
+  const std::size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string header = "\x93NUMPY";
+  header += char(1);
+  header += char(0);
+  header += char(dict.size() & 0xff);
+  header += char(dict.size() >> 8);
+  return header + dict;
+}
+
+MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
+  const std::string magic = "\x93NUMPY";
+  if (head.compare(0, magic.size(), magic) != 0) return {};
+  const auto refuse = [&](const std::string& why) {
+    return Error("'" + path + "': an .npy file, but " + why +
+                 " (apsp reads square int32 '<i4' arrays in C order)");
+  };
+  if (head.size() < 10) throw refuse("its header is cut short");
+  const int major = static_cast<unsigned char>(head[6]);
+  const std::size_t length_bytes = major == 1 ? 2 : 4;
+  if (major < 1 || major > 3) throw refuse("of format version " + std::to_string(major));
+  if (head.size() < 8 + length_bytes) throw refuse("its header is cut short");
+  std::size_t length = 0;
+  for (std::size_t b = 0; b < length_bytes; ++b)
+    length |= std::size_t(static_cast<unsigned char>(head[8 + b])) << (8 * b);
+  const std::size_t start = 8 + length_bytes;
+  if (head.size() < start + length) throw refuse("its header is longer than 4096 bytes or cut");
+  std::string dict = head.substr(start, length);
+  dict.erase(std::remove_if(dict.begin(), dict.end(), [](char c) { return c == ' '; }), dict.end());
+  if (dict.find("'descr':'<i4'") == std::string::npos) throw refuse("not of int32 '<i4'");
+  if (dict.find("'fortran_order':False") == std::string::npos) throw refuse("in Fortran order");
+  const auto shape = dict.find("'shape':(");
+  if (shape == std::string::npos) throw refuse("without a shape");
+  long long rows = -1, cols = -1;
+  char close = 0;
+  if (std::sscanf(dict.c_str() + shape + 9, "%lld,%lld%c", &rows, &cols, &close) != 3 ||
+      close != ')' || rows != cols || rows < 1)
+    throw refuse("not a square matrix");
+  return {start + length, rows};
+}
+
 std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices) {
   if (format == OutputFormat::hw3) return hw3_output_bytes(vertices);
+  if (format == OutputFormat::npy) return npy_header(vertices).size() + hw3_output_bytes(vertices);
   const std::uint64_t bytes = std::uint64_t(vertices) * std::uint64_t(vertices) * 11;
   if (vertices > max_text_vertices)
     throw Error("text output is for V <= " + std::to_string(max_text_vertices) +

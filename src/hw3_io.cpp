@@ -1,4 +1,5 @@
 #include <apsp/error.hpp>
+#include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
 
 #include "io_support.hpp"
@@ -557,20 +558,58 @@ void OutputTransaction::commit() {
   }
 }
 
+namespace {
+
+// The V x V values of an output file (HW3 or .npy): the file positioned at them, V and their bytes.
+struct Values {
+  std::uint64_t vertices = 0;
+  std::uint64_t bytes = 0;
+  std::string problem;  // why the file holds no V x V matrix ("" when it does)
+};
+
+Values values_of(std::FILE* file, const std::string& path) {
+  const std::uint64_t size = file_size(file);
+  std::string head(std::size_t(std::min<std::uint64_t>(size, 4096)), '\0');
+  if (std::fread(&head[0], 1, head.size(), file) != head.size())
+    throw Error(system_error("cannot read", path));
+  const MatrixLayout layout = matrix_layout(head, path);
+  if (fseeko(file, off_t(layout.offset), SEEK_SET) != 0)
+    throw Error(system_error("cannot read", path));
+  Values v;
+  v.bytes = size - layout.offset;
+  if (layout.vertices >= 0) {
+    v.vertices = std::uint64_t(layout.vertices);
+    if (v.bytes != v.vertices * v.vertices * 4)
+      v.problem = "'" + path + "' holds " + std::to_string(v.bytes) +
+                  " bytes after its .npy header, not " + std::to_string(v.vertices) + " x " +
+                  std::to_string(v.vertices) + " int32";
+    return v;
+  }
+  if (v.bytes == 0)
+    v.problem = "'" + path + "' is empty: no output has V = 0";
+  else if (v.bytes % 4 != 0)
+    v.problem = "'" + path + "' is not a whole number of int32 values";
+  while (v.problem.empty() && v.vertices * v.vertices * 4 < v.bytes)
+    ++v.vertices;
+  if (v.problem.empty() && v.vertices * v.vertices * 4 != v.bytes)
+    v.problem = "'" + path + "' holds " + std::to_string(v.bytes / 4) +
+                " values, not the square of a vertex count";
+  return v;
+}
+
+}  // namespace
+
+// HW3 and .npy outputs compare by their values: an .npy file and the HW3 file of the same
+// distances are identical.
 Comparison compare_outputs(const std::string& a, const std::string& b) {
   File fa = open_for_reading(a), fb = open_for_reading(b);
-  const std::uint64_t sa = file_size(fa.get()), sb = file_size(fb.get());
-  if (sa != sb)
-    return {false, "sizes differ: '" + a + "' has " + std::to_string(sa) + " bytes, '" + b +
-                       "' has " + std::to_string(sb)};
-  if (sa == 0) return {false, "'" + a + "' and '" + b + "' are empty: no HW3 output has V = 0"};
-  if (sa % 4 != 0) return {false, "'" + a + "' is not a whole number of int32 values"};
-  std::uint64_t v = 0;
-  while (v * v * 4 < sa)
-    ++v;
-  if (v * v * 4 != sa)
-    return {false, "'" + a + "' holds " + std::to_string(sa / 4) +
-                       " values, not the square of a vertex count"};
+  const Values va = values_of(fa.get(), a), vb = values_of(fb.get(), b);
+  if (va.bytes != vb.bytes)
+    return {false, "sizes differ: '" + a + "' has " + std::to_string(va.bytes) +
+                       " bytes of values, '" + b + "' has " + std::to_string(vb.bytes)};
+  if (!va.problem.empty()) return {false, va.problem};
+  if (!vb.problem.empty()) return {false, vb.problem};
+  const std::uint64_t v = va.vertices, sa = va.bytes;
   constexpr std::size_t chunk = 1 << 20;
   const std::size_t buffer = std::size_t(std::min<std::uint64_t>(chunk, sa / 4));
   std::vector<std::int32_t> xa(buffer), xb(buffer);

@@ -69,14 +69,22 @@ std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vert
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), std::fclose);
   if (!in) throw Error(detail::system_error("cannot open predecessors", file));
   struct stat st;
-  if (fstat(fileno(in.get()), &st) != 0 || !S_ISREG(st.st_mode) ||
-      std::uint64_t(st.st_size) != hw3_output_bytes(vertices))
+  if (fstat(fileno(in.get()), &st) != 0 || !S_ISREG(st.st_mode))
+    throw Error("predecessors '" + file + "': not a regular file");
+  // HW3, or the same values after an .npy header.
+  std::string head(std::size_t(std::min<off_t>(st.st_size, 4096)), '\0');
+  if (std::fread(&head[0], 1, head.size(), in.get()) != head.size())
+    throw Error(detail::system_error("cannot read predecessors", file));
+  const MatrixLayout layout = matrix_layout(head, file);
+  if (std::uint64_t(st.st_size) != layout.offset + hw3_output_bytes(vertices) ||
+      (layout.vertices >= 0 && layout.vertices != vertices))
     throw Error("predecessors '" + file + "': not a " + std::to_string(vertices) + " x " +
                 std::to_string(vertices) + " int32 matrix (" +
                 std::to_string(hw3_output_bytes(vertices)) +
-                " bytes in HW3 format, for the V of the input)");
+                " bytes in HW3 format, or those after an .npy header, for the V of the input)");
   std::vector<int> row(static_cast<std::size_t>(vertices));
-  if (fseeko(in.get(), off_t(source * vertices * 4), SEEK_SET) != 0 ||
+  if (fseeko(in.get(), off_t(layout.offset + std::uint64_t(source * vertices * 4)), SEEK_SET) !=
+          0 ||
       std::fread(row.data(), sizeof(int), row.size(), in.get()) != row.size())
     throw Error(detail::system_error("cannot read predecessors", file));
   return row;

@@ -2,8 +2,9 @@
 // output's format, into the file that rank 0's AtomicOutputFile created (hw3_io.hpp).
 //
 // Two ways, chosen once by rank 0:
-//   - at offsets: HW3 rows into a regular file have fixed places, so every rank opens the
-//     unfinished file and writes its rows there at once (pwrite);
+//   - at offsets: HW3 and .npy rows into a regular file have fixed places (after the .npy
+//     header, which rank 0 writes), so every rank opens the unfinished file and writes its rows
+//     there at once (pwrite);
 //   - through rank 0: text rows (their length varies) and outputs without offsets (a pipe, a
 //     device such as /dev/null or /dev/full) are written by rank 0 alone, in row order: rank 0
 //     writes its own rows, then each other rank in turn ships its rows to rank 0 in pieces.
@@ -41,10 +42,15 @@ class RowOutput {
   // user named it, for messages.
   RowOutput(Ranks& ranks, AtomicOutputFile* file, const std::string& name, OutputFormat format,
             std::int64_t vertices)
-      : ranks_(ranks), file_(file), name_(name), format_(format), vertices_(vertices) {
+      : ranks_(ranks),
+        file_(file),
+        name_(name),
+        format_(format),
+        vertices_(vertices),
+        header_(format == OutputFormat::npy ? npy_header(vertices) : "") {
     std::string path;
     if (ranks.root()) {
-      at_offsets_ = format == OutputFormat::hw3 && !file->temporary_path().empty();
+      at_offsets_ = format != OutputFormat::text && !file->temporary_path().empty();
       path = file->temporary_path();
     }
     std::uint64_t mode = at_offsets_;
@@ -76,9 +82,11 @@ class RowOutput {
     if (at_offsets_) {
       collectively(ranks_, [&] {
         const std::size_t bytes = std::size_t(vertices_) * sizeof(int);
+        if (ranks_.root() && !header_.empty())
+          write_all_at(fd_, 0, header_.data(), header_.size(), name_);
         produce([&](std::int64_t row, const int* data) {
           const auto start = Clock::now();
-          write_all_at(fd_, std::uint64_t(row) * bytes, data, bytes, name_);
+          write_all_at(fd_, header_.size() + std::uint64_t(row) * bytes, data, bytes, name_);
           seconds_ += seconds_since(start);
         });
       });
@@ -94,7 +102,10 @@ class RowOutput {
       }
     };
     if (ranks_.root()) {
-      attempt([&] { produce([&](std::int64_t, const int* data) { put(format(data)); }); });
+      attempt([&] {
+        if (!header_.empty()) put(header_);
+        produce([&](std::int64_t, const int* data) { put(format(data)); });
+      });
       for (int p = 1; p < ranks_.size(); ++p)
         receive_from(p, error);
     } else {
@@ -140,7 +151,7 @@ class RowOutput {
   }
 
   std::string format(const int* row) const {
-    if (format_ == OutputFormat::hw3)
+    if (format_ != OutputFormat::text)
       return std::string(reinterpret_cast<const char*>(row), std::size_t(vertices_) * sizeof(int));
     std::string text;
     append_text_row(text, row, vertices_);
@@ -186,6 +197,7 @@ class RowOutput {
   std::string name_;
   OutputFormat format_;
   std::int64_t vertices_;
+  std::string header_;  // before the rows: the .npy header, or nothing
   bool at_offsets_ = false;
   int fd_ = -1;
   std::vector<std::unique_ptr<Ranks>> pairs_;

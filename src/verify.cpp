@@ -142,11 +142,23 @@ class RowStream {
     if (fstat(file_.fd, &st) != 0)
       throw Error("cannot stat '" + path + "': " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
-    const std::uint64_t expected = hw3_output_bytes(vertices);
+    // HW3, or the same values after an .npy header.
+    std::string head(std::size_t(std::min<std::int64_t>(st.st_size, 4096)), '\0');
+    if (::pread(file_.fd, &head[0], head.size(), 0) != ssize_t(head.size()))
+      throw Error("cannot read output '" + path + "': " + std::strerror(errno));
+    const MatrixLayout layout = matrix_layout(head, path);
+    if (layout.vertices >= 0 && layout.vertices != vertices)
+      throw Error("output '" + path + "' is a " + std::to_string(layout.vertices) + " x " +
+                  std::to_string(layout.vertices) +
+                  " .npy matrix, but V = " + std::to_string(vertices) + " (from '" + input + "')");
+    const std::uint64_t expected = layout.offset + hw3_output_bytes(vertices);
     if (std::uint64_t(st.st_size) != expected)
       throw Error("output '" + path + "' has " + std::to_string(st.st_size) +
-                  " bytes, but V = " + std::to_string(vertices) + " (from '" + input +
-                  "') needs V*V*4 = " + std::to_string(expected));
+                  " bytes, but V = " + std::to_string(vertices) + " (from '" + input + "') needs " +
+                  (layout.offset ? "its .npy header and " : "") +
+                  "V*V*4 = " + std::to_string(hw3_output_bytes(vertices)));
+    if (::lseek(file_.fd, off_t(layout.offset), SEEK_SET) < 0)
+      throw Error("cannot read output '" + path + "': " + std::strerror(errno));
     posix_fadvise(file_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     const std::int64_t row_bytes = std::int64_t(vertices) * 4;
     rows_per_chunk_ = std::max<std::int64_t>(1, (8 << 20) / row_bytes);

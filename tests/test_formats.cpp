@@ -474,3 +474,49 @@ TEST(TextOutput, IsRefusedBeyondTenThousandVertices) {
 }
 
 }  // namespace
+
+TEST(NpyOutput, HeaderIsNumPysVersionOneAlignedTo64Bytes) {
+  for (const std::int64_t v : {1, 9, 150, 40000, 1073741}) {
+    const std::string header = apsp::npy_header(v);
+    ASSERT_EQ(header.size() % 64, 0u) << v;
+    EXPECT_EQ(header.compare(0, 8, std::string("\x93NUMPY\x01\x00", 8)), 0);
+    EXPECT_EQ(std::size_t(static_cast<unsigned char>(header[8]) +
+                          256 * static_cast<unsigned char>(header[9])),
+              header.size() - 10);
+    EXPECT_EQ(header.back(), '\n');
+    const std::string shape = "'shape': (" + std::to_string(v) + ", " + std::to_string(v) + ")";
+    EXPECT_NE(header.find(shape), std::string::npos) << header;
+    EXPECT_NE(header.find("'descr': '<i4'"), std::string::npos) << header;
+    const apsp::MatrixLayout layout = apsp::matrix_layout(header, "x.npy");
+    EXPECT_EQ(layout.offset, header.size());
+    EXPECT_EQ(layout.vertices, v);
+    EXPECT_EQ(apsp::output_bytes(apsp::OutputFormat::npy, v),
+              header.size() + std::uint64_t(v) * std::uint64_t(v) * 4);
+  }
+  EXPECT_EQ(apsp::matrix_layout(std::string(16, '\0'), "x.bin").offset, 0u);  // HW3
+  EXPECT_EQ(apsp::output_format_of("d.npy"), apsp::OutputFormat::npy);
+  EXPECT_EQ(apsp::output_format_of("d.bin"), apsp::OutputFormat::hw3);
+  EXPECT_EQ(apsp::output_format_of(".npy"), apsp::OutputFormat::hw3);
+}
+
+TEST(NpyOutput, OtherArraysAreRefusedByName) {
+  const auto with_dict = [](const std::string& dict) {
+    std::string h = std::string("\x93NUMPY\x01\x00", 8);
+    h += char(dict.size() & 0xff);
+    h += char(dict.size() >> 8);
+    return h + dict;
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (3, 3), }\n", "not of int32"},
+      {"{'descr': '<i4', 'fortran_order': True, 'shape': (3, 3), }\n", "Fortran order"},
+      {"{'descr': '<i4', 'fortran_order': False, 'shape': (3, 4), }\n", "not a square"},
+      {"{'descr': '<i4', 'fortran_order': False, 'shape': (9,), }\n", "not a square"},
+      {"{'descr': '<i4', 'fortran_order': False, }\n", "without a shape"},
+  };
+  for (const auto& [dict, message] : cases)
+    apsp_test::expect_error_naming([&] { apsp::matrix_layout(with_dict(dict), "m.npy"); },
+                                   {"'m.npy'", message}, dict);
+  apsp_test::expect_error_naming(
+      [&] { apsp::matrix_layout(std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 17), "c.npy"); },
+      {"cut"});
+}

@@ -13,6 +13,7 @@
 #include <apsp/paths.hpp>
 #include <apsp/solve.hpp>
 #include <apsp/sssp.hpp>
+#include <apsp/verify.hpp>
 #if defined(APSP_HAVE_MPI)
 #include <apsp/mpi.hpp>
 #endif
@@ -146,6 +147,37 @@ TEST_F(Pipeline, TextOutputEqualsThePlainReference) {
   apsp::solve(config, ranks);
   EXPECT_EQ(read_text(config.output), apsp_test::reference_floyd_warshall(g));
   EXPECT_EQ(read_text(config.predecessors).size(), std::size_t(130 * 130));
+}
+
+TEST_F(Pipeline, NpyOutputIsTheHw3ValuesAfterNumPysHeader) {
+  const apsp::Graph g = apsp_test::random_graph(130, 0.05, 11);
+  apsp::SolveConfig config = config_for(g);
+  config.output_format = apsp::OutputFormat::npy;
+  config.output = path("out.npy");
+  config.predecessors = path("pred.npy");
+  apsp::solve(config, ranks);
+  const std::string header = apsp::npy_header(g.vertices);
+  for (const std::string& file : {config.output, config.predecessors}) {
+    std::ifstream in(file, std::ios::binary);
+    std::string head(header.size(), '\0');
+    in.read(&head[0], std::streamsize(head.size()));
+    EXPECT_EQ(head, header) << file;
+  }
+  const std::vector<int> all = read_ints(config.output);
+  ASSERT_EQ(all.size() * sizeof(int), header.size() + std::size_t(130 * 130) * sizeof(int));
+  const std::vector<int> values(all.begin() + std::ptrdiff_t(header.size() / sizeof(int)),
+                                all.end());
+  EXPECT_EQ(values, apsp_test::reference_floyd_warshall(g));
+  if (ranks.root()) {
+    apsp::SolveConfig hw3 = config;
+    hw3.output_format = apsp::OutputFormat::hw3;
+    hw3.output = path("one.bin");
+    hw3.predecessors = path("one.pred");
+    apsp::solve(hw3);
+    EXPECT_TRUE(apsp::compare_outputs(config.output, hw3.output).identical);
+    EXPECT_TRUE(apsp::compare_outputs(config.predecessors, hw3.predecessors).identical);
+    EXPECT_TRUE(apsp::verify(config.input, config.output).passed);
+  }
 }
 
 TEST_F(Pipeline, NegativeWeightsAndOneAgreedNegativeCycle) {

@@ -52,9 +52,29 @@ Graph read_edge_list(const std::string& path, bool allow_negative = false);
 Graph read_matrix_market(const std::string& path, bool allow_negative = false);
 Graph read_dimacs(const std::string& path, bool allow_negative = false);
 
-// What OUT holds: HW3 (V*V little-endian int32) or text, V lines of V space-separated decimal
-// distances, no path written as 1073741823 like in HW3.
-enum class OutputFormat { hw3, text };
+// What OUT holds: HW3 (V*V little-endian int32), text, V lines of V space-separated decimal
+// distances, no path written as 1073741823 like in HW3, or NumPy's .npy: the HW3 values after a
+// header that names them a V x V '<i4' array (numpy.load reads it).
+enum class OutputFormat { hw3, text, npy };
+
+// The names of --output-format: hw3, text, npy.
+std::optional<OutputFormat> output_format_named(const std::string& name);
+// By OUT's name: .npy is npy, every other name HW3 (the drop-in default).
+OutputFormat output_format_of(const std::string& path);
+
+// The .npy header (format version 1.0) of a V x V int32 array in C order, padded to a multiple
+// of 64 bytes as NumPy writes it.
+std::string npy_header(std::int64_t vertices);
+
+// Where the V x V int32 values of a distance or predecessor file lie: all of an HW3 file
+// (vertices = -1: V follows from its size), or after the header of an .npy file, which must
+// describe a square little-endian int32 array in C order (else apsp::Error naming `path`).
+// `head` holds the file's first bytes (up to 4096 or the whole file).
+struct MatrixLayout {
+  std::uint64_t offset = 0;
+  std::int64_t vertices = -1;
+};
+MatrixLayout matrix_layout(const std::string& head, const std::string& path);
 
 // Text output is for reading by eye and by small scripts: V = 10000 already takes up to
 // 1.1 GB. Larger outputs stay in HW3.

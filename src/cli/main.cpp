@@ -57,7 +57,8 @@ const char* usage = R"(usage:
       --format F          format of IN: auto (default: by extension, .mtx Matrix Market,
                           .gr DIMACS, .txt .el .edges edge list 'u v w', others HW3),
                           hw3, edges, mtx or dimacs
-      --output-format F   hw3 (default), or text: V lines of V distances (V <= 10000)
+      --output-format F   hw3 (default), text: V lines of V distances (V <= 10000), or npy:
+                          NumPy's .npy, a V x V int32 array (default when OUT ends in .npy)
       --backend NAME      execution space: %s (default %s)
       --algorithm A       fw (blocked Floyd-Warshall), sssp (Dijkstra from every source,
                           host backends, needs Kokkos Kernels) or auto (default: sssp for
@@ -198,11 +199,16 @@ Command solve(int argc, char** argv) {
       config.algorithm = *algorithm;
     }
     if (name == "--output-format") {
-      if (value != "hw3" && value != "text")
-        throw UsageError("--output-format expects hw3 or text, got '" + value + "'");
-      config.output_format = value == "text" ? apsp::OutputFormat::text : apsp::OutputFormat::hw3;
+      const auto format = apsp::output_format_named(value);
+      if (!format)
+        throw UsageError("--output-format expects hw3, text or npy, got '" + value + "'");
+      config.output_format = *format;
     }
   }
+  // Without --output-format, OUT's name decides: .npy is NumPy's format, anything else HW3.
+  if (std::none_of(args.options.begin(), args.options.end(),
+                   [](const auto& o) { return o.first == "--output-format"; }))
+    config.output_format = apsp::output_format_of(config.output);
   // "-" is stdout, printed after the run; a file is one of the run's outputs.
   if (stats_path != "-") config.stats = stats_path;
   if (stats_path.empty() && std::any_of(args.options.begin(), args.options.end(),

@@ -116,7 +116,7 @@ case $case in
   unknown_format)
     args=(--format csv "$in" "$out") message="--format expects auto, hw3, edges, mtx or dimacs" ;;
   unknown_output_format)
-    args=(--output-format csv "$in" "$out") message="--output-format expects hw3 or text" ;;
+    args=(--output-format csv "$in" "$out") message="--output-format expects hw3, text or npy" ;;
   text_output_too_large)
     printf '# vertices 10001\n0 1 1\n' >"$work/big.txt"
     args=(--output-format text "$work/big.txt" "$out") message="text output is for V <= 10000" ;;

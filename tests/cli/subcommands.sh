@@ -25,6 +25,21 @@ echo "OK: generate, E = $edges"
 "$apsp" --tile 128 b.in c.out
 cmp -s a.out c.out || fail "different tiles, different distances"
 
+# NumPy's format, by OUT's name or by --output-format: the HW3 values after its header;
+# compare and verify read it, path reads its predecessors.
+"$apsp" --predecessors a.pred a.in a2.out
+"$apsp" --predecessors a.pred.npy a.in a.npy
+"$apsp" --output-format npy a.in a-npy.bin
+cmp -s a.npy a-npy.bin || fail "--output-format npy and OUT.npy differ"
+head -c 10 a.npy | od -An -c | grep -q 'N   U   M   P   Y' || fail "a.npy lacks the .npy magic"
+[[ $(stat -c %s a.npy) == $((128 + 90 * 90 * 4)) ]] || fail "a.npy: $(stat -c %s a.npy) bytes"
+cmp -s <(tail -c $((90 * 90 * 4)) a.npy) a.out || fail "a.npy's values are not a.out"
+[[ "$("$apsp" compare a.npy a.out)" == "identical (V = 90)" ]] || fail "compare npy with hw3"
+"$apsp" verify a.in a.npy >/dev/null || fail "verify of a.npy"
+[[ "$("$apsp" path --predecessors a.pred.npy a.in 0 89)" == "$("$apsp" path --predecessors a.pred a.in 0 89)" ]] ||
+  fail "path from .npy predecessors"
+echo "OK: npy output, compare, verify and path"
+
 # One distance changed: row 7, column 11.
 cp a.out d.out
 printf '\x07\x00\x00\x00' | dd of=d.out bs=4 seek=$((7 * 90 + 11)) conv=notrunc status=none

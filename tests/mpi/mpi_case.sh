@@ -84,6 +84,9 @@ case $case in
   text_predecessors)
     graph 90 0.1
     options=(--tile 32 --output-format text) paths=1 ;;
+  npy)  # NumPy's format: its header, then the rows at their offsets
+    graph 130 0.05
+    options=(--tile 32 --output-format npy) paths=1 ;;
   sssp)  # sources split over the ranks
     graph 300 0.01
     options=(--algorithm sssp) ;;
