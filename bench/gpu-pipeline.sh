@@ -2,8 +2,8 @@
 # The one pipeline on a GPU node: every feature on 1 and 2 ranks sharing the GPU gives the bytes
 # of one process, and --stats' stages add up to the total.
 #   bench/gpu-pipeline.sh BIN_DIR OUT_DIR
-# BIN_DIR holds the cuda-hopper build's `apsp` (an MPI build). OUT_DIR gets summary.txt and the
-# stats of each run.
+# BIN_DIR holds the cuda-hopper build's `apsp` (an MPI build) and `apsp_tests` (run first, when
+# there). OUT_DIR gets summary.txt, tests.log and the stats of each run.
 set -uo pipefail
 bin=$(cd "${1:?BIN_DIR}" && pwd)
 out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
@@ -14,6 +14,10 @@ mpirun=(mpirun --allow-run-as-root --bind-to none -np)
 log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
 log "gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>&1); $("$apsp" --version | head -n 1)"
 
+if [ -x "$bin/apsp_tests" ]; then
+  "$bin/apsp_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
+  log "tests: exit $? ($(grep -E '^\[  (PASSED|FAILED)' "$out/tests.log" | tr '\n' ' '))"
+fi
 "$apsp" generate --vertices 3001 --density 0.01 --seed 3 --max-weight 20 "$work/g.in" 2>/dev/null
 "$apsp" generate --vertices 20000 --density 0.0005 --seed 4 "$work/sparse.in" 2>/dev/null
 fails=0
@@ -38,6 +42,7 @@ check() {
 check hw3 --algorithm fw
 check text --algorithm fw --output-format text
 check tile --algorithm fw --tile 32
+check npy --algorithm fw --output-format npy
 # Stages against the total (the stats of one process, V = 20000, compute-bound).
 "$apsp" --algorithm fw "$work/sparse.in" "$work/big.out" --stats "$out/big.json" 2>>"$out/errors.log"
 python3 - "$out"/*.json <<'EOF' | tee -a "$out/summary.txt"

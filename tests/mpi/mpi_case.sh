@@ -84,6 +84,9 @@ case $case in
   text_predecessors)
     graph 90 0.1
     options=(--tile 32 --output-format text) paths=1 ;;
+  format-*)  # format-EXT: every input format (testcases/formats/08-duplicates-self-loops.EXT)
+    in=$testcases/formats/08-duplicates-self-loops.${case#format-}
+    expected=$testcases/08-duplicates-self-loops.out options=(--tile 32) ;;
   npy)  # NumPy's format: its header, then the rows at their offsets
     graph 130 0.05
     options=(--tile 32 --output-format npy) paths=1 ;;
