@@ -158,11 +158,15 @@ void sssp_rows(const ExecSpace& exec, const CsrGraph& graph, std::int64_t first_
   if (rows.extent(0) == 0) return;
   const auto weights = graph.values;
   int heaviest = 0;  // stays 0 without edges
+  // A host lambda, not KOKKOS_LAMBDA: sssp runs on host backends only, and in a CUDA build
+  // nvcc's host-device lambda wrapper, instantiated both in the library and in a caller's
+  // translation unit, called a null function pointer here (Serial beside CUDA, nvcc 13.0,
+  // apsp_tests on an H100, 2026-11-24).
   if (weights.extent(0) > 0)
     Kokkos::parallel_reduce(
         "apsp::sssp::heaviest_edge",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, weights.extent(0)),
-        KOKKOS_LAMBDA(std::int64_t e, int& m) { m = weights(e) > m ? weights(e) : m; },
+        [=](std::int64_t e, int& m) { m = weights(e) > m ? weights(e) : m; },
         Kokkos::Max<int>(heaviest));
   if (heaviest > max_weight)
     throw Error("apsp::sssp_rows: edge weight " + std::to_string(heaviest) + " exceeds " +
