@@ -1,6 +1,7 @@
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 
 #include "io_support.hpp"
 

@@ -2,6 +2,7 @@
 #include <apsp/generate.hpp>
 #include <apsp/graph.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 
 #include <cmath>
 #include <vector>

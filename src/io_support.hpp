@@ -4,6 +4,7 @@
 
 #include <apsp/error.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,27 @@ inline void write_all_at(int fd, std::uint64_t offset, const void* data, std::si
     offset += std::uint64_t(n);
     bytes -= std::size_t(n);
   }
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// An input opened for reading: apsp::Error when it cannot be, or is a directory.
+inline File open_for_reading(const std::string& path) {
+  File file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw Error(system_error("cannot open input", path));
+  struct stat st;
+  if (fstat(fileno(file.get()), &st) != 0) throw Error(system_error("cannot stat", path));
+  if (S_ISDIR(st.st_mode)) throw Error("input '" + path + "' is a directory");
+  return file;
+}
+
+inline std::uint64_t file_size(std::FILE* file) {
+  struct stat st;
+  fstat(fileno(file), &st);
+  return std::uint64_t(st.st_size);
 }
 
 }  // namespace detail

@@ -1,5 +1,5 @@
 // The write stage: every rank's rows of one output (the distances, the predecessors), in the
-// output's format, into the file that rank 0's AtomicOutputFile created (hw3_io.hpp).
+// output's format, into the file that rank 0's AtomicOutputFile created (outputs.hpp).
 //
 // Two ways, chosen once by rank 0:
 //   - at offsets: HW3 and .npy rows into a regular file have fixed places (after the .npy
@@ -16,6 +16,7 @@
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/ranks.hpp>
 
 #include "io_support.hpp"

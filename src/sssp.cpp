@@ -3,6 +3,7 @@
 #include <apsp/backends.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/solve.hpp>
 #include <apsp/sssp.hpp>
 

@@ -3,6 +3,7 @@
 // exactly the keys it writes.
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/tuning.hpp>
 
 #include <sys/stat.h>

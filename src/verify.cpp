@@ -4,6 +4,7 @@
 #include <apsp/formats.hpp>
 #include <apsp/graph.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/verify.hpp>
 
 #include <fcntl.h>

@@ -5,6 +5,7 @@
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
 

@@ -4,6 +4,7 @@
 #include <apsp/error.hpp>
 #include <apsp/generate.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>

@@ -3,6 +3,7 @@
 // the first difference.
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
 

@@ -10,6 +10,7 @@
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/solve.hpp>
 #include <apsp/sssp.hpp>

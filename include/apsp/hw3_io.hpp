@@ -6,7 +6,6 @@
 
 #include <apsp/graph.hpp>
 
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -29,107 +28,5 @@ void write_hw3_graph(const std::string& path, const Graph& graph);
 inline std::uint64_t hw3_output_bytes(std::int64_t vertices) {
   return std::uint64_t(vertices) * std::uint64_t(vertices) * sizeof(std::int32_t);
 }
-
-// Throws apsp::Error when the file system holding `path` has less than `bytes` free.
-void check_disk_space(const std::string& path, std::uint64_t bytes);
-// The same for several outputs (path, bytes): those on one file system must fit together.
-void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs);
-
-// Whether two file names are one regular file however spelled: the same device and inode when
-// both exist, else the same absolute name once symbolic links and "." or ".." are resolved.
-// Two names of /dev/null, a pipe or a terminal are not: writing both there loses nothing.
-bool same_output_file(const std::string& a, const std::string& b);
-
-// A file of a run and what it is for ("IN", "OUT", "--predecessors", "--stats").
-struct NamedFile {
-  std::string role;
-  std::string path;
-};
-// Throws apsp::Error naming both when any two of `files` are the same regular file
-// (same_output_file), or when a name is empty. Runs before any work.
-void check_distinct_files(const std::vector<NamedFile>& files);
-
-// The file an output name writes: the final target when `path` is a symbolic link (relative
-// links resolved from the link's directory), else `path` itself.
-std::string output_target(const std::string& path);
-
-// Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGQUIT that removes every temporary of
-// an unfinished AtomicOutputFile and then ends the process by the same signal (exit status
-// 128 + N), further signals blocked meanwhile; a signal that arrives while an OutputTransaction
-// commits waits until the commit is done. SIGXFSZ is ignored, so that a write beyond
-// `ulimit -f` fails as a write error (EFBIG) that removes the temporaries like any error.
-// A signal that the parent ignores stays ignored. It also starts the janitor: a small process
-// that removes what is left of the temporaries once this process has ended, however (SIGKILL,
-// the OOM killer). Call once, first in main: before any thread exists, before any output.
-void remove_temporaries_on_signals();
-
-// Holds off those signals on the calling thread while it lives, to be acted upon when it ends.
-// Threads started meanwhile (OpenMP, MPI, GPU runtimes) inherit the mask: held around their
-// creation, every signal then reaches the thread that holds them off while committing.
-class HeldSignals {
- public:
-  HeldSignals();
-  ~HeldSignals();
-  HeldSignals(const HeldSignals&) = delete;
-  HeldSignals& operator=(const HeldSignals&) = delete;
-
- private:
-  sigset_t previous_;
-};
-
-// An output file that appears complete or not at all: rows go to a temporary file beside the
-// target (a symbolic link's final target), finish() flushes it to the disk (fsync), commit()
-// renames it into place; destroyed before commit(), the temporary is removed. The file gets the
-// mode of the file it replaces, or 0666 less the umask when new. A target that exists and is
-// not a regular file (/dev/null, a pipe) is written directly.
-class AtomicOutputFile {
- public:
-  explicit AtomicOutputFile(const std::string& path);
-  ~AtomicOutputFile();
-  AtomicOutputFile(const AtomicOutputFile&) = delete;
-  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
-
-  void write(const void* data, std::size_t bytes);
-  // Writes at an absolute offset (for ranks writing their own rows).
-  void write_at(std::uint64_t offset, const void* data, std::size_t bytes);
-  // fsync and close: every error of the data shows here, before anything is renamed.
-  void finish();
-  // finish() if not done, then the rename into place.
-  void commit();
-  const std::string& path() const { return path_; }
-  const std::string& temporary_path() const { return temp_path_; }
-
- private:
-  friend class OutputTransaction;
-  void rename_into_place();
-  std::string path_;    // as the user named it, for messages
-  std::string target_;  // the file replaced: path_, or the final target of a symbolic link
-  std::string temp_path_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
-
-// The outputs of one run (distances, predecessors, stats): each written to its own
-// AtomicOutputFile, and committed together only once all are complete. commit() finishes
-// (fsyncs) every file first, so that a write error commits nothing; then renames them back to
-// back with SIGINT, SIGTERM, SIGHUP and SIGQUIT held off until the last rename is done.
-// Destroyed before commit(), no output appears. docs/TRUST.md says what remains possible.
-class OutputTransaction {
- public:
-  // The files are renamed in the order they were added.
-  AtomicOutputFile& add(const std::string& path);
-  AtomicOutputFile& add(std::unique_ptr<AtomicOutputFile> file);  // one opened earlier
-  void commit();
-
- private:
-  std::vector<std::unique_ptr<AtomicOutputFile>> files_;
-};
-
-// Streams two HW3 output files and reports the first difference.
-struct Comparison {
-  bool identical = false;
-  std::string message;  // "identical" or where and how they differ
-};
-Comparison compare_outputs(const std::string& a, const std::string& b);
 
 }  // namespace apsp

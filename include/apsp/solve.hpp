@@ -4,6 +4,7 @@
 
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
 
@@ -79,7 +80,7 @@ using Progress = std::function<void(int done, int total, std::int64_t vertices)>
 // mpirun): rank 0 reads the input and writes --stats, every rank computes and writes its own rows
 // of OUT (and P). Throws apsp::Error on bad input or missing resources, on every rank with the
 // same message, naming the failing rank, before any output exists; the outputs (OUT, P, stats)
-// appear only when all are complete, as one OutputTransaction (hw3_io.hpp). Two of IN, OUT, P and
+// appear only when all are complete, as one OutputTransaction (outputs.hpp). Two of IN, OUT, P and
 // stats that are the same file are refused first (check_distinct_files). Environment for tests:
 // APSP_FAIL_RANK=r and APSP_FAIL_ROUND=k make rank r fail at Floyd-Warshall round k.
 SolveStats solve(const SolveConfig& config, Ranks& ranks, const Progress& progress = {});

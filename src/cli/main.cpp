@@ -10,6 +10,7 @@
 #include <apsp/formats.hpp>
 #include <apsp/generate.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/solve.hpp>
 #include <apsp/tuning.hpp>

@@ -8,6 +8,7 @@
 
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 
 #include <cstdint>
 #include <cstdlib>

@@ -10,6 +10,7 @@
 
 #include <apsp/error.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
 #include <apsp/verify.hpp>
 
 #include <algorithm>

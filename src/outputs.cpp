@@ -1,0 +1,517 @@
+// Output files that appear complete or not at all, and the checks around them
+// (include/apsp/outputs.hpp).
+#include <apsp/error.hpp>
+#include <apsp/formats.hpp>
+#include <apsp/hw3_io.hpp>
+#include <apsp/outputs.hpp>
+
+#include "io_support.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace apsp {
+namespace {
+
+using detail::File;
+using detail::file_size;
+using detail::open_for_reading;
+using detail::size_text;
+using detail::system_error;
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs) {
+  struct Need {
+    std::string dir, names;
+    std::uint64_t bytes = 0;
+  };
+  std::map<dev_t, Need> needs;  // by the file system of each output's directory
+  for (const auto& [path, bytes] : outputs) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
+    const std::string dir = directory_of(path);
+    struct stat dir_st;
+    if (stat(dir.c_str(), &dir_st) != 0)
+      throw Error(system_error("cannot reach output directory", dir));
+    Need& need = needs[dir_st.st_dev];
+    need.dir = dir;
+    need.names += (need.names.empty() ? "'" : " and '") + path + "'";
+    need.bytes += bytes;
+  }
+  for (const auto& [device, need] : needs) {
+    struct statvfs fs;
+    if (statvfs(need.dir.c_str(), &fs) != 0)
+      throw Error(system_error("cannot reach output directory", need.dir));
+    const std::uint64_t free_bytes = std::uint64_t(fs.f_bavail) * fs.f_frsize;
+    if (free_bytes < need.bytes)
+      throw Error("not enough disk space for " + need.names + ": " +
+                  (need.names.find(" and ") == std::string::npos ? "it needs " : "they need ") +
+                  size_text(need.bytes) + ", " + size_text(free_bytes) + " free in '" + need.dir +
+                  "'");
+  }
+}
+
+void check_disk_space(const std::string& path, std::uint64_t bytes) {
+  check_disk_space({{path, bytes}});
+}
+
+namespace {
+
+// What a file name stands for: its identity when it exists, and its absolute name with every
+// symbolic link, "." and ".." resolved (the directory's, when the file does not exist yet).
+struct FileIdentity {
+  bool exists = false, regular = false;
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::string resolved;
+};
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+FileIdentity identify(const std::string& path) {
+  FileIdentity id;
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    id.exists = true;
+    id.regular = S_ISREG(st.st_mode);
+    id.device = st.st_dev;
+    id.inode = st.st_ino;
+  }
+  const std::string target = output_target(path);
+  std::unique_ptr<char, void (*)(void*)> dir(realpath(directory_of(target).c_str(), nullptr),
+                                             std::free);
+  id.resolved = dir ? std::string(dir.get()) + "/" + base_name(target) : target;
+  return id;
+}
+
+bool same_file(const FileIdentity& a, const FileIdentity& b) {
+  if (a.exists && b.exists)
+    return a.regular && b.regular && a.device == b.device && a.inode == b.inode;
+  return !a.exists && !b.exists && a.resolved == b.resolved;
+}
+
+// The signals that end a run, and the temporaries to remove when one does: fixed buffers that
+// the handler reads without allocating. Only the thread that creates outputs writes them.
+constexpr int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+struct TemporarySlot {
+  char path[4096];
+  volatile std::sig_atomic_t used;
+};
+TemporarySlot temporaries[8];
+
+sigset_t ending_signal_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int s : ending_signals)
+    sigaddset(&set, s);
+  return set;
+}
+
+// The janitor: a process of its own (its own session, deaf to the ending signals) that removes
+// the temporaries when this process ends without committing them, however it ends. The
+// handler below cannot run when the process is killed (SIGKILL, the OOM killer, mpirun
+// escalating a second SIGTERM to SIGKILL after 1 s): the janitor sees its end of the socket
+// close and removes what is still listed. Started by remove_temporaries_on_signals(), first
+// thing in main: a fork before any thread, MPI or GPU runtime exists, of a process still small.
+// Told "+path" and "-path", each ending in '\0'.
+int janitor_socket = -1;
+
+// The janitor's whole life, after fork(): async-signal-safe calls only (other threads may have
+// held locks at the fork), fixed buffers.
+[[noreturn]] void janitor(int socket) {
+  setsid();
+  for (const int s : ending_signals)
+    signal(s, SIG_IGN);
+  struct rlimit files;
+  const int open_max =
+      getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < 65536 ? int(files.rlim_cur) : 65536;
+  for (int fd = 0; fd < open_max; ++fd)  // none held open: mpirun waits for stdout to close
+    if (fd != socket) close(fd);
+  static char listed[8][4096];
+  static bool used[8];
+  static char message[4097];
+  std::size_t length = 0;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(socket, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buffer[i] != '\0') {
+        if (length < sizeof message - 1) message[length++] = buffer[i];
+        continue;
+      }
+      message[length] = '\0';
+      const char* path = message + 1;
+      for (int k = 0; k < 8; ++k) {
+        if (message[0] == '+' && !used[k]) {
+          std::size_t c = 0;
+          for (; path[c] != '\0' && c < sizeof listed[k] - 1; ++c)
+            listed[k][c] = path[c];
+          listed[k][c] = '\0';
+          used[k] = true;
+          break;
+        }
+        if (message[0] == '-' && used[k] && std::strcmp(listed[k], path) == 0) {
+          used[k] = false;
+          break;
+        }
+      }
+      length = 0;
+    }
+  }
+  for (int k = 0; k < 8; ++k)
+    if (used[k]) unlink(listed[k]);
+  _exit(0);
+}
+
+void start_janitor() {
+  int ends[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return;
+  const pid_t pid = fork();
+  if (pid == 0) janitor(ends[1]);
+  close(ends[1]);
+  if (pid < 0) {
+    close(ends[0]);
+    return;
+  }
+  janitor_socket = ends[0];
+}
+
+void tell_janitor(char op, const std::string& path) {
+  if (janitor_socket < 0) return;
+  const std::string message = op + path + '\0';
+  // MSG_NOSIGNAL: a janitor that is gone is no reason to die of SIGPIPE.
+  for (std::size_t sent = 0; sent < message.size();) {
+    const ssize_t n =
+        send(janitor_socket, message.data() + sent, message.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    sent += std::size_t(n);
+  }
+}
+
+void track_temporary(const std::string& path) {
+  for (auto& slot : temporaries)
+    if (!slot.used && path.size() < sizeof slot.path) {
+      std::memcpy(slot.path, path.c_str(), path.size() + 1);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the path before the flag
+      slot.used = 1;
+      tell_janitor('+', path);
+      return;
+    }
+  throw Error("too many outputs at once to remove them on a signal: '" + path + "'");
+}
+
+void forget_temporary(const std::string& path) {
+  for (auto& slot : temporaries)
+    if (slot.used && path == slot.path) {
+      slot.used = 0;
+      tell_janitor('-', path);
+      return;
+    }
+}
+
+// Runs with every ending signal blocked (sa_mask): a second signal, even 10 ms later, waits.
+void remove_temporaries_and_die(int signal_number) {
+  for (auto& slot : temporaries)
+    if (slot.used) unlink(slot.path);
+  // SIGQUIT would dump core: nothing is to be left behind.
+  const struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  // Die of the same signal, so that the parent sees how the process ended: its default action
+  // back, raised while blocked, then unblocked alone.
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, signal_number);
+  pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+  _exit(128 + signal_number);
+}
+
+}  // namespace
+
+std::string output_target(const std::string& path) {
+  std::string target = path;
+  for (int hops = 0; hops < 40; ++hops) {  // ELOOP's limit
+    struct stat st;
+    if (lstat(target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return target;
+    std::vector<char> link(std::size_t(st.st_size > 0 ? st.st_size : 4095) + 1);
+    const ssize_t n = readlink(target.c_str(), link.data(), link.size());
+    if (n < 0 || std::size_t(n) >= link.size()) return target;
+    const std::string to(link.data(), std::size_t(n));
+    target = to[0] == '/' || target.find('/') == std::string::npos
+                 ? to
+                 : directory_of(target) + "/" + to;
+  }
+  throw Error("output '" + path + "': too many levels of symbolic links");
+}
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  return same_file(identify(a), identify(b));
+}
+
+void check_distinct_files(const std::vector<NamedFile>& files) {
+  std::vector<FileIdentity> ids;
+  for (const NamedFile& f : files) {
+    if (f.path.empty()) throw Error(f.role + " is an empty file name");
+    ids.push_back(identify(f.path));
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j)
+      if (same_file(ids[i], ids[j]))
+        throw Error(files[i].role + " '" + files[i].path + "' and " + files[j].role + " '" +
+                    files[j].path + "' are the same file" +
+                    (i == 0 && files[0].role == "IN" ? " (it would be overwritten)" : "") +
+                    ": give each a file of its own");
+}
+
+void remove_temporaries_on_signals() {
+  struct sigaction action = {};
+  action.sa_handler = remove_temporaries_and_die;
+  action.sa_mask = ending_signal_set();
+  for (const int signal_number : ending_signals) {
+    struct sigaction inherited;
+    // A signal the parent ignores stays ignored (a script's background job survives Ctrl-C).
+    if (sigaction(signal_number, nullptr, &inherited) == 0 && inherited.sa_handler == SIG_IGN)
+      continue;
+    sigaction(signal_number, &action, nullptr);
+  }
+  signal(SIGXFSZ, SIG_IGN);
+  start_janitor();
+}
+
+HeldSignals::HeldSignals() {
+  const sigset_t set = ending_signal_set();
+  pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+HeldSignals::~HeldSignals() {
+  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
+AtomicOutputFile::AtomicOutputFile(const std::string& path)
+    : path_(path), target_(output_target(path)) {
+  if (path.empty()) throw Error("the output file name is empty");
+  struct stat st;
+  const bool exists = stat(target_.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
+  if (exists && !S_ISREG(st.st_mode)) {  // /dev/null, a pipe: nothing to rename into place
+    fd_ = open(target_.c_str(), O_WRONLY);
+    if (fd_ < 0) throw Error(system_error("cannot open output", path));
+    return;
+  }
+  // The replaced file's mode, or what a new file gets from the umask.
+  mode_t mode = 0;
+  if (exists) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  }
+  // TARGET.apsp-tmp.XXXXXX, the target's name shortened where the whole would pass NAME_MAX.
+  const std::string suffix = ".apsp-tmp.XXXXXX";
+  std::string base = base_name(target_);
+  constexpr std::size_t name_max = 255;
+  if (base.size() + suffix.size() > name_max) base.resize(name_max - suffix.size());
+  const std::string dir = target_.find('/') == std::string::npos ? "" : directory_of(target_);
+  std::string name = (dir.empty() ? "" : dir == "/" ? "/" : dir + "/") + base + suffix;
+  const HeldSignals held;  // the temporary is tracked as soon as it exists
+  fd_ = mkstemp(&name[0]);
+  if (fd_ < 0) throw Error(system_error("cannot create output next to", path));
+  temp_path_ = name;
+  try {
+    track_temporary(temp_path_);
+  } catch (...) {
+    close(fd_);
+    unlink(temp_path_.c_str());
+    throw;
+  }
+  if (fchmod(fd_, mode) != 0) {
+    const Error error(system_error("cannot set the mode of output", path));
+    close(fd_);
+    unlink(temp_path_.c_str());
+    forget_temporary(temp_path_);
+    throw error;
+  }
+}
+
+AtomicOutputFile::~AtomicOutputFile() {
+  if (fd_ >= 0) close(fd_);
+  if (committed_ || temp_path_.empty()) return;
+  const HeldSignals held;
+  unlink(temp_path_.c_str());
+  forget_temporary(temp_path_);
+}
+
+void AtomicOutputFile::write(const void* data, std::size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::write(fd_, p, bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(system_error("cannot write output", path_));
+    p += n;
+    bytes -= std::size_t(n);
+  }
+}
+
+void AtomicOutputFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
+  detail::write_all_at(fd_, offset, data, bytes, path_);
+}
+
+void AtomicOutputFile::finish() {
+  if (fd_ < 0) return;
+  const int fd = fd_;
+  fd_ = -1;
+  // A pipe or terminal cannot be synced (EINVAL): only the temporary of a regular file must be.
+  const bool synced = temp_path_.empty() || fsync(fd) == 0;
+  const int sync_errno = errno;
+  if (close(fd) != 0 || !synced) {
+    if (!synced) errno = sync_errno;
+    throw Error(system_error("cannot finish output", path_));
+  }
+}
+
+void AtomicOutputFile::rename_into_place() {
+  if (temp_path_.empty()) {
+    committed_ = true;
+    return;
+  }
+  if (std::rename(temp_path_.c_str(), target_.c_str()) != 0)
+    throw Error(system_error("cannot move the finished output into place as", path_));
+  committed_ = true;
+  forget_temporary(temp_path_);
+}
+
+void AtomicOutputFile::commit() {
+  finish();
+  const HeldSignals held;
+  rename_into_place();
+}
+
+AtomicOutputFile& OutputTransaction::add(const std::string& path) {
+  return add(std::make_unique<AtomicOutputFile>(path));
+}
+
+AtomicOutputFile& OutputTransaction::add(std::unique_ptr<AtomicOutputFile> file) {
+  files_.push_back(std::move(file));
+  return *files_.back();
+}
+
+void OutputTransaction::commit() {
+  for (const auto& file : files_)
+    file->finish();
+  const HeldSignals held;
+  for (const auto& file : files_)
+    file->rename_into_place();
+  // The renames themselves reach the disk with their directories.
+  for (const auto& file : files_) {
+    if (file->temp_path_.empty()) continue;
+    const int dir = open(directory_of(file->target_).c_str(), O_RDONLY | O_DIRECTORY);
+    if (dir >= 0) {
+      fsync(dir);
+      close(dir);
+    }
+  }
+}
+
+namespace {
+
+// The V x V values of an output file (HW3 or .npy): the file positioned at them, V and their bytes.
+struct Values {
+  std::uint64_t vertices = 0;
+  std::uint64_t bytes = 0;
+  std::string problem;  // why the file holds no V x V matrix ("" when it does)
+};
+
+Values values_of(std::FILE* file, const std::string& path) {
+  const std::uint64_t size = file_size(file);
+  std::string head(std::size_t(std::min<std::uint64_t>(size, 4096)), '\0');
+  if (std::fread(&head[0], 1, head.size(), file) != head.size())
+    throw Error(system_error("cannot read", path));
+  const MatrixLayout layout = matrix_layout(head, path);
+  if (fseeko(file, off_t(layout.offset), SEEK_SET) != 0)
+    throw Error(system_error("cannot read", path));
+  Values v;
+  v.bytes = size - layout.offset;
+  if (layout.vertices >= 0) {
+    v.vertices = std::uint64_t(layout.vertices);
+    if (v.bytes != v.vertices * v.vertices * 4)
+      v.problem = "'" + path + "' holds " + std::to_string(v.bytes) +
+                  " bytes after its .npy header, not " + std::to_string(v.vertices) + " x " +
+                  std::to_string(v.vertices) + " int32";
+    return v;
+  }
+  if (v.bytes == 0)
+    v.problem = "'" + path + "' is empty: no output has V = 0";
+  else if (v.bytes % 4 != 0)
+    v.problem = "'" + path + "' is not a whole number of int32 values";
+  while (v.problem.empty() && v.vertices * v.vertices * 4 < v.bytes)
+    ++v.vertices;
+  if (v.problem.empty() && v.vertices * v.vertices * 4 != v.bytes)
+    v.problem = "'" + path + "' holds " + std::to_string(v.bytes / 4) +
+                " values, not the square of a vertex count";
+  return v;
+}
+
+}  // namespace
+
+// HW3 and .npy outputs compare by their values: an .npy file and the HW3 file of the same
+// distances are identical.
+Comparison compare_outputs(const std::string& a, const std::string& b) {
+  File fa = open_for_reading(a), fb = open_for_reading(b);
+  const Values va = values_of(fa.get(), a), vb = values_of(fb.get(), b);
+  if (va.bytes != vb.bytes)
+    return {false, "sizes differ: '" + a + "' has " + std::to_string(va.bytes) +
+                       " bytes of values, '" + b + "' has " + std::to_string(vb.bytes)};
+  if (!va.problem.empty()) return {false, va.problem};
+  if (!vb.problem.empty()) return {false, vb.problem};
+  const std::uint64_t v = va.vertices, sa = va.bytes;
+  constexpr std::size_t chunk = 1 << 20;
+  const std::size_t buffer = std::size_t(std::min<std::uint64_t>(chunk, sa / 4));
+  std::vector<std::int32_t> xa(buffer), xb(buffer);
+  std::uint64_t index = 0;
+  while (index < sa / 4) {
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk, sa / 4 - index));
+    if (std::fread(xa.data(), 4, n, fa.get()) != n) throw Error(system_error("cannot read", a));
+    if (std::fread(xb.data(), 4, n, fb.get()) != n) throw Error(system_error("cannot read", b));
+    for (std::size_t k = 0; k < n; ++k)
+      if (xa[k] != xb[k]) {
+        const std::uint64_t at = index + k;
+        return {false, "first difference at (" + std::to_string(at / v) + ", " +
+                           std::to_string(at % v) + "): " + std::to_string(xa[k]) + " in '" + a +
+                           "', " + std::to_string(xb[k]) + " in '" + b + "'"};
+      }
+    index += n;
+  }
+  return {true, "identical (V = " + std::to_string(v) + ")"};
+}
+
+}  // namespace apsp
