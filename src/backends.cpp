@@ -15,6 +15,18 @@
 
 namespace apsp {
 
+int gpu_count() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+#elif defined(KOKKOS_ENABLE_HIP)
+  int count = 0;
+  return hipGetDeviceCount(&count) == hipSuccess ? count : 0;
+#else
+  return -1;
+#endif
+}
+
 namespace {
 template <class Tuple, std::size_t... I>
 void collect_names(std::vector<std::string>& names, std::index_sequence<I...>) {

@@ -1,4 +1,5 @@
 // apsp::Ranks over MPI, and the MPI session of the command line (include/apsp/mpi.hpp).
+#include <apsp/backends.hpp>
 #include <apsp/mpi.hpp>
 
 #include <algorithm>
@@ -7,13 +8,6 @@
 #include <cstring>
 #include <string>
 #include <vector>
-
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-#include <hip/hip_runtime_api.h>
-#endif
 
 namespace apsp {
 namespace {
@@ -117,18 +111,6 @@ class MpiRanks final : public Ranks {
   int rank_ = 0, size_ = 1;
 };
 
-int device_count() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
-#elif defined(KOKKOS_ENABLE_HIP)
-  int count = 0;
-  return hipGetDeviceCount(&count) == hipSuccess ? count : 0;
-#else
-  return 0;
-#endif
-}
-
 bool chooses_device(int argc, char** argv) {
   for (const char* name : {"KOKKOS_DEVICE_ID", "KOKKOS_NUM_DEVICES", "KOKKOS_MAP_DEVICE_ID_BY"})
     if (std::getenv(name)) return true;
@@ -149,8 +131,8 @@ std::unique_ptr<Ranks> ranks(MPI_Comm comm) {
 
 MpiSession::MpiSession(int& argc, char**& argv) {
   MPI_Init(&argc, &argv);
-  const int devices = device_count();
-  if (devices == 0 || chooses_device(argc, argv)) return;
+  const int devices = gpu_count();
+  if (devices <= 0 || chooses_device(argc, argv)) return;
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int node_rank = 0;

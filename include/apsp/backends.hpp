@@ -87,6 +87,10 @@ std::string describe_device(const ExecSpace& exec);
 // processor's model name.
 template <class ExecSpace>
 std::string device_isa(const ExecSpace& exec);
+// GPUs that a GPU backend of this build could use (0 when none is visible); -1 when the build has
+// no GPU backend.
+int gpu_count();
+
 // Bytes the backend can still allocate (device memory; host memory for host backends).
 template <class ExecSpace>
 std::uint64_t available_memory(const ExecSpace& exec);

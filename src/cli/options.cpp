@@ -1,13 +1,8 @@
 #include "options.hpp"
 
-#include <Kokkos_Core.hpp>
+#include <apsp/backends.hpp>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-#include <hip/hip_runtime_api.h>
-#endif
+#include <Kokkos_Core.hpp>
 
 #include <cerrno>
 #include <cstdlib>
@@ -22,19 +17,6 @@ bool starts_with(const std::string& text, const char* prefix) {
   return text.compare(0, std::strlen(prefix), prefix) == 0;
 }
 
-// GPUs that a GPU backend of this build could use; -1 when the build has none.
-int gpu_count() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
-#elif defined(KOKKOS_ENABLE_HIP)
-  int count = 0;
-  return hipGetDeviceCount(&count) == hipSuccess ? count : 0;
-#else
-  return -1;
-#endif
-}
-
 long long hardware_threads() {
   const unsigned n = std::thread::hardware_concurrency();
   return n > 0 ? n : 1;
@@ -45,7 +27,7 @@ void check_threads(const std::string& what, const std::string& value) {
 }
 
 void check_device(const std::string& what, const std::string& value) {
-  const int gpus = gpu_count();
+  const int gpus = apsp::gpu_count();
   if (gpus == 0) throw UsageError(what + " = " + value + ", but no GPU is visible");
   // A host-only build has no devices to choose: Kokkos ignores the number, which must still be
   // one.
