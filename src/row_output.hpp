@@ -82,7 +82,7 @@ class RowOutput {
     seconds_ = 0;
     if (at_offsets_) {
       collectively(ranks_, [&] {
-        const std::size_t bytes = std::size_t(vertices_) * sizeof(int);
+        const std::size_t bytes = row_bytes();
         if (ranks_.root() && !header_.empty())
           write_all_at(fd_, 0, header_.data(), header_.size(), name_);
         produce([&](std::int64_t row, const int* data) {
@@ -104,8 +104,14 @@ class RowOutput {
     };
     if (ranks_.root()) {
       attempt([&] {
-        if (!header_.empty()) put(header_);
-        produce([&](std::int64_t, const int* data) { put(format(data)); });
+        if (!header_.empty()) put(header_.data(), header_.size());
+        std::string text;
+        produce([&](std::int64_t, const int* data) {
+          if (format_ != OutputFormat::text) return put(data, row_bytes());
+          text.clear();
+          append_row(text, data);
+          put(text.data(), text.size());
+        });
       });
       for (int p = 1; p < ranks_.size(); ++p)
         receive_from(p, error);
@@ -114,7 +120,7 @@ class RowOutput {
       std::string pending;
       attempt([&] {
         produce([&](std::int64_t, const int* data) {
-          pending += format(data);
+          append_row(pending, data);
           if (pending.size() >= piece_bytes) ship(*pair, pending);
         });
       });
@@ -151,18 +157,20 @@ class RowOutput {
     return all;
   }
 
-  std::string format(const int* row) const {
+  std::size_t row_bytes() const { return std::size_t(vertices_) * sizeof(int); }
+
+  // A row in the output's format, appended to `to`.
+  void append_row(std::string& to, const int* row) const {
     if (format_ != OutputFormat::text)
-      return std::string(reinterpret_cast<const char*>(row), std::size_t(vertices_) * sizeof(int));
-    std::string text;
-    append_text_row(text, row, vertices_);
-    return text;
+      to.append(reinterpret_cast<const char*>(row), row_bytes());
+    else
+      append_text_row(to, row, vertices_);
   }
 
   // Rank 0 writes; errors are kept so that the other ranks are drained all the same.
-  void put(const std::string& bytes) {
+  void put(const void* data, std::size_t bytes) {
     const auto start = Clock::now();
-    file_->write(bytes.data(), bytes.size());
+    file_->write(data, bytes);
     seconds_ += seconds_since(start);
   }
 
@@ -186,7 +194,7 @@ class RowOutput {
       pair.broadcast(&piece[0], size, 1);
       if (!error.empty()) continue;
       try {
-        put(piece);
+        put(piece.data(), piece.size());
       } catch (...) {
         error = current_exception_message();
       }
