@@ -31,8 +31,8 @@ constexpr int INF = apsp::infinity;
 // overflows, and S(min(d, a + b)) equals min(d, sat(a, b)) unless sat(a, b) is finite and >= T
 // (which step 4 shows never happens in a run).
 TEST(NegativeWeightsRange, OneAddMinThenTheRangeIsTheSaturatingRelaxation) {
-  using Ranged = apsp::detail::RangedRelaxation;
-  using Saturating = apsp::detail::Relaxation<true>;
+  using Ranged = apsp::detail::RangedRelaxation<int>;
+  using Saturating = apsp::detail::Relaxation<int, true>;
   static_assert(std::is_same_v<Saturating::product, Ranged>, "negative runs use the ranged one");
   const std::vector<int> values = {F,     F + 1, -2 * apsp::max_weight, -1, 0, 1, 999, T / 2, T - 2,
                                    T - 1, INF};

@@ -32,8 +32,9 @@
 
 namespace apsp {
 
-template <class ExecSpace>
-using DistanceMatrix = Kokkos::View<int**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
+// Distances of type T (distance.hpp): int32 (the HW3 contract), float or double.
+template <class ExecSpace, class T = int>
+using DistanceMatrix = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
 // Every distance must be representable: below infinity with non-negative weights, below the
 // signed variant's threshold T = 2^29 - 1 with negative ones (detail/blocked_kernels.hpp,
@@ -57,12 +58,13 @@ inline Error negative_cycle_error(std::int64_t vertex) {
                ": shortest paths are undefined (no output written)");
 }
 
-// Bytes of a rows x cols int32 matrix, saturating (V near 2^31 gives 2^64 bytes, which must
-// read as "too much", not wrap to 0).
-inline std::uint64_t matrix_bytes(std::int64_t rows, std::int64_t cols) {
+// Bytes of a rows x cols matrix of `element`-byte distances (int32 unless said), saturating
+// (V near 2^31 gives 2^64 bytes, which must read as "too much", not wrap to 0).
+inline std::uint64_t matrix_bytes(std::int64_t rows, std::int64_t cols,
+                                  std::uint64_t element = sizeof(int)) {
   const std::uint64_t r = std::uint64_t(rows), c = std::uint64_t(cols);
-  if (r != 0 && c > UINT64_MAX / sizeof(int) / r) return UINT64_MAX;
-  return r * c * sizeof(int);
+  if (r != 0 && c > UINT64_MAX / element / r) return UINT64_MAX;
+  return r * c * element;
 }
 
 // The edge list on the device (fill_distance_rows scatters it; paths.hpp selects from it).
@@ -83,8 +85,8 @@ DeviceEdges<ExecSpace> upload_edges(const ExecSpace& exec, const std::vector<Edg
 // Fills a block of consecutive rows of the distance matrix (a rank's share of it): `rows` holds
 // rows [first_row, first_row + rows.extent(0)) of the N x N matrix, N = rows.extent(1); every
 // edge must start in that range. `edges` is a DeviceEdges (or an std::vector<Edge>, uploaded).
-template <class ExecSpace, class Edges>
-void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
+template <class ExecSpace, class T, class Edges>
+void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
                         std::int64_t first_row, const Edges& edges) {
   static_assert(Kokkos::is_view<Edges>::value, "edges: a DeviceEdges or an std::vector<Edge>");
   detail::ScopedRegion region("apsp::fill_distance_rows");
@@ -93,7 +95,7 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& 
       "apsp::fill::infinity",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, count * n),
       KOKKOS_LAMBDA(std::int64_t e) {
-        rows.data()[e] = (first_row + e / n == e % n) ? 0 : infinity;
+        rows.data()[e] = (first_row + e / n == e % n) ? T(0) : Distance<T>::infinity;
       });
   Kokkos::parallel_for(
       "apsp::fill::edges",
@@ -101,35 +103,35 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& 
       KOKKOS_LAMBDA(std::int64_t e) {
         const Edge edge = edges(e);
         // A self-loop only counts when negative (dist(i,i) = 0 otherwise): a negative cycle.
-        Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), int(edge.weight));
+        Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), T(edge.weight));
       });
   exec.fence();
 }
 
-template <class ExecSpace>
-void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
+template <class ExecSpace, class T>
+void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
                         std::int64_t first_row, const std::vector<Edge>& edges) {
   fill_distance_rows(exec, rows, first_row, upload_edges(exec, edges));
 }
 
 // dist(i,j) = weight of the lightest edge i -> j, 0 on the diagonal, infinity elsewhere
 // (padding included). Edges must be valid (the HW3 reader checks them).
-template <class ExecSpace>
-void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+template <class ExecSpace, class T>
+void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& dist,
                           const std::vector<Edge>& edges) {
   fill_distance_rows(exec, dist, 0, edges);
 }
-template <class ExecSpace, class Edges>
-void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
+template <class ExecSpace, class T, class Edges>
+void fill_distance_matrix(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& dist,
                           const Edges& edges) {
   fill_distance_rows(exec, dist, 0, edges);
 }
 
 // All-pairs shortest paths in place: dist must be N x N with N = plan.padded (a multiple of the
 // plan's tile). progress(done, total), if given, is called now and then with the rounds done.
-template <class ExecSpace>
-void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist, const Plan& plan,
-                    std::function<void(int, int)> progress = {}) {
+template <class ExecSpace, class T>
+void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& dist,
+                    const Plan& plan, std::function<void(int, int)> progress = {}) {
   detail::ScopedRegion region("apsp::floyd_warshall");
   if (dist.extent(0) != dist.extent(1))
     throw Error("distance matrix must be square, got " + std::to_string(dist.extent(0)) + " x " +
@@ -141,8 +143,8 @@ void floyd_warshall(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist
 // After a run with negative weights: the smallest vertex v < vertices with dist(v,v) < 0 (a
 // negative cycle goes through v), or -1. `rows` holds rows [first_row, first_row + extent(0))
 // of the matrix, as in fill_distance_rows.
-template <class ExecSpace>
-std::int64_t negative_cycle_vertex(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
+template <class ExecSpace, class T>
+std::int64_t negative_cycle_vertex(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
                                    std::int64_t first_row, std::int64_t vertices) {
   const std::int64_t end =
       std::min<std::int64_t>(first_row + std::int64_t(rows.extent(0)), vertices);
@@ -152,7 +154,7 @@ std::int64_t negative_cycle_vertex(const ExecSpace& exec, const DistanceMatrix<E
       "apsp::fw::negative_cycle",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, first_row, end),
       KOKKOS_LAMBDA(std::int64_t v, std::int64_t & smallest) {
-        if (rows(v - first_row, v) < 0 && v < smallest) smallest = v;
+        if (rows(v - first_row, v) < T(0) && v < smallest) smallest = v;
       },
       Kokkos::Min<std::int64_t>(found));
   return found < vertices ? found : -1;

@@ -1,13 +1,15 @@
 // The graph as the HW3 format describes it: V vertices, E weighted directed edges.
 #pragma once
 
+#include <apsp/distance.hpp>
+
 #include <cstdint>
 #include <vector>
 
 namespace apsp {
 
 // Distance of a pair with no path (2^30 - 1), as the HW3 format writes it.
-constexpr int infinity = 1073741823;
+constexpr int infinity = Distance<int>::infinity;
 // Edge weights are 0..max_weight, or -max_weight..max_weight when negative weights are allowed
 // (the readers' allow_negative, the CLI's --allow-negative). With these bounds no sum of two
 // distances overflows int32; the solver's signed arithmetic handles both bounds.

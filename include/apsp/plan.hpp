@@ -14,6 +14,7 @@
 #pragma once
 
 #include <apsp/detail/blocked_rounds.hpp>
+#include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
 #include <apsp/tuning.hpp>
@@ -57,22 +58,29 @@ struct Plan {
   // Some weight is negative: the kernels' signed variant (detail/blocked_kernels.hpp,
   // "Arithmetic") and a negative-cycle check afterwards.
   bool negative_weights = false;
-  bool predecessors = false;  // the predecessor rows too (paths.hpp)
-  std::uint64_t memory = 0;   // bytes of device memory the run may use on each device
+  bool predecessors = false;                    // the predecessor rows too (paths.hpp)
+  DistanceType distance = DistanceType::int32;  // what the matrix holds (distance.hpp)
+  std::uint64_t memory = 0;  // bytes of device memory the run may use on each device
 };
 
-// Tile sizes of the backend's table that this device can run, best first.
-template <class ExecSpace>
+// Tile sizes of the backend's table for distances of type T that this device can run, best
+// first.
+template <class ExecSpace, class T = int>
 std::vector<ShapeChoice> available_shapes(const ExecSpace& exec) {
   std::vector<ShapeChoice> shapes;
-  detail::for_each_shape(typename detail::ShapeTable<ExecSpace>::type{}, [&](auto shape, int i) {
+  detail::for_each_shape(typename detail::ShapeTable<ExecSpace, T>::type{}, [&](auto shape, int i) {
     using Shape = decltype(shape);
-    if (detail::shape_fits<ExecSpace, Shape>(exec))
+    if (detail::shape_fits<ExecSpace, Shape, T>(exec))
       shapes.push_back(ShapeChoice{i, Shape::tile, Shape::name(),
                                    ShapeParams{Shape::tile, Shape::team_rows, Shape::team_cols,
                                                Shape::reg_rows, Shape::reg_cols, Shape::k_chunk}});
   });
   return shapes;
+}
+template <class ExecSpace>
+std::vector<ShapeChoice> available_shapes(const ExecSpace& exec, DistanceType type) {
+  return visit_distance_type(
+      type, [&](auto t) { return available_shapes<ExecSpace, decltype(t)>(exec); });
 }
 
 // A hash (FNV-1a, hex) of the backend's compiled table: every shape, runnable here or not, and
@@ -93,8 +101,9 @@ std::string shape_table_hash() {
 
 // The requested shape, or the table's first that this device runs.
 template <class ExecSpace>
-ShapeChoice choose_shape(const ExecSpace& exec, const ShapeRequest& request = {}) {
-  const auto shapes = available_shapes(exec);
+ShapeChoice choose_shape(const ExecSpace& exec, const ShapeRequest& request = {},
+                         DistanceType type = DistanceType::int32) {
+  const auto shapes = available_shapes(exec, type);
   std::string sizes;
   for (const auto& s : shapes) {
     if (request.shape >= 0 ? request.shape == s.index : request.tile == 0 || request.tile == s.tile)
@@ -117,10 +126,11 @@ inline std::int64_t padded_size(std::int64_t vertices, const ShapeChoice& shape)
 // A Floyd-Warshall plan for V vertices on this device: the requested shape or the table's first.
 template <class ExecSpace>
 Plan make_plan(const ExecSpace& exec, std::int64_t vertices, bool negative_weights = false,
-               const ShapeRequest& request = {}) {
+               const ShapeRequest& request = {}, DistanceType type = DistanceType::int32) {
   Plan plan;
   plan.vertices = vertices;
-  plan.shape = choose_shape(exec, request);
+  plan.distance = type;
+  plan.shape = choose_shape(exec, request, type);
   plan.shape_source = request.any() ? "table" : "user";
   plan.padded = padded_size(vertices, plan.shape);
   plan.negative_weights = negative_weights;

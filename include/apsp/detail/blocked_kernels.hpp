@@ -15,19 +15,24 @@
 // of them with one process) and reads the pivot row panel from `pivot_rows` (Tile x N; with one
 // process a subview of `local`). So the multi-process driver runs the very same kernels.
 //
-// Arithmetic (Relaxation below): distances are int32, weights 0..1000 and "no path" is
+// Arithmetic (Relaxation below): the distance type T is a template parameter (distance.hpp:
+// int32, float, double; Distance<T> has what differs). int32: weights 0..1000 and "no path" is
 // INF = 2^30 - 1, so a sum of two stored values is below 2^31 and never overflows; min(d, a + b)
 // never lowers an infinite distance below infinity unless a real path exists. The bounds are
-// enforced on input. A second variant of the same kernels, compiled only where asked for, so that
-// plain runs keep the plain inner loop (one add-min instruction per update on NVIDIA GPUs):
+// enforced on input. Floats: INF = +inf, and inf + w = inf for every stored w (never -inf, see
+// below), so the same min(d, a + b) holds; the sums round (float32 is exact on integer
+// distances below 2^24). A second variant of the same kernels, compiled only where asked for, so
+// that plain runs keep the plain inner loop (one add-min instruction per update on NVIDIA GPUs):
 // negative weights (-1000..1000), see "Negative weights" below. Paths need no variant: the
 // predecessors come from the final distances (paths.hpp).
 //
-// Negative weights. Stored distances lie in D = [F, T) u {INF}, with the floor F = -2^29 and the
-// threshold T = INF + F = 2^29 - 1. A shortest path has at most V - 1 edges of |w| <= max_weight,
-// so every real distance has |d| <= M = (V - 1) * max_weight, and check_path_bounds
-// (floyd_warshall.hpp) refuses inputs with M >= T: V <= 536871. The pivot tile and the panels
-// chain dependent updates inside a tile and relax by the saturating sum
+// Negative weights. Stored distances lie in D = [F, T) u {INF}, with, for int32, the floor
+// F = -2^29 and the threshold T = INF + F = 2^29 - 1 (for the floats F = -max / 4 and T = +inf:
+// a sum of two stored values is never -inf, so never inf - inf = NaN, and only INF is >= T; the
+// argument below is the same with exact replaced by rounded sums). A shortest path has at most V -
+// 1 edges of |w| <= max_weight, so every real distance has |d| <= M = (V - 1) * max_weight, and
+// check_path_bounds (floyd_warshall.hpp) refuses inputs with M >= T: V <= 536871. The pivot tile
+// and the panels chain dependent updates inside a tile and relax by the saturating sum
 //   sat(a, b) = INF if a or b is INF, else max(F, a + b),
 // which stops the values of a negative cycle (they can double every step) at F. The remaining
 // tiles (nearly all the work) add and take the minimum only, then map the result once per store:
@@ -50,6 +55,7 @@
 #pragma once
 
 #include <apsp/detail/tile_shapes.hpp>
+#include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -60,43 +66,43 @@
 namespace apsp {
 namespace detail {
 
-// The range of stored distances with negative weights; see "Negative weights" above.
-constexpr int negative_floor = -(1 << 29);
-constexpr int negative_threshold = infinity + negative_floor;
-static_assert(negative_threshold == (1 << 29) - 1, "T = INF + F");
+// The range of stored int32 distances with negative weights; see "Negative weights" above and
+// Distance<T> (distance.hpp) for every type.
+constexpr int negative_floor = Distance<int>::floor;
+constexpr int negative_threshold = Distance<int>::threshold;
 
 // The remaining tiles' relaxation with negative weights: one add-min per update,
 // the range restored by finish() once per store; see "Negative weights" above.
+template <class T>
 struct RangedRelaxation {
+  using value_type = T;
   static constexpr bool negative = true;
 
-  template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, T a, T b) {
     const T sum = a + b;
     d = sum < d ? sum : d;
   }
-  template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T finish(T d) {
-    return d >= T(negative_threshold) ? T(infinity)
-                                      : (d < T(negative_floor) ? T(negative_floor) : d);
+    return d >= Distance<T>::threshold ? Distance<T>::infinity
+                                       : (d < Distance<T>::floor ? Distance<T>::floor : d);
   }
 };
 
-// d = min(d, a + b); see "Arithmetic" above. `product` is the relaxation of the remaining tiles
-// (a min-plus product): itself, or the ranged one for negative weights. finish() maps a value
-// once before it is stored.
-template <bool Negative>
+// d = min(d, a + b) on distances of type T; see "Arithmetic" above. `product` is the relaxation
+// of the remaining tiles (a min-plus product): itself, or the ranged one for negative weights.
+// finish() maps a value once before it is stored.
+template <class T, bool Negative>
 struct Relaxation {
+  using value_type = T;
   static constexpr bool negative = Negative;
-  using product = std::conditional_t<Negative, RangedRelaxation, Relaxation>;
+  using product = std::conditional_t<Negative, RangedRelaxation<T>, Relaxation>;
 
-  template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T through(T a, T b) {
     if constexpr (Negative) {
       const T sum = a + b;
-      return (a == T(infinity) || b == T(infinity))
-                 ? T(infinity)
-                 : (sum < T(negative_floor) ? T(negative_floor) : sum);
+      return (a == Distance<T>::infinity || b == Distance<T>::infinity)
+                 ? Distance<T>::infinity
+                 : (sum < Distance<T>::floor ? Distance<T>::floor : sum);
     } else {
       return a + b;
     }
@@ -105,30 +111,29 @@ struct Relaxation {
   template <class V>
   static V through_lanes(const V& a, const V& b) {
     if constexpr (Negative) {
-      const V inf = V{} + infinity, floor = V{} + negative_floor, sum = a + b;
+      const V inf = V{} + Distance<T>::infinity, floor = V{} + Distance<T>::floor, sum = a + b;
       const V clamped = sum < floor ? floor : sum;
       return (a == inf) | (b == inf) ? inf : clamped;
     } else {
       return a + b;
     }
   }
-  template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, T a, T b) {
     const T t = through(a, b);
     d = t < d ? t : d;
   }
-  template <class T>
-  KOKKOS_FORCEINLINE_FUNCTION static T finish(T d) {
-    return d;
-  }
+  KOKKOS_FORCEINLINE_FUNCTION static T finish(T d) { return d; }
 };
-using PlainRelaxation = Relaxation<false>;
+template <class T = int>
+using PlainRelaxation = Relaxation<T, false>;
 
-KOKKOS_FORCEINLINE_FUNCTION Int4 load4(const int* p) {
-  return *reinterpret_cast<const Int4*>(p);
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION Vec4<T> load4(const T* p) {
+  return *reinterpret_cast<const Vec4<T>*>(p);
 }
-KOKKOS_FORCEINLINE_FUNCTION void store4(int* p, const Int4& x) {
-  *reinterpret_cast<Int4*>(p) = x;
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void store4(T* p, const Vec4<T>& x) {
+  *reinterpret_cast<Vec4<T>*>(p) = x;
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -182,19 +187,20 @@ struct RoundGeometry {
   KOKKOS_INLINE_FUNCTION int other_col(int n) const { return n >= pivot ? n + 1 : n; }
 };
 
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class T>
 struct KernelTypes {
+  using V4 = Vec4<T>;
   using policy = Kokkos::TeamPolicy<ExecSpace>;
   using member = typename policy::member_type;
   using scratch_space = typename ExecSpace::scratch_memory_space;
-  using tile = Kokkos::View<int**, Kokkos::LayoutRight, scratch_space,
+  using tile = Kokkos::View<T**, Kokkos::LayoutRight, scratch_space,
                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using tile4 = Kokkos::View<Int4**, Kokkos::LayoutRight, scratch_space,
+  using tile4 = Kokkos::View<V4**, Kokkos::LayoutRight, scratch_space,
                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr int B = Shape::tile;
   static constexpr int TY = Shape::team_rows, TX = Shape::team_cols;
   static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
-  static constexpr int level = ShapeTable<ExecSpace>::scratch_level;
+  static constexpr int level = ShapeTable<ExecSpace, T>::scratch_level;
   // One register block covers the tile (GPU shapes): pivot tiles and panels are closed in
   // registers too, 4x4 per thread whatever the shape (their B sequential steps are latency:
   // more threads with fewer registers each go faster). Otherwise (one CPU thread per tile)
@@ -206,13 +212,13 @@ struct KernelTypes {
   // bounded_launches each kernel is compiled for exactly its team size.
   template <int Threads>
   using policy_for =
-      std::conditional_t<ShapeTable<ExecSpace>::bounded_launches,
+      std::conditional_t<ShapeTable<ExecSpace, T>::bounded_launches,
                          Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Threads, 1>>, policy>;
   using closure_policy = policy_for<closure_threads>;
   using tiles_policy = policy_for<Shape::team_size>;
 
   // The closure's pivot tile has B + 1 columns, so that the rows of a warp fall in different
-  // banks when they read one column; row and column k are double-buffered Int4 vectors.
+  // banks when they read one column; row and column k are double-buffered V4 vectors.
   static std::size_t panel_scratch() {
     return in_registers ? tile::shmem_size(B, B + 1) + 2 * tile4::shmem_size(2, B / 4)
                         : 2 * tile::shmem_size(B, B + 1);
@@ -222,49 +228,48 @@ struct KernelTypes {
   }
 
   // The tile rows and columns of register a / b of thread (ty, tx): groups of four, spread
-  // over the tile, so that a quarter-warp's Int4 loads cover 128 consecutive bytes.
+  // over the tile, so that a quarter-warp's V4 loads cover 128 consecutive bytes.
   KOKKOS_FORCEINLINE_FUNCTION static int row_of(int pass, int ty, int a) {
     return pass * TY * RI + (a / 4) * 4 * TY + ty * 4 + a % 4;
   }
   KOKKOS_FORCEINLINE_FUNCTION static int col_of(int pass, int tx, int b) {
     return pass * TX * RJ + (b / 4) * 4 * TX + tx * 4 + b % 4;
   }
-  KOKKOS_INLINE_FUNCTION static void load_block(int (&acc)[RI][RJ], const int* tile_ptr,
+  KOKKOS_INLINE_FUNCTION static void load_block(T (&acc)[RI][RJ], const T* tile_ptr,
                                                 std::int64_t ld, int pr, int pc, int ty, int tx) {
     for (int a = 0; a < RI; ++a)
       for (int h = 0; h < RJ / 4; ++h) {
-        const Int4 x = load4(tile_ptr + row_of(pr, ty, a) * ld + col_of(pc, tx, 4 * h));
+        const V4 x = load4(tile_ptr + row_of(pr, ty, a) * ld + col_of(pc, tx, 4 * h));
         for (int f = 0; f < 4; ++f)
           acc[a][4 * h + f] = x.v[f];
       }
   }
-  KOKKOS_INLINE_FUNCTION static void store_block(const int (&acc)[RI][RJ], int* tile_ptr,
+  KOKKOS_INLINE_FUNCTION static void store_block(const T (&acc)[RI][RJ], T* tile_ptr,
                                                  std::int64_t ld, int pr, int pc, int ty, int tx) {
     for (int a = 0; a < RI; ++a)
       for (int h = 0; h < RJ / 4; ++h) {
-        Int4 x;
+        V4 x;
         for (int f = 0; f < 4; ++f)
           x.v[f] = acc[a][4 * h + f];
         store4(tile_ptr + row_of(pr, ty, a) * ld + col_of(pc, tx, 4 * h), x);
       }
   }
 
-  // Copies rows x cols (cols % 4 == 0) from global memory into an Int4 scratch view.
-  KOKKOS_INLINE_FUNCTION static void load_tile4(const member& team, const tile4& dst,
-                                                const int* src, std::int64_t ld, int rows,
-                                                int cols) {
+  // Copies rows x cols (cols % 4 == 0) from global memory into an V4 scratch view.
+  KOKKOS_INLINE_FUNCTION static void load_tile4(const member& team, const tile4& dst, const T* src,
+                                                std::int64_t ld, int rows, int cols) {
     const int quads = cols / 4;
     for (int e = team.team_rank(); e < rows * quads; e += team.team_size()) {
       const int i = e / quads, q = e % quads;
       dst(i, q) = load4(src + i * ld + 4 * q);
     }
   }
-  KOKKOS_INLINE_FUNCTION static void load_tile(const member& team, const tile& dst, const int* src,
+  KOKKOS_INLINE_FUNCTION static void load_tile(const member& team, const tile& dst, const T* src,
                                                std::int64_t ld) {
     for (int e = team.team_rank(); e < B * B; e += team.team_size())
       dst(e / B, e % B) = src[(e / B) * ld + e % B];
   }
-  KOKKOS_INLINE_FUNCTION static void store_tile(const member& team, int* dst, std::int64_t ld,
+  KOKKOS_INLINE_FUNCTION static void store_tile(const member& team, T* dst, std::int64_t ld,
                                                 const tile& src) {
     for (int e = team.team_rank(); e < B * B; e += team.team_size())
       dst[(e / B) * ld + e % B] = src(e / B, e % B);
@@ -278,7 +283,7 @@ struct KernelTypes {
   };
 
 #if defined(APSP_HOST_VECTORS)
-  using Lanes = HostVector<int>;
+  using Lanes = HostVector<T>;
   // One CPU thread closes a tile (host shapes: team of one): rows of whole vectors.
   static constexpr bool host_vectors =
       Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
@@ -291,18 +296,18 @@ struct KernelTypes {
   // after it as row k left it. Per step: B broadcasts, B * B / lanes vector add-min pairs, all
   // in L1.
   template <class Relax>
-  static void close_tile_in_vectors(const member& team, int* own, const int* pivot, std::int64_t ld,
+  static void close_tile_in_vectors(const member& team, T* own, const T* pivot, std::int64_t ld,
                                     Through how) {
     using V = typename Lanes::type;
     constexpr int W = Lanes::lanes, VB = B / W;
     const tile d_tile(team.team_scratch(int(level)), B, B),
         p_tile(team.team_scratch(int(level)), B, B);
-    int* d = d_tile.data();
-    int* p = p_tile.data();
+    T* d = d_tile.data();
+    T* p = p_tile.data();
     Lanes::template copy_rows<B, B>(d, own, ld);
     if (how != Through::itself) Lanes::template copy_rows<B, B>(p, pivot, ld);
-    const int* left = how == Through::pivot_left ? p : d;
-    const int* right = how == Through::pivot_right ? p : d;
+    const T* left = how == Through::pivot_left ? p : d;
+    const T* right = how == Through::pivot_right ? p : d;
     V row_k[VB];
     const auto load_row_k = [&](int k) {
 #pragma GCC unroll 16
@@ -314,7 +319,7 @@ struct KernelTypes {
         const V l = V{} + left[i * B + k];
 #pragma GCC unroll 16
         for (int h = 0; h < VB; ++h) {
-          int* at = d + i * B + h * W;
+          T* at = d + i * B + h * W;
           const V t = Relax::through_lanes(l, row_k[h]), now = Lanes::load(at);
           Lanes::store(at, t < now ? t : now);
         }
@@ -337,7 +342,7 @@ struct KernelTypes {
   // pivot tile for the panels. Row k and column k of a tile do not change in step k
   // (d(k,k) = 0), which is what lets every step read them while others update the rest.
   template <class Relax>
-  KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, int* own, const int* pivot,
+  KOKKOS_INLINE_FUNCTION static void close_tile(const member& team, T* own, const T* pivot,
                                                 std::int64_t ld, Through how) {
 #if defined(APSP_HOST_VECTORS)
     if constexpr (host_vectors) {
@@ -354,15 +359,15 @@ struct KernelTypes {
       const tile4 rowk(team.team_scratch(int(level)), 2, B / 4);
       const tile4 colk(team.team_scratch(int(level)), 2, B / 4);
       const int ty = team.team_rank() / (B / 4), tx = team.team_rank() % (B / 4);
-      int acc[4][4];
+      T acc[4][4];
       for (int a = 0; a < 4; ++a) {
-        const Int4 x = load4(own + (4 * ty + a) * ld + 4 * tx);
+        const V4 x = load4(own + (4 * ty + a) * ld + 4 * tx);
         for (int b = 0; b < 4; ++b)
           acc[a][b] = x.v[b];
       }
       if (ty == 0) rowk(0, tx) = load4(own + 4 * tx);
       if (tx == 0) {
-        Int4 x;
+        V4 x;
         for (int a = 0; a < 4; ++a)
           x.v[a] = own[(4 * ty + a) * ld];
         colk(0, ty) = x;
@@ -370,7 +375,7 @@ struct KernelTypes {
       team.team_barrier();
       for (int k = 0; k < B; ++k) {
         const int cur = k & 1;
-        Int4 left = colk(cur, ty), right = rowk(cur, tx);
+        V4 left = colk(cur, ty), right = rowk(cur, tx);
         if (how == Through::pivot_left)
           for (int a = 0; a < 4; ++a)
             left.v[a] = p(4 * ty + a, k);
@@ -385,17 +390,16 @@ struct KernelTypes {
           if (how != Through::pivot_right && ty == next / 4)
             for (int a = 0; a < 4; ++a)
               if (a == next % 4)
-                rowk(1 - cur, tx) = Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}};
+                rowk(1 - cur, tx) = V4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}};
           if (how != Through::pivot_left && tx == next / 4)
             for (int b = 0; b < 4; ++b)
               if (b == next % 4)
-                colk(1 - cur, ty) = Int4{{acc[0][b], acc[1][b], acc[2][b], acc[3][b]}};
+                colk(1 - cur, ty) = V4{{acc[0][b], acc[1][b], acc[2][b], acc[3][b]}};
         }
         team.team_barrier();
       }
       for (int a = 0; a < 4; ++a)
-        store4(own + (4 * ty + a) * ld + 4 * tx,
-               Int4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}});
+        store4(own + (4 * ty + a) * ld + 4 * tx, V4{{acc[a][0], acc[a][1], acc[a][2], acc[a][3]}});
     } else {
       // In scratch, one step at a time; consecutive threads take consecutive columns, so
       // one thread sweeps contiguous rows (vectorized) on a CPU. Only improvements are
@@ -411,9 +415,9 @@ struct KernelTypes {
       for (int k = 0; k < B; ++k) {
         if (ty < trows) {
           for (int i = ty; i < B; i += trows) {
-            const int lik = left(i, k);
+            const T lik = left(i, k);
             for (int j = tx; j < B; j += tcols) {
-              const int through = Relax::through(lik, right(k, j));
+              const T through = Relax::through(lik, right(k, j));
               if (through < d(i, j)) d(i, j) = through;
             }
           }
@@ -430,9 +434,11 @@ struct KernelTypes {
 // Phase 1: Floyd-Warshall inside the pivot tile. One team.
 template <class ExecSpace, class Shape, class Relax>
 struct PivotTile {
-  using types = KernelTypes<ExecSpace, Shape>;
+  using T = typename Relax::value_type;
+  using types = KernelTypes<ExecSpace, Shape, T>;
+  using V4 = typename types::V4;
   static constexpr int B = Shape::tile;
-  int* local;
+  T* local;
   RoundGeometry geo;
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
@@ -448,10 +454,12 @@ struct PivotTile {
 // are shared); the column panel reads it from `pivot_rows`.
 template <class ExecSpace, class Shape, class Relax>
 struct PivotPanels {
-  using types = KernelTypes<ExecSpace, Shape>;
+  using T = typename Relax::value_type;
+  using types = KernelTypes<ExecSpace, Shape, T>;
+  using V4 = typename types::V4;
   static constexpr int B = Shape::tile;
-  int* local;
-  const int* pivot_rows;
+  T* local;
+  const T* pivot_rows;
   RoundGeometry geo;
   bool do_rows;
 
@@ -483,15 +491,17 @@ struct PivotPanels {
 // round's Relaxation::product (plain or ranged negative). Thread
 // (ty, tx) holds RegRows x RegCols distances in registers; its rows and columns come in groups
 // of four spread over the tile (group g of rows at g*4*TeamRows + ty*4) so that every scratch
-// load is one Int4 and the threads of a quarter-warp read 128 consecutive bytes.
+// load is one V4 and the threads of a quarter-warp read 128 consecutive bytes.
 template <class ExecSpace, class Shape, class Relax>
 struct RemainingTiles {
-  using types = KernelTypes<ExecSpace, Shape>;
+  using T = typename Relax::value_type;
+  using types = KernelTypes<ExecSpace, Shape, T>;
+  using V4 = typename types::V4;
   static constexpr int B = Shape::tile, KC = Shape::k_chunk;
   static constexpr int TY = Shape::team_rows, TX = Shape::team_cols;
   static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
-  int* local;
-  const int* pivot_rows;
+  T* local;
+  const T* pivot_rows;
   RoundGeometry geo;
 
   int league_size() const { return geo.other_local_rows() * (geo.tiles - 1); }
@@ -508,7 +518,7 @@ struct RemainingTiles {
   // Thread's register block: RI rows x RJ / lanes vectors; per k step, RJ / lanes vector loads of
   // the row panel, RI broadcasts of the column panel, RI * RJ / lanes add-min pairs.
   template <class Tile4>
-  void update_in_vectors(int* own, std::int64_t ld, const int* col_panel, const int* row_panel,
+  void update_in_vectors(T* own, std::int64_t ld, const T* col_panel, const T* row_panel,
                          const Tile4& cols, const Tile4& rows) const {
     using V = typename Lanes::type;
     constexpr int W = Lanes::lanes, VJ = RJ / W;
@@ -531,11 +541,11 @@ struct RemainingTiles {
         // EPYC, docs/PERFORMANCE.md entry 17).
         if (pr + 1 < Shape::passes_rows)
           for (int a = 0; a < RI; ++a)
-            for (int c = 0; c < RJ; c += 64 / int(sizeof(int)))
+            for (int c = 0; c < RJ; c += 64 / int(sizeof(T)))
               __builtin_prefetch(own + ((pr + 1) * RI + a) * ld + pc * RJ + c, 1);
         // Both panels are B x B ints in scratch, row-major with compile-time strides.
-        const int* left_rows = &cols(pr * RI, 0).v[0];
-        const int* right_rows = &rows(0, 0).v[0] + pc * RJ;
+        const T* left_rows = &cols(pr * RI, 0).v[0];
+        const T* right_rows = &rows(0, 0).v[0] + pc * RJ;
 #pragma GCC unroll 4
         for (int k = 0; k < B; ++k) {
           V right[VJ];
@@ -556,7 +566,7 @@ struct RemainingTiles {
         for (int a = 0; a < RI; ++a)
 #pragma GCC unroll 64
           for (int h = 0; h < VJ; ++h) {
-            int* out = own + (pr * RI + a) * ld + pc * RJ + h * W;
+            T* out = own + (pr * RI + a) * ld + pc * RJ + h * W;
             Lanes::store(out, acc[a][h]);
             if constexpr (Relax::negative)
               for (int f = 0; f < W; ++f)
@@ -573,9 +583,9 @@ struct RemainingTiles {
     const int tile_col = geo.other_col(n % (geo.tiles - 1));
     const std::int64_t ld = geo.ld;
     const std::int64_t at = std::int64_t(tile_row) * B * ld + std::int64_t(tile_col) * B;
-    int* own = local + at;
-    const int* col_panel = local + std::int64_t(tile_row) * B * ld + std::int64_t(geo.pivot) * B;
-    const int* row_panel = pivot_rows + std::int64_t(tile_col) * B;
+    T* own = local + at;
+    const T* col_panel = local + std::int64_t(tile_row) * B * ld + std::int64_t(geo.pivot) * B;
+    const T* row_panel = pivot_rows + std::int64_t(tile_col) * B;
 
     typename types::tile4 cols(team.team_scratch(int(types::level)), B, KC / 4);  // cols(i, kk/4)
     typename types::tile4 rows(team.team_scratch(int(types::level)), KC, B / 4);  // rows(kk, j/4)
@@ -589,7 +599,7 @@ struct RemainingTiles {
 
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {
       for (int pc = 0; pc < Shape::passes_cols; ++pc) {
-        int acc[RI][RJ];
+        T acc[RI][RJ];
         types::load_block(acc, own, ld, pr, pc, ty, tx);
         for (int k0 = 0; k0 < B; k0 += KC) {
           if (KC < B || (pr == 0 && pc == 0)) {
@@ -599,28 +609,28 @@ struct RemainingTiles {
             team.team_barrier();
           }
           for (int kk = 0; kk < KC; kk += 4) {
-            Int4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
+            V4 left[RI];  // d(i, k0+kk .. k0+kk+3) of this thread's rows
             for (int a = 0; a < RI; ++a)
               left[a] = cols(types::row_of(pr, ty, a), kk / 4);
             for (int u = 0; u < 4; ++u) {
               if constexpr (TX == 1) {
                 // One thread's columns are contiguous: the vectorizer loads them in place
-                // (copying through Int4 would stall store forwarding on CPUs).
-                const int* right = &rows(kk + u, 0).v[0] + pc * RJ;
+                // (copying through V4 would stall store forwarding on CPUs).
+                const T* right = &rows(kk + u, 0).v[0] + pc * RJ;
                 for (int a = 0; a < RI; ++a) {
-                  const int l = left[a].v[u];
+                  const T l = left[a].v[u];
                   for (int b = 0; b < RJ; ++b)
                     Relax::relax(acc[a][b], l, right[b]);
                 }
               } else {
-                int right[RJ];  // d(k0+kk+u, j) of this thread's columns, Int4 loads
+                T right[RJ];  // d(k0+kk+u, j) of this thread's columns, V4 loads
                 for (int h = 0; h < RJ / 4; ++h) {
-                  const Int4 x = rows(kk + u, types::col_of(pc, tx, 4 * h) / 4);
+                  const V4 x = rows(kk + u, types::col_of(pc, tx, 4 * h) / 4);
                   for (int f = 0; f < 4; ++f)
                     right[4 * h + f] = x.v[f];
                 }
                 for (int a = 0; a < RI; ++a) {
-                  const int l = left[a].v[u];
+                  const T l = left[a].v[u];
                   for (int b = 0; b < RJ; ++b)
                     Relax::relax(acc[a][b], l, right[b]);
                 }
@@ -629,7 +639,7 @@ struct RemainingTiles {
           }
         }
         for (auto& row : acc)
-          for (int& x : row)
+          for (T& x : row)
             x = Relax::finish(x);
         types::store_block(acc, own, ld, pr, pc, ty, tx);
       }

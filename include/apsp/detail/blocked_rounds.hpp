@@ -2,7 +2,7 @@
 // of a tile shape. One process and many processes run this same loop; they differ only in how
 // the pivot row panel of a round reaches the kernels (the `Exchange`):
 //   - SharedPivotRows (one process): the pivot rows are rows of the local matrix;
-//   - the MPI exchange (src/distributed.cpp): the owner broadcasts them to every rank.
+//   - PivotRowsExchange (row_block_rounds.hpp): the owner broadcasts them to every rank.
 #pragma once
 
 #include <apsp/detail/blocked_kernels.hpp>
@@ -19,22 +19,22 @@
 namespace apsp {
 namespace detail {
 
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class T = int>
 std::size_t scratch_bytes() {
-  using types = KernelTypes<ExecSpace, Shape>;
+  using types = KernelTypes<ExecSpace, Shape, T>;
   const std::size_t panels = types::panel_scratch(), chunks = types::chunk_scratch();
   return panels > chunks ? panels : chunks;
 }
 
 // Whether the device of ExecSpace can run a shape: scratch pad and team size.
-template <class ExecSpace, class Shape>
+template <class ExecSpace, class Shape, class T = int>
 bool shape_fits(const ExecSpace& exec) {
-  using types = KernelTypes<ExecSpace, Shape>;
-  const int level = ShapeTable<ExecSpace>::scratch_level;
-  if (scratch_bytes<ExecSpace, Shape>() > std::size_t(types::policy::scratch_size_max(level)))
+  using types = KernelTypes<ExecSpace, Shape, T>;
+  const int level = ShapeTable<ExecSpace, T>::scratch_level;
+  if (scratch_bytes<ExecSpace, Shape, T>() > std::size_t(types::policy::scratch_size_max(level)))
     return false;
-  RemainingTiles<ExecSpace, Shape, PlainRelaxation> rest{nullptr, nullptr, RoundGeometry{}};
-  PivotPanels<ExecSpace, Shape, PlainRelaxation> panels{nullptr, nullptr, RoundGeometry{}, true};
+  RemainingTiles<ExecSpace, Shape, PlainRelaxation<T>> rest{nullptr, nullptr, RoundGeometry{}};
+  PivotPanels<ExecSpace, Shape, PlainRelaxation<T>> panels{nullptr, nullptr, RoundGeometry{}, true};
   const typename types::tiles_policy tiles(exec, 1, Kokkos::AUTO);
   const typename types::closure_policy closures(exec, 1, Kokkos::AUTO);
   return Shape::team_size <= tiles.team_size_max(rest, Kokkos::ParallelForTag()) &&
@@ -56,29 +56,31 @@ void for_each_shape(ShapeList<Shapes...>, F&& f) {
   (f(Shapes{}, index++), ...);
 }
 
-// Calls f(Relaxation<negative>{}): the arithmetic variant chosen at run time.
-template <class F>
+// Calls f(Relaxation<T, negative>{}): the arithmetic variant chosen at run time.
+template <class T, class F>
 void visit_relaxation(bool negative, F&& f) {
   if (negative)
-    f(Relaxation<true>{});
+    f(Relaxation<T, true>{});
   else
-    f(Relaxation<false>{});
+    f(Relaxation<T, false>{});
 }
 
 // Pivot rows of one process: the rows of the local matrix.
 struct SharedPivotRows {
-  const int* operator()(int* local, const RoundGeometry& geo, int tile) const {
+  template <class T>
+  const T* operator()(T* local, const RoundGeometry& geo, int tile) const {
     return local + std::int64_t(geo.pivot - geo.first_tile) * tile * geo.ld;
   }
 };
 
-template <class ExecSpace, class Shape, class Relax = PlainRelaxation>
+template <class ExecSpace, class Shape, class Relax = PlainRelaxation<>>
 class BlockedRounds {
  public:
+  using T = typename Relax::value_type;
   static constexpr int B = Shape::tile;
 
   // local: local_tiles * B rows of N = tiles * B distances, row-major, on the device.
-  BlockedRounds(const ExecSpace& exec, int* local, int first_tile, int local_tiles, int tiles)
+  BlockedRounds(const ExecSpace& exec, T* local, int first_tile, int local_tiles, int tiles)
       : exec_(exec), local_(local) {
     geo_.tiles = tiles;
     geo_.first_tile = first_tile;
@@ -91,10 +93,10 @@ class BlockedRounds {
   template <class Exchange>
   void round(int r, Exchange&& exchange) {
     geo_.pivot = r;
-    const std::size_t scratch = scratch_bytes<ExecSpace, Shape>();
+    const std::size_t scratch = scratch_bytes<ExecSpace, Shape, T>();
     const bool owner = geo_.owns_pivot();
     const bool alone = geo_.local_tiles == geo_.tiles;
-    using types = KernelTypes<ExecSpace, Shape>;
+    using types = KernelTypes<ExecSpace, Shape, T>;
     using closures = typename types::closure_policy;
     const int closure = types::closure_threads;
     if (owner) {
@@ -106,7 +108,7 @@ class BlockedRounds {
                              policy<closures>(rows.league_size(false), closure, scratch), rows);
       }
     }
-    const int* pivot_rows = exchange(local_, geo_, B);
+    const T* pivot_rows = exchange(local_, geo_, B);
     if (geo_.tiles == 1) return;
     // With one process the row and column panels go in one launch.
     PivotPanels<ExecSpace, Shape, Relax> panels{local_, pivot_rows, geo_, alone};
@@ -125,11 +127,11 @@ class BlockedRounds {
   template <class Policy>
   Policy policy(int league, int team, std::size_t scratch) const {
     return Policy(exec_, league, team)
-        .set_scratch_size(ShapeTable<ExecSpace>::scratch_level, Kokkos::PerTeam(scratch));
+        .set_scratch_size(ShapeTable<ExecSpace, T>::scratch_level, Kokkos::PerTeam(scratch));
   }
 
   ExecSpace exec_;
-  int* local_;
+  T* local_;
   RoundGeometry geo_;
 };
 

@@ -49,11 +49,11 @@ struct RoundHooks {
 namespace detail {
 
 // Moves each round's pivot rows from their owner to the other ranks that hold rows.
-template <class ExecSpace>
+template <class ExecSpace, class T>
 class PivotRowsExchange {
  public:
   using memory_space = typename ExecSpace::memory_space;
-  using Unmanaged = Kokkos::View<const int*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Unmanaged = Kokkos::View<const T*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   // holders: the ranks that hold rows (null on the others); in it, as in ranks, the owner of
   // tile row t is blocks.owner(t).
@@ -61,10 +61,10 @@ class PivotRowsExchange {
                     std::int64_t elements)
       : exec_(exec), ranks_(ranks), holders_(holders), blocks_(blocks), elements_(elements) {
     if (!distributed() || !holders_) return;
-    pivot_ = Kokkos::View<int*, memory_space>(
+    pivot_ = Kokkos::View<T*, memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::pivot_rows"), elements);
     if constexpr (!host_memory<ExecSpace>)
-      staging_ = Kokkos::View<int*, typename StagingSpace<ExecSpace>::type>(
+      staging_ = Kokkos::View<T*, typename StagingSpace<ExecSpace>::type>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::pivot_rows_staging"), elements);
   }
 
@@ -72,7 +72,7 @@ class PivotRowsExchange {
   bool distributed() const { return blocks_.holders() > 1; }
 
   // The owner, once the pivot tile and row panel are final: readies them for share().
-  const int* stage(int* local, const RoundGeometry& geo, int tile) {
+  const T* stage(T* local, const RoundGeometry& geo, int tile) {
     own_ = local + std::int64_t(geo.pivot - geo.first_tile) * tile * geo.ld;
     exec_.fence();
     if constexpr (!host_memory<ExecSpace>) {
@@ -87,14 +87,14 @@ class PivotRowsExchange {
   // Round r's agreement and broadcast. Every rank calls it once per round, in round order; the
   // owner after stage(). Returns the pivot rows of round r on this device (null on a rank that
   // holds no rows).
-  const int* share(int r) {
+  const T* share(int r) {
     auto start = Clock::now();
     agree(ranks_, "");
     if (!distributed() || !holders_) return own_;
     const int owner = blocks_.owner(r);
-    const std::uint64_t bytes = std::uint64_t(elements_) * sizeof(int);
+    const std::uint64_t bytes = std::uint64_t(elements_) * sizeof(T);
     if (owner == ranks_.rank()) {
-      holders_->broadcast(host_memory<ExecSpace> ? const_cast<int*>(own_) : staging_.data(), bytes,
+      holders_->broadcast(host_memory<ExecSpace> ? const_cast<T*>(own_) : staging_.data(), bytes,
                           owner);
       stats_.seconds += seconds_since(start);
       return own_;
@@ -131,23 +131,24 @@ class PivotRowsExchange {
   Ranks* holders_;
   RowBlocks blocks_;
   std::int64_t elements_;
-  Kokkos::View<int*, memory_space> pivot_;
-  Kokkos::View<int*, typename StagingSpace<ExecSpace>::type> staging_;
-  const int* own_ = nullptr;
+  Kokkos::View<T*, memory_space> pivot_;
+  Kokkos::View<T*, typename StagingSpace<ExecSpace>::type> staging_;
+  const T* own_ = nullptr;
   ExchangeStats stats_;
 };
 
 // The exchange argument of BlockedRounds::round for rows updated with pivot rows at hand.
+template <class T>
 struct GivenPivotRows {
-  const int* rows;
-  const int* operator()(int*, const RoundGeometry&, int) const { return rows; }
+  const T* rows;
+  const T* operator()(T*, const RoundGeometry&, int) const { return rows; }
 };
 
 // ... and for closing a pivot row: its owner stages it for the broadcast.
-template <class ExecSpace>
+template <class ExecSpace, class T>
 struct StagedPivotRows {
-  PivotRowsExchange<ExecSpace>* exchange;
-  const int* operator()(int* local, const RoundGeometry& geo, int tile) const {
+  PivotRowsExchange<ExecSpace, T>* exchange;
+  const T* operator()(T* local, const RoundGeometry& geo, int tile) const {
     return exchange->stage(local, geo, tile);
   }
 };
@@ -156,8 +157,11 @@ struct StagedPivotRows {
 // so the work ahead (row r+1 and its pivot) and the rest of a round are BlockedRounds of their
 // own over parts of the local rows.
 template <class ExecSpace, class Shape, class Relax>
-void run_rounds(const ExecSpace& exec, Ranks& ranks, const RowBlocks& blocks, int* local,
-                std::int64_t n, PivotRowsExchange<ExecSpace>& exchange, const RoundHooks& hooks) {
+void run_rounds(const ExecSpace& exec, Ranks& ranks, const RowBlocks& blocks,
+                typename Relax::value_type* local, std::int64_t n,
+                PivotRowsExchange<ExecSpace, typename Relax::value_type>& exchange,
+                const RoundHooks& hooks) {
+  using T = typename Relax::value_type;
   using Rounds = BlockedRounds<ExecSpace, Shape, Relax>;
   constexpr int B = Shape::tile;
   const int tiles = blocks.units;
@@ -166,11 +170,11 @@ void run_rounds(const ExecSpace& exec, Ranks& ranks, const RowBlocks& blocks, in
   const auto block = [&](int from, int to) {
     return Rounds(exec, rows_of(from), from, to - from, tiles);
   };
-  const auto update = [&](int from, int to, int r, const int* pivot_rows) {
-    if (from < to) block(from, to).round(r, GivenPivotRows{pivot_rows});
+  const auto update = [&](int from, int to, int r, const T* pivot_rows) {
+    if (from < to) block(from, to).round(r, GivenPivotRows<T>{pivot_rows});
   };
   const auto close_pivot = [&](int r) {
-    block(r, r + 1).round(r, StagedPivotRows<ExecSpace>{&exchange});
+    block(r, r + 1).round(r, StagedPivotRows<ExecSpace, T>{&exchange});
   };
   const int every = std::max(1, tiles / 100);
   bool closed_ahead = false;  // this rank closed and sent round r's pivot rows in round r-1
@@ -181,7 +185,7 @@ void run_rounds(const ExecSpace& exec, Ranks& ranks, const RowBlocks& blocks, in
       if (first < end) block(first, end).round(r, SharedPivotRows{});
     } else {
       const bool owner = blocks.owner(r) == ranks.rank();
-      const int* pivot_rows;
+      const T* pivot_rows;
       if (owner) {
         if (!closed_ahead) {
           close_pivot(r);
@@ -217,11 +221,14 @@ void run_rounds(const ExecSpace& exec, Ranks& ranks, const RowBlocks& blocks, in
 // Floyd-Warshall on the rows of this rank: `rows` holds tile rows [first(p), first(p) +
 // count(p)) of the plan's N x N matrix, blocks = {N / tile, P}. Collective; a failure on any rank
 // throws the same apsp::Error on every rank.
-template <class ExecSpace>
+template <class ExecSpace, class T>
 ExchangeStats floyd_warshall_rows(
     Ranks& ranks, const ExecSpace& exec,
-    const Kokkos::View<int**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& rows,
+    const Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& rows,
     const Plan& plan, const RoundHooks& hooks = {}) {
+  if (plan.distance != Distance<T>::type)
+    throw Error(std::string("the plan is for ") + distance_type_name(plan.distance) +
+                " distances, the matrix holds " + distance_type_name(Distance<T>::type));
   const int tile = plan.shape.tile;
   const std::int64_t n = rows.extent(1);
   if (tile <= 0 || n % tile != 0)
@@ -234,19 +241,19 @@ ExchangeStats floyd_warshall_rows(
                 std::to_string(std::int64_t(blocks.count(ranks.rank())) * tile));
   if (n == 0) return {};
   std::unique_ptr<Ranks> holders = ranks.split(blocks.count(ranks.rank()) > 0 ? 0 : -1);
-  std::unique_ptr<PivotRowsExchange<ExecSpace>> exchange;
+  std::unique_ptr<PivotRowsExchange<ExecSpace, T>> exchange;
   collectively(ranks, [&] {
-    exchange = std::make_unique<PivotRowsExchange<ExecSpace>>(exec, ranks, holders.get(), blocks,
-                                                              std::int64_t(tile) * n);
+    exchange = std::make_unique<PivotRowsExchange<ExecSpace, T>>(exec, ranks, holders.get(), blocks,
+                                                                 std::int64_t(tile) * n);
   });
   collectively(ranks, [&] {
     bool ran = false;
-    visit_shape(typename ShapeTable<ExecSpace>::type{}, plan.shape.index, [&](auto shape_tag) {
+    visit_shape(typename ShapeTable<ExecSpace, T>::type{}, plan.shape.index, [&](auto shape_tag) {
       if (decltype(shape_tag)::tile != tile)
         throw Error("the plan's shape " + std::to_string(plan.shape.index) + " has tiles of " +
                     std::to_string(decltype(shape_tag)::tile) + ", not " + std::to_string(tile) +
                     ": make plans with apsp::make_plan");
-      visit_relaxation(plan.negative_weights, [&](auto relax_tag) {
+      visit_relaxation<T>(plan.negative_weights, [&](auto relax_tag) {
         run_rounds<ExecSpace, decltype(shape_tag), decltype(relax_tag)>(
             exec, ranks, blocks, rows.data(), n, *exchange, hooks);
       });

@@ -24,11 +24,13 @@
 namespace apsp {
 namespace detail {
 
-// Four consecutive distances, 16-byte aligned so that one load moves all four (LDS.128 on
-// NVIDIA GPUs, one SIMD lane group on CPUs).
-struct alignas(16) Int4 {
-  int v[4];
+// Four consecutive distances, aligned to their size so that one load moves all four (LDS.128
+// on NVIDIA GPUs for 4-byte types, one SIMD lane group on CPUs).
+template <class T>
+struct alignas(4 * sizeof(T)) Vec4 {
+  T v[4];
 };
+using Int4 = Vec4<int>;
 
 template <int TileV, int TeamRowsV, int TeamColsV, int RegRowsV, int RegColsV, int KChunkV>
 struct TileShape {
@@ -42,7 +44,7 @@ struct TileShape {
   static constexpr int passes_rows = TileV / (TeamRowsV * RegRowsV);
   static constexpr int passes_cols = TileV / (TeamColsV * RegColsV);
 
-  static_assert(RegRowsV % 4 == 0 && RegColsV % 4 == 0, "register blocks are made of Int4");
+  static_assert(RegRowsV % 4 == 0 && RegColsV % 4 == 0, "register blocks are made of Vec4");
   static_assert(TileV % (TeamRowsV * RegRowsV) == 0, "register blocks must tile the rows");
   static_assert(TileV % (TeamColsV * RegColsV) == 0, "register blocks must tile the columns");
   static_assert(TileV % KChunkV == 0 && KChunkV % 4 == 0, "k chunks must tile the pivot block");
@@ -104,7 +106,8 @@ struct HostVectorRegisters {
 // cache-resident memory without level 0's 32 KB cap on host backends.
 // bounded_launches: compile each kernel for the team size it runs with (Kokkos::LaunchBounds)
 // instead of the backend's default bound.
-template <class ExecSpace, class Enable = void>
+// T is the distance type (distance.hpp): the table's shapes hold T in registers and scratch.
+template <class ExecSpace, class T = int, class Enable = void>
 struct ShapeTable {
   static constexpr int scratch_level = 0;
   static constexpr bool bounded_launches = false;
@@ -112,13 +115,13 @@ struct ShapeTable {
                          TileShape<32, 8, 8, 4, 4, 32>>;
 };
 
-template <class ExecSpace>
+template <class ExecSpace, class T>
 struct ShapeTable<
-    ExecSpace,
+    ExecSpace, T,
     std::enable_if_t<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>> {
   static constexpr int scratch_level = 1;
   static constexpr bool bounded_launches = false;
-  static constexpr int cols = HostVectorRegisters::block_cols<int>;
+  static constexpr int cols = HostVectorRegisters::block_cols<T>;
   using type =
       ShapeList<TileShape<64, 1, 1, 4, cols, 64>, TileShape<128, 1, 1, 4, cols, 128>,
                 TileShape<32, 1, 1, 4, (cols < 32 ? cols : 32), 32>, TileShape<4, 1, 1, 4, 4, 4>>;
@@ -130,8 +133,8 @@ struct ShapeTable<
 // threads per team) the compiler caps a thread at 128 VGPRs, and that kernel spilled (70 VGPRs
 // on gfx90a, 85 on gfx942); bounded launches (64 threads for it) lift the cap. Compile-time
 // evidence only, see docs/PORTABILITY.md.
-template <>
-struct ShapeTable<HipExecutionSpace, void> {
+template <class T>
+struct ShapeTable<HipExecutionSpace, T, void> {
   static constexpr int scratch_level = 0;
   static constexpr bool bounded_launches = true;
   using type = ShapeList<TileShape<32, 8, 8, 4, 4, 32>, TileShape<64, 16, 16, 4, 4, 64>,

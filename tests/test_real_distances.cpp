@@ -1,0 +1,197 @@
+// The one blocked algorithm on float and double distances, on every backend and every shape the
+// device allows for the type: integer weights exactly as the int32 reference, real weights
+// within rounding of an independent double reference (plain Floyd-Warshall in long double),
+// negative weights and negative cycles, the shapes' padding.
+#include "backends.hpp"
+#include "reference.hpp"
+
+#include <apsp/error.hpp>
+#include <apsp/floyd_warshall.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct RealEdge {
+  int src, dst;
+  double weight;
+};
+
+// Plain Floyd-Warshall in long double on V x V: the independent reference (+inf: no path).
+std::vector<long double> reference(int v, const std::vector<RealEdge>& edges) {
+  const long double inf = std::numeric_limits<long double>::infinity();
+  std::vector<long double> d(std::size_t(v) * v, inf);
+  for (int i = 0; i < v; ++i)
+    d[std::size_t(i) * v + i] = 0;
+  for (const RealEdge& e : edges) {
+    long double& x = d[std::size_t(e.src) * v + e.dst];
+    if (e.weight < x) x = e.weight;  // a negative self-loop is a negative cycle
+  }
+  for (int k = 0; k < v; ++k)
+    for (int i = 0; i < v; ++i)
+      for (int j = 0; j < v; ++j) {
+        const long double through = d[std::size_t(i) * v + k] + d[std::size_t(k) * v + j];
+        if (through < d[std::size_t(i) * v + j]) d[std::size_t(i) * v + j] = through;
+      }
+  return d;
+}
+
+// The solver on T: returns the whole padded matrix and the negative-cycle vertex.
+template <class ExecSpace, class T>
+std::vector<T> solve(int v, const std::vector<RealEdge>& edges, int shape, bool negative,
+                     std::int64_t* padded, std::int64_t* cycle) {
+  ExecSpace exec;
+  apsp::ShapeRequest request;
+  request.shape = shape;
+  const apsp::Plan plan =
+      apsp::make_plan(exec, v, negative, request, apsp::Distance<T>::type);
+  const std::int64_t n = plan.padded;
+  apsp::DistanceMatrix<ExecSpace, T> dist("dist", n, n);
+  auto host = Kokkos::create_mirror_view(dist);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      host(i, j) = i == j ? T(0) : apsp::Distance<T>::infinity;
+  for (const RealEdge& e : edges)
+    host(e.src, e.dst) = std::min(host(e.src, e.dst), T(e.weight));
+  Kokkos::deep_copy(dist, host);
+  apsp::floyd_warshall(exec, dist, plan);
+  *cycle = negative ? apsp::negative_cycle_vertex(exec, dist, 0, v) : -1;
+  Kokkos::deep_copy(host, dist);
+  *padded = n;
+  return std::vector<T>(host.data(), host.data() + n * n);
+}
+
+std::vector<RealEdge> random_edges(int v, double density, unsigned seed, bool integer,
+                                   bool negative) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coin(0, 1), real(0, 1000);
+  std::vector<int> potential(static_cast<std::size_t>(v));
+  for (int& p : potential)
+    p = negative ? int(rng() % 501) : 0;
+  std::vector<RealEdge> edges;
+  for (int i = 0; i < v; ++i)
+    for (int j = 0; j < v; ++j)
+      if (coin(rng) < density) {
+        // With negative weights, w + p(i) - p(j): every cycle keeps its weight (>= 0).
+        const double w = integer ? double(rng() % 1001) : real(rng);
+        edges.push_back({i, j, w + potential[std::size_t(i)] - potential[std::size_t(j)]});
+      }
+  return edges;
+}
+
+template <class ExecSpace>
+class RealDistances : public ::testing::Test {};
+TYPED_TEST_SUITE(RealDistances, apsp_test::Backends, apsp_test::BackendName);
+
+template <class ExecSpace, class T>
+void check_random_graphs() {
+  const std::string type = apsp::distance_type_name(apsp::Distance<T>::type);
+  const auto shapes = apsp::available_shapes(ExecSpace(), apsp::Distance<T>::type);
+  ASSERT_FALSE(shapes.empty()) << type;
+  for (const auto& shape : shapes)
+    for (const int v : {1, 31, 65, 130})
+      for (const bool integer : {true, false})
+        for (const bool negative : {false, true}) {
+          const auto edges = random_edges(v, 0.08, unsigned(v * 13 + shape.index), integer,
+                                          negative);
+          std::int64_t n = 0, cycle = 0;
+          const auto d = solve<ExecSpace, T>(v, edges, shape.index, negative, &n, &cycle);
+          const auto expected = reference(v, edges);
+          const std::string where = type + ", V = " + std::to_string(v) +
+                                    (integer ? ", integer" : ", real") +
+                                    (negative ? " negative" : "") + " weights, " + shape.name;
+          EXPECT_EQ(cycle, -1) << where;
+          // Integer distances (below 2^24) are exact in float and double. A real distance sums
+          // at most V - 1 weights of magnitude <= 1500: each of its V - 1 roundings errs by at
+          // most eps times a partial sum, so by at most V * (V * 1500) * eps in all.
+          const double tolerance = double(std::numeric_limits<T>::epsilon()) * v * v * 1500.0;
+          int wrong = 0;
+          for (int i = 0; i < v; ++i)
+            for (int j = 0; j < v; ++j) {
+              const long double want = expected[std::size_t(i) * v + j];
+              const T got = d[std::size_t(i) * n + j];
+              const bool ok = std::isinf(want)
+                                  ? got == apsp::Distance<T>::infinity
+                                  : (integer ? got == T(want)
+                                             : std::fabs(double(got) - double(want)) <=
+                                                   tolerance);
+              if (!ok && wrong++ < 3)
+                ADD_FAILURE() << where << ": d(" << i << ", " << j << ") = " << got
+                              << ", expected " << double(want);
+            }
+          // The padding stays isolated: 0 on the diagonal, infinity elsewhere.
+          for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t j = 0; j < n; ++j)
+              if (i >= v || j >= v)
+                ASSERT_EQ(d[std::size_t(i * n + j)], i == j ? T(0) : apsp::Distance<T>::infinity)
+                    << where;
+        }
+}
+
+TYPED_TEST(RealDistances, Float64MatchesTheReferenceOnEveryShape) {
+  check_random_graphs<TypeParam, double>();
+}
+TYPED_TEST(RealDistances, Float32MatchesTheReferenceOnEveryShape) {
+  check_random_graphs<TypeParam, float>();
+}
+
+// Integer weights: float and double give the int32 solver's distances exactly (integers below
+// 2^24), on the same graphs.
+TYPED_TEST(RealDistances, IntegerWeightsGiveTheInt32DistancesExactly) {
+  for (const int v : {64, 100}) {
+    const apsp::Graph g = apsp_test::random_graph(v, 0.1, unsigned(v));
+    std::vector<RealEdge> edges;
+    for (const apsp::Edge& e : g.edges)
+      edges.push_back({e.src, e.dst, double(e.weight)});
+    const std::vector<int> exact = apsp_test::reference_floyd_warshall(g);
+    std::int64_t n = 0, cycle = 0;
+    const auto f = solve<TypeParam, float>(v, edges, -1, false, &n, &cycle);
+    const std::int64_t nf = n;
+    const auto d = solve<TypeParam, double>(v, edges, -1, false, &n, &cycle);
+    for (int i = 0; i < v; ++i)
+      for (int j = 0; j < v; ++j) {
+        const int want = exact[std::size_t(i) * v + j];
+        const double as_real = want == apsp::infinity ? HUGE_VAL : double(want);
+        ASSERT_EQ(double(f[std::size_t(i * nf + j)]), as_real) << "float32 " << i << " " << j;
+        ASSERT_EQ(d[std::size_t(i * n + j)], as_real) << "float64 " << i << " " << j;
+      }
+  }
+}
+
+// A negative cycle: its smallest vertex is reported, values stay finite or +inf (never NaN or
+// -inf: the floor holds them). The other edges go forward only, so no vertex below the cycle's
+// smallest joins its strongly connected component.
+TYPED_TEST(RealDistances, NegativeCyclesAreReportedAndValuesStayInRange) {
+  for (const double weight : {-0.5, -1e6}) {
+    const int v = 70;
+    std::vector<RealEdge> edges;
+    for (const RealEdge& e : random_edges(v, 0.05, 7, false, false))
+      if (e.src < e.dst) edges.push_back(e);
+    const int cycle_vertices[] = {9, 40, 66, 12};
+    for (int c = 0; c < 4; ++c)
+      edges.push_back({cycle_vertices[c], cycle_vertices[(c + 1) % 4], weight});
+    std::int64_t n = 0, cycle = 0;
+    const auto d = solve<TypeParam, double>(v, edges, -1, true, &n, &cycle);
+    EXPECT_EQ(cycle, 9) << weight;
+    for (const double x : d) {
+      ASSERT_FALSE(std::isnan(x)) << weight;
+      ASSERT_GE(x, apsp::Distance<double>::floor) << weight;
+    }
+  }
+}
+
+TYPED_TEST(RealDistances, APlanForAnotherTypeIsRefused) {
+  TypeParam exec;
+  const apsp::Plan plan = apsp::make_plan(exec, 10);
+  apsp::DistanceMatrix<TypeParam, double> dist("dist", plan.padded, plan.padded);
+  EXPECT_THROW(apsp::floyd_warshall(exec, dist, plan), apsp::Error);
+}
+
+}  // namespace
