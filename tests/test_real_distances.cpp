@@ -50,8 +50,7 @@ std::vector<T> solve(int v, const std::vector<RealEdge>& edges, int shape, bool 
   ExecSpace exec;
   apsp::ShapeRequest request;
   request.shape = shape;
-  const apsp::Plan plan =
-      apsp::make_plan(exec, v, negative, request, apsp::Distance<T>::type);
+  const apsp::Plan plan = apsp::make_plan(exec, v, negative, request, apsp::Distance<T>::type);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace, T> dist("dist", n, n);
   auto host = Kokkos::create_mirror_view(dist);
@@ -99,8 +98,8 @@ void check_random_graphs() {
     for (const int v : {1, 31, 65, 130})
       for (const bool integer : {true, false})
         for (const bool negative : {false, true}) {
-          const auto edges = random_edges(v, 0.08, unsigned(v * 13 + shape.index), integer,
-                                          negative);
+          const auto edges =
+              random_edges(v, 0.08, unsigned(v * 13 + shape.index), integer, negative);
           std::int64_t n = 0, cycle = 0;
           const auto d = solve<ExecSpace, T>(v, edges, shape.index, negative, &n, &cycle);
           const auto expected = reference(v, edges);
@@ -120,11 +119,10 @@ void check_random_graphs() {
               const bool ok = std::isinf(want)
                                   ? got == apsp::Distance<T>::infinity
                                   : (integer ? got == T(want)
-                                             : std::fabs(double(got) - double(want)) <=
-                                                   tolerance);
+                                             : std::fabs(double(got) - double(want)) <= tolerance);
               if (!ok && wrong++ < 3)
-                ADD_FAILURE() << where << ": d(" << i << ", " << j << ") = " << got
-                              << ", expected " << double(want);
+                ADD_FAILURE() << where << ": d(" << i << ", " << j << ") = " << got << ", expected "
+                              << double(want);
             }
           // The padding stays isolated: 0 on the diagonal, infinity elsewhere.
           for (std::int64_t i = 0; i < n; ++i)

@@ -57,9 +57,12 @@ static_assert(Distance<int>::threshold == (1 << 29) - 1, "T = INF + F");
 // The CLI's and the .npy header's names: int32, float32, float64.
 inline const char* distance_type_name(DistanceType type) {
   switch (type) {
-    case DistanceType::int32: return "int32";
-    case DistanceType::float32: return "float32";
-    case DistanceType::float64: return "float64";
+    case DistanceType::int32:
+      return "int32";
+    case DistanceType::float32:
+      return "float32";
+    case DistanceType::float64:
+      return "float64";
   }
   return "?";
 }
@@ -76,9 +79,12 @@ inline int distance_type_bytes(DistanceType type) {
 template <class F>
 decltype(auto) visit_distance_type(DistanceType type, F&& f) {
   switch (type) {
-    case DistanceType::float32: return f(float{});
-    case DistanceType::float64: return f(double{});
-    case DistanceType::int32: break;
+    case DistanceType::float32:
+      return f(float{});
+    case DistanceType::float64:
+      return f(double{});
+    case DistanceType::int32:
+      break;
   }
   return f(int{});
 }

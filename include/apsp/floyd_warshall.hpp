@@ -101,7 +101,7 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T
       "apsp::fill::edges",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, edges.size()),
       KOKKOS_LAMBDA(std::int64_t e) {
-        const Edge edge = edges(e);
+        const auto edge = edges(e);  // an Edge, or any src/dst/weight record (real weights)
         // A self-loop only counts when negative (dist(i,i) = 0 otherwise): a negative cycle.
         Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), T(edge.weight));
       });

@@ -1,0 +1,45 @@
+# The Python module `apsp` (-DAPSP_ENABLE_PYTHON=ON): the package src/python/apsp and its native
+# part _native (src/python/module.cpp), built into ${PROJECT_BINARY_DIR}/python (importable with
+# PYTHONPATH=build/<preset>/python) and installed by `cmake --install` into
+# ${APSP_PYTHON_INSTALL_DIR}/apsp under the prefix.
+if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+  # Debian's python3-numpy, python3-scipy and pybind11-dev belong to the system interpreter,
+  # whatever other python3 comes first on PATH (pass -DPython3_EXECUTABLE=... for another).
+  set(Python3_EXECUTABLE /usr/bin/python3)
+endif()
+find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
+find_package(pybind11 2.6 CONFIG REQUIRED)
+
+# A static Kokkos must be position-independent to go into the module: say so now, not as a
+# relocation error at link time.
+get_target_property(apsp_kokkos_type Kokkos::kokkoscore TYPE)
+if(apsp_kokkos_type STREQUAL "STATIC_LIBRARY" AND NOT DEFINED CACHE{APSP_KOKKOS_PIC})
+  try_compile(apsp_kokkos_pic ${PROJECT_BINARY_DIR}/pic-check ${PROJECT_SOURCE_DIR}/cmake/pic-check
+              apsp_pic_check
+              CMAKE_FLAGS -DKokkos_DIR=${Kokkos_DIR} -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+              OUTPUT_VARIABLE apsp_pic_output)
+  if(NOT apsp_kokkos_pic)
+    message(FATAL_ERROR
+      "APSP_ENABLE_PYTHON: the Kokkos at ${Kokkos_DIR} is a static library that cannot be linked "
+      "into a shared library (the Python module): rebuild it with "
+      "-DCMAKE_POSITION_INDEPENDENT_CODE=ON (scripts/bootstrap-deps --backend host does), or "
+      "configure with -DAPSP_ENABLE_PYTHON=OFF.")
+  endif()
+  set(APSP_KOKKOS_PIC ON CACHE INTERNAL "Kokkos links into shared libraries")
+endif()
+
+pybind11_add_module(apsp_python MODULE src/python/module.cpp)
+set_target_properties(apsp_python PROPERTIES OUTPUT_NAME _native
+                      LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python/apsp)
+target_link_libraries(apsp_python PRIVATE apsp_lib)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/python/apsp/__init__.py
+  COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/src/python/apsp/__init__.py
+          ${PROJECT_BINARY_DIR}/python/apsp/__init__.py
+  DEPENDS ${PROJECT_SOURCE_DIR}/src/python/apsp/__init__.py)
+add_custom_target(apsp_python_package ALL DEPENDS ${PROJECT_BINARY_DIR}/python/apsp/__init__.py)
+add_dependencies(apsp_python apsp_python_package)
+
+set(APSP_PYTHON_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/python3/dist-packages" CACHE PATH
+    "Where `cmake --install` puts the Python package apsp, relative to the prefix")
+install(TARGETS apsp_python LIBRARY DESTINATION ${APSP_PYTHON_INSTALL_DIR}/apsp)
+install(FILES src/python/apsp/__init__.py DESTINATION ${APSP_PYTHON_INSTALL_DIR}/apsp)

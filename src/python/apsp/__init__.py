@@ -1,0 +1,172 @@
+"""apsp: all-pairs shortest paths with the blocked Floyd-Warshall of the apsp project (Kokkos),
+on the backend the module was built for (GPU builds run on the GPU).
+
+SciPy-compatible functions (swap ``from scipy.sparse.csgraph import floyd_warshall`` for
+``from apsp import floyd_warshall``):
+
+    floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False)
+    shortest_path(csgraph, method='auto', directed=True, return_predecessors=False,
+                  unweighted=False, overwrite=False, indices=None)
+
+Inputs as in SciPy: a dense array (0, inf and NaN are non-edges), a masked array (masked
+entries are non-edges, unmasked zeros are zero-weight edges), a scipy.sparse matrix (stored
+entries are edges, explicit zeros included; duplicates as scipy.sparse.csr_matrix makes them).
+``directed=False`` lets an edge be used both ways (the lighter of w(i,j), w(j,i)). The diagonal
+is always 0: a negative self-loop alone is no cycle. Distances are float64 with ``np.inf`` for
+no path; predecessors are int32 with -9999 for none. A negative cycle raises
+``apsp.NegativeCycleError`` (a subclass of SciPy's where SciPy is installed). Every method
+('auto', 'FW', 'D', 'J', 'BF') gives the exact shortest paths (the same Floyd-Warshall).
+Predecessors follow apsp's rule: the smallest tight in-neighbour on a shortest path of fewest
+edges, so every row is a tree; with tied shortest paths they may differ from SciPy's.
+
+Native form: ``solve(src, dst, weight, num_vertices, dtype='auto', predecessors=False)`` on an
+edge list, in int32, float32 or float64 (float32 is exact for integer distances below 2^24 and
+takes half the memory of float64).
+"""
+
+import numpy as np
+
+from . import _native
+
+NegativeCycleError = _native.NegativeCycleError
+NULL_PREDECESSOR = -9999  # SciPy's value for "no predecessor"
+
+__all__ = ["floyd_warshall", "shortest_path", "solve", "config", "NegativeCycleError"]
+
+_METHODS = ("auto", "FW", "D", "J", "BF")
+_DTYPES = ("auto", "int32", "float32", "float64")
+
+
+def config():
+    """The build: apsp and Kokkos versions, the backend and device the module computes on."""
+    return _native.config()
+
+
+def _is_sparse(graph):
+    try:
+        import scipy.sparse
+    except ImportError:
+        return False
+    return scipy.sparse.issparse(graph)
+
+
+def _edges(csgraph, directed, unweighted):
+    """SciPy's csgraph conventions -> (src, dst, weight float64, N), self-loops dropped."""
+    if _is_sparse(csgraph):
+        import scipy.sparse
+
+        csr = scipy.sparse.csr_matrix(csgraph, dtype=np.float64)
+        if csr.ndim != 2:
+            raise ValueError("graph should have two dimensions")
+        if csr.shape[0] != csr.shape[1]:
+            raise ValueError("graph should be a square array")
+        n = csr.shape[0]
+        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
+        dst = csr.indices.astype(np.int64)
+        weight = np.asarray(csr.data, dtype=np.float64)
+        keep = ~np.isnan(weight) & ~np.isinf(weight)
+    else:
+        if np.ma.isMaskedArray(csgraph):
+            data = np.asarray(csgraph.data, dtype=np.float64)
+            edge = ~np.ma.getmaskarray(csgraph)
+        else:
+            data = np.asarray(csgraph, dtype=np.float64)
+            edge = None
+        if data.ndim != 2:
+            raise ValueError("graph should have two dimensions")
+        if data.shape[0] != data.shape[1]:
+            raise ValueError("graph should be a square array")
+        n = data.shape[0]
+        finite = np.isfinite(data)
+        edge = finite & (data != 0) if edge is None else edge & finite
+        src, dst = np.nonzero(edge)
+        weight = data[src, dst]
+        keep = slice(None)
+    src, dst, weight = src[keep], dst[keep], weight[keep]
+    if unweighted:
+        weight = np.ones_like(weight)
+    if not directed:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+        weight = np.concatenate([weight, weight])
+    loops = src == dst
+    if loops.any():
+        src, dst, weight = src[~loops], dst[~loops], weight[~loops]
+    return src.astype(np.int64), dst.astype(np.int64), weight, n
+
+
+def _scipy_result(dist, pred, return_predecessors):
+    if not return_predecessors:
+        return dist
+    pred[pred < 0] = NULL_PREDECESSOR
+    return dist, pred
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False):
+    """All-pairs shortest paths, as scipy.sparse.csgraph.floyd_warshall."""
+    src, dst, weight, n = _edges(csgraph, directed, unweighted)
+    dist, pred = _native.solve_float64(src, dst, weight, n, bool(return_predecessors))
+    if (overwrite and isinstance(csgraph, np.ndarray) and not np.ma.isMaskedArray(csgraph)
+            and csgraph.dtype == np.float64 and csgraph.flags.c_contiguous):
+        csgraph[...] = dist
+        dist = csgraph
+    return _scipy_result(dist, pred, return_predecessors)
+
+
+def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
+                  unweighted=False, overwrite=False, indices=None):
+    """Shortest paths, as scipy.sparse.csgraph.shortest_path (every method is Floyd-Warshall
+    here, exact also with negative weights)."""
+    if method not in _METHODS:
+        raise ValueError("unrecognized method '%s'" % (method,))
+    if method == "FW" and indices is not None:
+        raise ValueError("Cannot specify indices with method == 'FW'.")
+    src, dst, weight, n = _edges(csgraph, directed, unweighted)
+    rows = None
+    if indices is not None:
+        rows = np.array(indices, dtype=np.int64, copy=True)
+        if rows.ndim > 1:
+            raise ValueError("indices should be a scalar or one-dimensional")
+        rows[rows < 0] += n
+        if np.any((rows < 0) | (rows >= n)):
+            raise ValueError("indices out of range 0...N")
+    dist, pred = _native.solve_float64(src, dst, weight, n, bool(return_predecessors))
+    if rows is not None:
+        dist = dist[rows]
+        pred = pred[rows] if return_predecessors else pred
+    return _scipy_result(dist, pred, return_predecessors)
+
+
+def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False):
+    """Shortest paths of the graph with edges src[e] -> dst[e] of weight[e] on num_vertices
+    vertices: returns the distances (num_vertices x num_vertices of the dtype; the int32
+    infinity 2^30 - 1, or +inf, for no path) and, with predecessors=True, also the predecessor
+    rows (int32, -1 for none). dtype 'auto': int32 when every weight is an integer (and the
+    bounds hold), otherwise float64. A negative self-loop counts as a negative cycle."""
+    if dtype not in _DTYPES:
+        raise ValueError("dtype must be one of %s, got %r" % (", ".join(_DTYPES), dtype))
+    src, dst = np.asarray(src), np.asarray(dst)
+    weight = np.asarray(weight)
+    for name, a in (("src", src), ("dst", dst)):
+        if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
+            raise ValueError("%s must be a one-dimensional integer array" % name)
+    if weight.ndim != 1 or not (weight.size == 0 or np.issubdtype(weight.dtype, np.number)):
+        raise ValueError("weight must be a one-dimensional numeric array")
+    integral = (np.issubdtype(weight.dtype, np.integer)
+                or bool(np.all(np.isfinite(weight)) and np.all(weight == np.floor(weight))))
+    if dtype == "auto":
+        # int32 where every path length fits (Distance<int>::threshold, 2^29 - 1).
+        in_range = weight.size == 0 or (
+            float(np.max(np.abs(weight))) * max(int(num_vertices) - 1, 0) < (1 << 29) - 1)
+        dtype = "int32" if integral and in_range else "float64"
+    elif dtype == "int32" and not integral:
+        raise ValueError("dtype='int32' needs integer weights: use dtype='float64'")
+    elif dtype == "int32" and weight.size and float(np.max(np.abs(weight))) > (1 << 29):
+        raise ValueError("weights too large for dtype='int32': use dtype='float64'")
+    native = getattr(_native, "solve_" + dtype)
+    dist, pred = native(src.astype(np.int64), dst.astype(np.int64),
+                        weight.astype(np.dtype(dtype), copy=False), int(num_vertices),
+                        bool(predecessors))
+    return (dist, pred) if predecessors else dist
+

@@ -1,0 +1,333 @@
+// apsp._native: the Python module's native part. It solves an edge list with the one blocked
+// Floyd-Warshall (apsp::floyd_warshall) on the build's default Kokkos backend, in int32, float32
+// or float64, and builds predecessor rows on the host. SciPy's conventions (dense, masked and
+// sparse inputs, directed, unweighted, -9999) live in apsp/__init__.py.
+//
+// Kokkos lives on one worker thread of the module: it is initialized there at import, every
+// call's Kokkos work runs there, one call at a time, and it is finalized there at exit
+// (atexit). So calls from any Python thread work (Kokkos 3.4's OpenMP backend runs only from the
+// thread that initialized it, and is not re-entrant); callers release the GIL while they wait. Results are NumPy-owned arrays that the device result is copied into directly;
+// nothing returned wraps Kokkos memory.
+#include <apsp/backends.hpp>
+#include <apsp/distance.hpp>
+#include <apsp/error.hpp>
+#include <apsp/floyd_warshall.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/version.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <future>
+#include <limits>
+#include <mutex>
+#include <thread>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+using namespace apsp;
+
+using Exec = Kokkos::DefaultExecutionSpace;
+
+// A negative cycle through `vertex` (the smallest such vertex).
+struct NegativeCycle {
+  std::int64_t vertex;
+};
+
+template <class T>
+struct WeightedEdge {
+  std::int32_t src, dst;
+  T weight;
+};
+
+// The thread that owns Kokkos: run(f) runs f there and waits for it (f's exceptions come back).
+class KokkosThread {
+ public:
+  KokkosThread() {
+    thread_ = std::thread([this] { loop(); });
+    run([] { Kokkos::initialize(); });
+  }
+  void run(const std::function<void()>& f) {
+    std::packaged_task<void()> task(f);
+    std::future<void> done = task.get_future();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopped_) throw std::runtime_error("apsp: Kokkos has been finalized (interpreter exit)");
+      jobs_.push_back(std::move(task));
+    }
+    ready_.notify_one();
+    done.get();
+  }
+  // Finalizes Kokkos and ends the thread; later calls fail with an error.
+  void stop() {
+    if (stopped_) return;
+    run([] {
+      if (Kokkos::is_initialized()) Kokkos::finalize();
+    });
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopped_ = true;
+    }
+    ready_.notify_one();
+    thread_.join();
+  }
+
+ private:
+  void loop() {
+    for (;;) {
+      std::packaged_task<void()> task;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ready_.wait(lock, [this] { return stopped_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        task = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::packaged_task<void()>> jobs_;
+  bool stopped_ = false;
+};
+
+KokkosThread& kokkos_thread() {
+  static KokkosThread* t = new KokkosThread;  // stopped at exit, never destroyed
+  return *t;
+}
+
+template <class T>
+using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+// Predecessor rows on the host, by the library's rule (paths.hpp): row i is a breadth-first
+// search from i over the edges that end a shortest path, and a vertex met at level L + 1 takes
+// the smallest of its tight in-neighbours of level L, so every row is a tree (also with
+// zero-weight cycles) and each step is tight. `tolerance` is 0 where the sums are exact
+// (integers); otherwise an edge u -> j is tight when d(i,u) + w <= d(i,j) + tolerance * (|d(i,u)|
+// + |w| + |d(i,j)|), which admits every edge of a shortest path despite the distances' rounding.
+template <class T>
+void predecessor_rows(const T* d, std::int64_t n, const std::vector<WeightedEdge<T>>& edges,
+                      double tolerance, std::int32_t* pred) {
+  const auto tight = [&](T from, T w, T to) {
+    if (to == Distance<T>::infinity || from == Distance<T>::infinity) return false;
+    const double slack = tolerance * (std::fabs(double(from)) + std::fabs(double(w)) +
+                                      std::fabs(double(to)));
+    return double(from) + double(w) <= double(to) + slack;
+  };
+  // Only edges that end a shortest path (w(u,j) = d(u,j), u != j) can be tight in any row.
+  std::vector<std::int64_t> offsets(std::size_t(n) + 1, 0);
+  std::vector<WeightedEdge<T>> path;
+  for (const auto& e : edges)
+    if (e.src != e.dst && tight(T(0), e.weight, d[std::int64_t(e.src) * n + e.dst]))
+      path.push_back(e);
+  std::sort(path.begin(), path.end(), [](const auto& a, const auto& b) {
+    return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+  });
+  for (const auto& e : path)
+    ++offsets[std::size_t(e.src) + 1];
+  for (std::int64_t u = 0; u < n; ++u)
+    offsets[std::size_t(u) + 1] += offsets[std::size_t(u)];
+  Kokkos::parallel_for(
+      "apsp::python::predecessors",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, n),
+      [&](std::int64_t i) {
+        const T* row = d + i * n;
+        std::int32_t* p = pred + i * n;
+        std::fill(p, p + n, std::int32_t(-1));
+        std::int64_t reachable = 0;
+        for (std::int64_t j = 0; j < n; ++j)
+          reachable += (j != i && row[j] != Distance<T>::infinity) ? 1 : 0;
+        std::vector<char> met(std::size_t(n), 0);
+        std::vector<std::int32_t> level{std::int32_t(i)}, next;
+        met[std::size_t(i)] = 1;
+        while (reachable > 0 && !level.empty()) {
+          std::sort(level.begin(), level.end());  // smallest in-neighbour claims first
+          next.clear();
+          for (const std::int32_t u : level)
+            for (std::int64_t e = offsets[std::size_t(u)]; e < offsets[std::size_t(u) + 1]; ++e) {
+              const auto& edge = path[std::size_t(e)];
+              if (met[std::size_t(edge.dst)] || !tight(row[u], edge.weight, row[edge.dst])) continue;
+              met[std::size_t(edge.dst)] = 1;
+              p[edge.dst] = u;
+              next.push_back(edge.dst);
+              --reachable;
+            }
+          level.swap(next);
+        }
+      });
+  Kokkos::fence();
+}
+
+// Whether every sum the solver forms is exact in T: int32, or integer weights whose path
+// lengths stay below 2^digits.
+template <class T>
+bool exact_sums(const std::vector<WeightedEdge<T>>& edges, std::int64_t n, double max_abs) {
+  if (std::is_integral<T>::value) return true;
+  for (const auto& e : edges)
+    if (double(e.weight) != std::floor(double(e.weight))) return false;
+  return max_abs * double(std::max<std::int64_t>(n - 1, 1)) <
+         std::ldexp(1.0, std::numeric_limits<T>::digits);
+}
+
+template <class T>
+py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                const HostArray<T>& weight, std::int64_t n, bool predecessors) {
+  const std::int64_t count = src.size();
+  if (dst.size() != count || weight.size() != count)
+    throw py::value_error("src, dst and weight must have the same length (got " +
+                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
+                          std::to_string(weight.size()) + ")");
+  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
+    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  std::vector<WeightedEdge<T>> edges(static_cast<std::size_t>(count));
+  bool negative = false;
+  double max_abs = 0;
+  {
+    const auto s = src.template unchecked<1>(), t = dst.template unchecked<1>();
+    const auto w = weight.template unchecked<1>();
+    for (std::int64_t e = 0; e < count; ++e) {
+      if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
+        throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s(e)) + " -> " +
+                              std::to_string(t(e)) + ") has a vertex outside 0.." +
+                              std::to_string(n - 1));
+      if (!std::isfinite(double(w(e))))
+        throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
+      edges[std::size_t(e)] = {std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
+      negative = negative || w(e) < T(0);
+      max_abs = std::max(max_abs, std::fabs(double(w(e))));
+    }
+  }
+  // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
+  if (max_abs * double(std::max<std::int64_t>(n - 1, 0)) >= Distance<T>::limit)
+    throw py::value_error(std::string("weights up to ") + std::to_string(max_abs) + " on " +
+                          std::to_string(n) + " vertices could reach " +
+                          std::to_string(Distance<T>::limit) + ", beyond " +
+                          distance_type_name(Distance<T>::type) +
+                          (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+
+  HostArray<T> dist({n, n});
+  HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
+                                            : std::vector<py::ssize_t>{0, 0});
+  T* out = dist.mutable_data();
+  std::int32_t* pred_out = pred.mutable_data();
+  std::int64_t cycle = -1;
+  std::string error;
+  {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] {
+    try {
+      Exec exec;
+      const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
+      const std::int64_t padded = plan.padded;
+      {
+        DistanceMatrix<Exec, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"),
+                                  padded, padded);
+        Kokkos::View<WeightedEdge<T>*, Exec::memory_space> device_edges(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
+        Kokkos::deep_copy(device_edges,
+                          Kokkos::View<const WeightedEdge<T>*, Kokkos::HostSpace,
+                                       Kokkos::MemoryTraits<Kokkos::Unmanaged>>(edges.data(),
+                                                                                edges.size()));
+        fill_distance_matrix(exec, d, device_edges);
+        floyd_warshall(exec, d, plan);
+        if (negative) cycle = negative_cycle_vertex(exec, d, 0, n);
+        if (cycle < 0) {
+          // Into the NumPy array directly: the whole matrix, or row by row past the padding.
+          using Out = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+          using Row = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+          if (padded == n)
+            Kokkos::deep_copy(Out(out, n, n), d);
+          else
+            for (std::int64_t i = 0; i < n; ++i)
+              Kokkos::deep_copy(Row(out + i * n, n),
+                                Kokkos::subview(d, i, std::make_pair(std::int64_t(0), n)));
+        }
+      }
+      if (cycle < 0 && predecessors) {
+        const double tolerance = exact_sums(edges, n, max_abs)
+                                     ? 0.0
+                                     : 4.0 * double(std::max<std::int64_t>(n, 1)) *
+                                           double(std::numeric_limits<T>::epsilon());
+        predecessor_rows(out, n, edges, tolerance, pred_out);
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    });
+  }
+  if (!error.empty()) throw std::runtime_error(error);
+  if (cycle >= 0) throw NegativeCycle{cycle};
+  if (!predecessors) return py::make_tuple(dist, py::none());
+  return py::make_tuple(dist, pred);
+}
+
+py::dict config() {
+  std::string device;
+  {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] { device = describe_device(Exec()); });
+  }
+  py::dict c;
+  c["apsp_version"] = APSP_VERSION;
+  c["backend"] = backend_name<Exec>();
+  c["device"] = device;
+  c["kokkos_version"] = std::to_string(KOKKOS_VERSION / 10000) + "." +
+                        std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+                        std::to_string(KOKKOS_VERSION % 100);
+  c["dtypes"] = py::make_tuple("int32", "float32", "float64");
+  return c;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+  m.doc() = "apsp's native solver (use the apsp package)";
+  kokkos_thread();  // initializes Kokkos on its thread
+  py::module_::import("atexit").attr("register")(py::cpp_function([] {
+    py::gil_scoped_release release;
+    kokkos_thread().stop();
+  }));
+  // SciPy's NegativeCycleError as the base where SciPy is installed, so that code catching
+  // SciPy's exception catches ours. (A handle, never released: it outlives the interpreter.)
+  py::object base = py::reinterpret_borrow<py::object>(PyExc_Exception);
+  try {
+    base = py::module_::import("scipy.sparse.csgraph").attr("NegativeCycleError");
+  } catch (const py::error_already_set&) {
+  }
+  static py::handle negative_cycle =
+      PyErr_NewException("apsp._native.NegativeCycleError", base.ptr(), nullptr);
+  m.attr("NegativeCycleError") = negative_cycle;
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const NegativeCycle& c) {
+      const std::string message = "Negative cycle detected through vertex " +
+                                  std::to_string(c.vertex) + ": shortest paths are undefined";
+      py::object error = negative_cycle(message);
+      error.attr("vertex") = c.vertex;
+      PyErr_SetObject(negative_cycle.ptr(), error.ptr());
+    }
+  });
+  m.def("solve_int32", &solve<int>, py::arg("src"), py::arg("dst"), py::arg("weight"),
+        py::arg("num_vertices"), py::arg("predecessors"));
+  m.def("solve_float32", &solve<float>, py::arg("src"), py::arg("dst"), py::arg("weight"),
+        py::arg("num_vertices"), py::arg("predecessors"));
+  m.def("solve_float64", &solve<double>, py::arg("src"), py::arg("dst"), py::arg("weight"),
+        py::arg("num_vertices"), py::arg("predecessors"));
+  m.def("config", &config);
+}

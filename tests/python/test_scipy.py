@@ -1,0 +1,272 @@
+"""The Python module apsp against SciPy itself (scipy.sparse.csgraph) on random graphs of every
+input kind: dense, masked, sparse (explicit zeros, duplicates), directed and undirected,
+weighted and unweighted, negative weights and cycles, indices, predecessors; and the native
+solve() in int32, float32 and float64."""
+
+import threading
+
+import numpy as np
+import pytest
+import scipy.sparse
+import scipy.sparse.csgraph as csgraph
+
+import apsp
+
+RNG = np.random.default_rng(20261124)
+
+
+def random_dense(n, density, low=1.0, high=100.0, integer=False, rng=RNG):
+    w = rng.uniform(low, high, size=(n, n))
+    if integer:
+        w = np.floor(w)
+    w[rng.random((n, n)) >= density] = 0.0  # 0: no edge in SciPy's dense convention
+    return w
+
+
+def potential_reweighted(n, density, rng=RNG):
+    """Negative weights without negative cycles: w + p(i) - p(j) with w >= 0."""
+    w = random_dense(n, density, 0.0, 50.0, rng=rng)
+    p = rng.uniform(0, 40, size=n)
+    edge = w != 0
+    out = np.where(edge, w + p[:, None] - p[None, :], 0.0)
+    out[edge & (out == 0)] = 1e-3  # keep every edge an edge in the dense convention
+    return out
+
+
+def check_paths(dist, pred, graph_weight):
+    """Every predecessor row is a tree whose paths are shortest (graph_weight[u, v]: the
+    lightest edge u -> v, inf for none)."""
+    n = dist.shape[0]
+    for i in range(n):
+        for j in range(n):
+            if i == j or np.isinf(dist[i, j]):
+                assert pred[i, j] == -9999
+                continue
+            length, v, steps = 0.0, j, 0
+            while v != i:
+                u = pred[i, v]
+                assert u >= 0
+                length += graph_weight[u, v]
+                v, steps = u, steps + 1
+                assert steps < n, "predecessor row %d loops" % i
+            assert length == pytest.approx(dist[i, j], rel=1e-9, abs=1e-9)
+
+
+def lightest(dense_graph, directed=True):
+    w = np.where(dense_graph != 0, dense_graph, np.inf)
+    return w if directed else np.minimum(w, w.T)
+
+
+@pytest.mark.parametrize("n", [1, 2, 17, 64, 65, 150])
+@pytest.mark.parametrize("density", [0.05, 0.3, 1.0])
+@pytest.mark.parametrize("directed", [True, False])
+def test_dense_matches_scipy(n, density, directed):
+    g = random_dense(n, density)
+    want = csgraph.floyd_warshall(g, directed=directed)
+    got = apsp.floyd_warshall(g, directed=directed)
+    assert got.dtype == np.float64 and got.shape == (n, n)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+
+
+@pytest.mark.parametrize("n", [30, 100])
+def test_integer_weights_are_exact(n):
+    g = random_dense(n, 0.2, integer=True)
+    assert np.array_equal(apsp.floyd_warshall(g), csgraph.floyd_warshall(g))
+    d, p = apsp.floyd_warshall(g, return_predecessors=True)
+    check_paths(d, p, lightest(g))
+
+
+def test_inf_and_nan_are_non_edges():
+    g = random_dense(40, 0.3)
+    g[0, 1], g[2, 3], g[4, 5] = np.inf, np.nan, 0.0
+    np.testing.assert_allclose(apsp.floyd_warshall(g), csgraph.floyd_warshall(g), rtol=1e-12)
+
+
+def test_masked_arrays():
+    g = random_dense(50, 0.3)
+    mask = g == 0
+    mask[3, 7] = False  # an unmasked zero: a zero-weight edge
+    m = np.ma.masked_array(g, mask=mask)
+    # SciPy 1.10's floyd_warshall reads unmasked zeros as non-edges, its other methods as
+    # edges (what SciPy documents, and what apsp does); compare with one of those.
+    want = csgraph.shortest_path(m, method="BF")
+    np.testing.assert_allclose(apsp.floyd_warshall(m), want, rtol=1e-12)
+    np.testing.assert_allclose(apsp.shortest_path(m, method="D"), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "lil"])
+def test_sparse_matrices(fmt):
+    n = 80
+    rows = RNG.integers(0, n, 400)
+    cols = RNG.integers(0, n, 400)
+    data = RNG.uniform(0, 10, 400)
+    data[:20] = 0.0  # explicit zeros are edges
+    coo = scipy.sparse.coo_matrix((data, (rows, cols)), shape=(n, n))  # duplicates sum in csr
+    s = coo.asformat(fmt) if fmt != "coo" else coo
+    want = csgraph.floyd_warshall(scipy.sparse.csr_matrix(coo))
+    for directed in (True, False):
+        want = csgraph.floyd_warshall(scipy.sparse.csr_matrix(coo), directed=directed)
+        np.testing.assert_allclose(apsp.floyd_warshall(s, directed=directed), want, rtol=1e-12)
+
+
+def test_unsummed_duplicates_take_the_lightest():
+    s = scipy.sparse.csr_matrix((np.array([5.0, 3.0]), np.array([1, 1]), np.array([0, 2, 2, 2])),
+                                shape=(3, 3))
+    np.testing.assert_array_equal(apsp.floyd_warshall(s), csgraph.floyd_warshall(s))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_unweighted(directed):
+    g = random_dense(60, 0.1)
+    np.testing.assert_array_equal(apsp.floyd_warshall(g, directed=directed, unweighted=True),
+                                  csgraph.floyd_warshall(g, directed=directed, unweighted=True))
+
+
+@pytest.mark.parametrize("n", [20, 90])
+def test_negative_weights(n):
+    g = potential_reweighted(n, 0.3)
+    want = csgraph.floyd_warshall(g)
+    got, pred = apsp.floyd_warshall(g, return_predecessors=True)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-9)
+    check_paths(got, pred, lightest(g))
+
+
+def test_negative_cycles_raise():
+    g = random_dense(30, 0.1)
+    g[4, 9], g[9, 4] = -5.0, 2.0
+    with pytest.raises(csgraph.NegativeCycleError):
+        csgraph.floyd_warshall(g)
+    with pytest.raises(apsp.NegativeCycleError) as caught:
+        apsp.floyd_warshall(g)
+    assert isinstance(caught.value, csgraph.NegativeCycleError)  # code catching SciPy's works
+    # An undirected negative edge is a negative cycle, a negative self-loop alone is not.
+    with pytest.raises(apsp.NegativeCycleError):
+        apsp.floyd_warshall(np.array([[0.0, -1.0], [0.0, 0.0]]), directed=False)
+    loop = np.array([[-1.0, 2.0], [0.0, 0.0]])
+    np.testing.assert_array_equal(apsp.floyd_warshall(loop), csgraph.floyd_warshall(loop))
+
+
+def test_predecessors_match_scipy_where_paths_are_unique():
+    g = random_dense(70, 0.2)  # real weights: ties have probability 0
+    d, p = apsp.floyd_warshall(g, return_predecessors=True)
+    want_d, want_p = csgraph.floyd_warshall(g, return_predecessors=True)
+    np.testing.assert_allclose(d, want_d, rtol=1e-12)
+    np.testing.assert_array_equal(p, want_p)
+    assert p.dtype == np.int32
+
+
+def test_predecessors_are_trees_with_zero_weight_cycles():
+    n = 60
+    s = scipy.sparse.random(n, n, density=0.1, random_state=4, format="csr")
+    s.data[:] = np.where(RNG.random(s.nnz) < 0.5, 0.0, np.floor(s.data * 10))  # zero weights
+    d, p = apsp.floyd_warshall(s, return_predecessors=True)
+    np.testing.assert_array_equal(d, csgraph.floyd_warshall(s))
+    dense = s.toarray()
+    weight = np.where(s.toarray() != 0, dense, np.inf)
+    coo = s.tocoo()
+    for u, v, w in zip(coo.row, coo.col, coo.data):
+        weight[u, v] = min(weight[u, v], w) if weight[u, v] != np.inf else w
+    check_paths(d, p, weight)
+
+
+@pytest.mark.parametrize("method", ["auto", "FW", "D", "J", "BF"])
+def test_shortest_path_methods_and_indices(method):
+    g = random_dense(50, 0.2)
+    want = csgraph.shortest_path(g, method=method)
+    np.testing.assert_allclose(apsp.shortest_path(g, method=method), want, rtol=1e-12)
+    if method == "FW":
+        for f in (csgraph.shortest_path, apsp.shortest_path):
+            with pytest.raises(ValueError, match="indices"):
+                f(g, method=method, indices=3)
+        return
+    for indices in (3, [5, 1, 5], np.array([49, 0]), -1):
+        w = csgraph.shortest_path(g, method=method, indices=indices)
+        got = apsp.shortest_path(g, method=method, indices=indices)
+        assert got.shape == w.shape
+        np.testing.assert_allclose(got, w, rtol=1e-12)
+    d, p = apsp.shortest_path(g, method=method, indices=[2, 7], return_predecessors=True)
+    wd, wp = csgraph.shortest_path(g, method=method, indices=[2, 7], return_predecessors=True)
+    np.testing.assert_allclose(d, wd, rtol=1e-12)
+    np.testing.assert_array_equal(p, wp)
+
+
+def test_argument_errors_like_scipy():
+    for bad in (np.zeros((2, 3)), np.zeros((2, 2, 2))):
+        with pytest.raises(ValueError):
+            csgraph.floyd_warshall(bad)
+        with pytest.raises(ValueError):
+            apsp.floyd_warshall(bad)
+    with pytest.raises(ValueError, match="unrecognized method"):
+        apsp.shortest_path(np.zeros((2, 2)), method="X")
+    with pytest.raises(ValueError):
+        apsp.shortest_path(np.zeros((3, 3)), indices=[3])
+    assert apsp.floyd_warshall(np.zeros((0, 0))).shape == (0, 0)
+
+
+def test_overwrite_writes_into_a_float64_array():
+    g = random_dense(20, 0.3)
+    want = csgraph.floyd_warshall(g)
+    copy = g.copy()
+    assert apsp.floyd_warshall(copy, overwrite=False) is not copy
+    np.testing.assert_array_equal(copy, g)
+    out = apsp.floyd_warshall(copy, overwrite=True)
+    assert out is copy
+    np.testing.assert_allclose(copy, want, rtol=1e-12)
+
+
+def test_native_solve_in_every_dtype():
+    n = 100
+    g = random_dense(n, 0.1, integer=True)
+    src, dst = np.nonzero(g)
+    w = g[src, dst]
+    want = csgraph.floyd_warshall(g)
+    d = apsp.solve(src, dst, w, n)  # integer weights: int32
+    assert d.dtype == np.int32
+    np.testing.assert_array_equal(np.where(d == (1 << 30) - 1, np.inf, d), want)
+    for dtype in ("float32", "float64"):
+        d, p = apsp.solve(src, dst, w, n, dtype=dtype, predecessors=True)
+        assert d.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(d, want.astype(dtype))  # integers below 2^24: exact
+        check_paths(d.astype(np.float64), np.where(p < 0, -9999, p), lightest(g))
+    assert apsp.solve(src, dst, w + 0.5, n).dtype == np.float64
+    with pytest.raises(ValueError, match="float64"):
+        apsp.solve(src, dst, w + 0.5, n, dtype="int32")
+    with pytest.raises(ValueError, match="outside"):
+        apsp.solve([0], [n], [1.0], n)
+    with pytest.raises(ValueError):
+        apsp.solve([0], [1], [np.nan], n, dtype="float64")
+    with pytest.raises(ValueError):
+        apsp.solve([0, 1], [1], [1.0], n)
+    with pytest.raises(apsp.NegativeCycleError):
+        apsp.solve([0], [0], [-1], 2)  # natively a negative self-loop is a cycle
+
+
+def test_float32_takes_half_the_memory():
+    n = 64
+    g = random_dense(n, 0.2, integer=True)
+    src, dst = np.nonzero(g)
+    d32 = apsp.solve(src, dst, g[src, dst], n, dtype="float32")
+    assert d32.nbytes * 2 == csgraph.floyd_warshall(g).nbytes
+
+
+def test_threads_are_serialized_and_correct():
+    graphs = [random_dense(80, 0.2, rng=np.random.default_rng(s)) for s in range(6)]
+    results = [None] * len(graphs)
+
+    def run(k):
+        results[k] = apsp.floyd_warshall(graphs[k])
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(graphs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for g, r in zip(graphs, results):
+        np.testing.assert_allclose(r, csgraph.floyd_warshall(g), rtol=1e-12)
+
+
+def test_config_reports_the_build():
+    c = apsp.config()
+    assert c["backend"] and c["device"] and c["kokkos_version"].count(".") == 2
+    assert set(c["dtypes"]) == {"int32", "float32", "float64"}
