@@ -1,8 +1,10 @@
 // Google Benchmark of the solver's kernels: apsp::floyd_warshall on a device-resident matrix, for
-// every backend of the build, every tile shape the device can run (`apsp shapes`) and a few V,
+// every backend of the build, every distance type (int32, float32, float64), every tile shape
+// the device can run for it (`apsp shapes`) and a few V,
 // plus the register-only min-plus loop of the peak probe (peak_probe.hpp), so that one run gives
 // both sides of the efficiency ratio.
 //   apsp_bench_kernels [--benchmark_filter=REGEX] [Google Benchmark options] [Kokkos options]
+// (e.g. --benchmark_filter=floyd_warshall/cuda/float32/shape:0).
 // APSP_BENCH_SIZES=512,1024 overrides the V of every backend (multiples of 128 need no padding).
 //
 // Timing: manual time, fence - timer - solve - fence, after one untimed warm-up solve (launch
@@ -51,22 +53,23 @@ std::vector<apsp::Edge> random_edges(std::int64_t vertices) {
   return edges;
 }
 
-template <class ExecSpace>
+template <class ExecSpace, class T>
 void floyd_warshall_benchmark(benchmark::State& state, const apsp::ShapeChoice& shape,
                               std::int64_t vertices) {
   const ExecSpace exec;
-  apsp::Options options;
-  options.shape = shape.index;
-  const std::int64_t n = apsp::padded_size(vertices, shape);
-  apsp::DistanceMatrix<ExecSpace> dist(
+  apsp::ShapeRequest request;
+  request.shape = shape.index;
+  const apsp::Plan plan = apsp::make_plan(exec, vertices, false, request, apsp::Distance<T>::type);
+  const std::int64_t n = plan.padded;
+  apsp::DistanceMatrix<ExecSpace, T> dist(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::bench::dist"), n, n);
   apsp::fill_distance_matrix(exec, dist, random_edges(vertices));
-  apsp::floyd_warshall(exec, dist, options);  // warm-up
+  apsp::floyd_warshall(exec, dist, plan);  // warm-up
   double seconds = 0;
   for (auto _ : state) {
     exec.fence();
     Kokkos::Timer timer;
-    apsp::floyd_warshall(exec, dist, options);
+    apsp::floyd_warshall(exec, dist, plan);
     exec.fence();
     const double t = timer.seconds();
     state.SetIterationTime(t);
@@ -75,8 +78,32 @@ void floyd_warshall_benchmark(benchmark::State& state, const apsp::ShapeChoice& 
   const double updates = double(n) * double(n) * double(n);
   state.counters["V"] = double(vertices);
   state.counters["tile"] = shape.tile;
+  state.counters["distance_bytes"] = double(sizeof(T));
   state.counters["updates_per_second"] = updates * double(state.iterations()) / seconds;
-  state.SetLabel(shape.name);
+  state.SetLabel(shape.name + ", " + apsp::distance_type_name(apsp::Distance<T>::type));
+}
+
+// Every shape the device runs for distances of type T, at every size.
+template <class ExecSpace, class T>
+void register_floyd_warshall(const ExecSpace& exec, const std::string& backend,
+                             const std::vector<std::int64_t>& sizes) {
+  const std::string type = apsp::distance_type_name(apsp::Distance<T>::type);
+  for (const auto& shape : apsp::available_shapes<ExecSpace, T>(exec)) {
+    for (const std::int64_t v : sizes) {
+      // The 4x4 host shape exists so that tests cover the GPU code path on a CPU; it is
+      // two orders of magnitude slower: its smallest size only.
+      if (shape.tile < 16 && v != sizes.front()) continue;
+      const std::string name = "floyd_warshall/" + backend + "/" + type +
+                               "/shape:" + std::to_string(shape.index) + "/V:" + std::to_string(v);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [shape, v](benchmark::State& state) {
+                                     floyd_warshall_benchmark<ExecSpace, T>(state, shape, v);
+                                   })
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->MinTime(0.5);
+    }
+  }
 }
 
 template <class ExecSpace, class Lane, int Half>
@@ -134,22 +161,9 @@ void register_backend() {
   }
 
   const auto sizes = sizes_for(host);
-  for (const auto& shape : apsp::available_shapes(exec)) {
-    for (const std::int64_t v : sizes) {
-      // The 4x4 host shape exists so that tests cover the GPU code path on a CPU; it is
-      // two orders of magnitude slower: its smallest size only.
-      if (shape.tile < 16 && v != sizes.front()) continue;
-      const std::string name = "floyd_warshall/" + backend +
-                               "/shape:" + std::to_string(shape.index) + "/V:" + std::to_string(v);
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [shape, v](benchmark::State& state) {
-                                     floyd_warshall_benchmark<ExecSpace>(state, shape, v);
-                                   })
-          ->UseManualTime()
-          ->Unit(benchmark::kMillisecond)
-          ->MinTime(0.5);
-    }
-  }
+  register_floyd_warshall<ExecSpace, int>(exec, backend, sizes);
+  register_floyd_warshall<ExecSpace, float>(exec, backend, sizes);
+  register_floyd_warshall<ExecSpace, double>(exec, backend, sizes);
 }
 
 template <std::size_t... I>
