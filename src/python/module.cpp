@@ -6,8 +6,9 @@
 // Kokkos lives on one worker thread of the module: it is initialized there at import, every
 // call's Kokkos work runs there, one call at a time, and it is finalized there at exit
 // (atexit). So calls from any Python thread work (Kokkos 3.4's OpenMP backend runs only from the
-// thread that initialized it, and is not re-entrant); callers release the GIL while they wait. Results are NumPy-owned arrays that the device result is copied into directly;
-// nothing returned wraps Kokkos memory.
+// thread that initialized it, and is not re-entrant); callers release the GIL while they wait.
+// Results are NumPy-owned arrays that the device result is copied into directly; nothing returned
+// wraps Kokkos memory.
 #include <apsp/backends.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
@@ -15,9 +16,9 @@
 #include <apsp/plan.hpp>
 #include <apsp/version.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -28,8 +29,8 @@
 #include <future>
 #include <limits>
 #include <mutex>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace py = pybind11;
@@ -56,7 +57,14 @@ class KokkosThread {
  public:
   KokkosThread() {
     thread_ = std::thread([this] { loop(); });
-    run([] { Kokkos::initialize(); });
+    // No warnings on import (Kokkos 3.4's OpenMP one about OMP_PROC_BIND goes to stdout): the
+    // command-line form of the option, which every Kokkos from 3.4 to 5.x reads.
+    run([] {
+      char name[] = "apsp", quiet[] = "--kokkos-disable-warnings";
+      char* argv[] = {name, quiet, nullptr};
+      int argc = 2;
+      Kokkos::initialize(argc, argv);
+    });
   }
   void run(const std::function<void()>& f) {
     std::packaged_task<void()> task(f);
@@ -124,8 +132,8 @@ void predecessor_rows(const T* d, std::int64_t n, const std::vector<WeightedEdge
                       double tolerance, std::int32_t* pred) {
   const auto tight = [&](T from, T w, T to) {
     if (to == Distance<T>::infinity || from == Distance<T>::infinity) return false;
-    const double slack = tolerance * (std::fabs(double(from)) + std::fabs(double(w)) +
-                                      std::fabs(double(to)));
+    const double slack =
+        tolerance * (std::fabs(double(from)) + std::fabs(double(w)) + std::fabs(double(to)));
     return double(from) + double(w) <= double(to) + slack;
   };
   // Only edges that end a shortest path (w(u,j) = d(u,j), u != j) can be tight in any row.
@@ -160,7 +168,8 @@ void predecessor_rows(const T* d, std::int64_t n, const std::vector<WeightedEdge
           for (const std::int32_t u : level)
             for (std::int64_t e = offsets[std::size_t(u)]; e < offsets[std::size_t(u) + 1]; ++e) {
               const auto& edge = path[std::size_t(e)];
-              if (met[std::size_t(edge.dst)] || !tight(row[u], edge.weight, row[edge.dst])) continue;
+              if (met[std::size_t(edge.dst)] || !tight(row[u], edge.weight, row[edge.dst]))
+                continue;
               met[std::size_t(edge.dst)] = 1;
               p[edge.dst] = u;
               next.push_back(edge.dst);
@@ -229,45 +238,45 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-    try {
-      Exec exec;
-      const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-      const std::int64_t padded = plan.padded;
-      {
-        DistanceMatrix<Exec, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"),
-                                  padded, padded);
-        Kokkos::View<WeightedEdge<T>*, Exec::memory_space> device_edges(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
-        Kokkos::deep_copy(device_edges,
-                          Kokkos::View<const WeightedEdge<T>*, Kokkos::HostSpace,
-                                       Kokkos::MemoryTraits<Kokkos::Unmanaged>>(edges.data(),
-                                                                                edges.size()));
-        fill_distance_matrix(exec, d, device_edges);
-        floyd_warshall(exec, d, plan);
-        if (negative) cycle = negative_cycle_vertex(exec, d, 0, n);
-        if (cycle < 0) {
-          // Into the NumPy array directly: the whole matrix, or row by row past the padding.
-          using Out = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-          using Row = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-          if (padded == n)
-            Kokkos::deep_copy(Out(out, n, n), d);
-          else
-            for (std::int64_t i = 0; i < n; ++i)
-              Kokkos::deep_copy(Row(out + i * n, n),
-                                Kokkos::subview(d, i, std::make_pair(std::int64_t(0), n)));
+      try {
+        Exec exec;
+        const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
+        const std::int64_t padded = plan.padded;
+        {
+          DistanceMatrix<Exec, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"),
+                                    padded, padded);
+          Kokkos::View<WeightedEdge<T>*, Exec::memory_space> device_edges(
+              Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
+          Kokkos::deep_copy(device_edges, Kokkos::View<const WeightedEdge<T>*, Kokkos::HostSpace,
+                                                       Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                                              edges.data(), edges.size()));
+          fill_distance_matrix(exec, d, device_edges);
+          floyd_warshall(exec, d, plan);
+          if (negative) cycle = negative_cycle_vertex(exec, d, 0, n);
+          if (cycle < 0) {
+            // Into the NumPy array directly: the whole matrix, or row by row past the padding.
+            using Out = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+            using Row =
+                Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+            if (padded == n)
+              Kokkos::deep_copy(Out(out, n, n), d);
+            else
+              for (std::int64_t i = 0; i < n; ++i)
+                Kokkos::deep_copy(Row(out + i * n, n),
+                                  Kokkos::subview(d, i, std::make_pair(std::int64_t(0), n)));
+          }
         }
+        if (cycle < 0 && predecessors) {
+          const double tolerance = exact_sums(edges, n, max_abs)
+                                       ? 0.0
+                                       : 4.0 * double(std::max<std::int64_t>(n, 1)) *
+                                             double(std::numeric_limits<T>::epsilon());
+          predecessor_rows(out, n, edges, tolerance, pred_out);
+        }
+      } catch (const std::exception& e) {
+        error = e.what();
       }
-      if (cycle < 0 && predecessors) {
-        const double tolerance = exact_sums(edges, n, max_abs)
-                                     ? 0.0
-                                     : 4.0 * double(std::max<std::int64_t>(n, 1)) *
-                                           double(std::numeric_limits<T>::epsilon());
-        predecessor_rows(out, n, edges, tolerance, pred_out);
-      }
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
     });
   }
   if (!error.empty()) throw std::runtime_error(error);

@@ -3,6 +3,9 @@ input kind: dense, masked, sparse (explicit zeros, duplicates), directed and und
 weighted and unweighted, negative weights and cycles, indices, predecessors; and the native
 solve() in int32, float32 and float64."""
 
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -270,3 +273,18 @@ def test_config_reports_the_build():
     c = apsp.config()
     assert c["backend"] and c["device"] and c["kokkos_version"].count(".") == 2
     assert set(c["dtypes"]) == {"int32", "float32", "float64"}
+
+
+@pytest.mark.skipif("APSP_BUILD_DIR" not in os.environ, reason="needs the build (run by ctest)")
+def test_installs_into_a_prefix(tmp_path):
+    """cmake --install puts an importable package under the prefix."""
+    subprocess.run(["cmake", "--install", os.environ["APSP_BUILD_DIR"], "--prefix", str(tmp_path)],
+                   check=True, stdout=subprocess.DEVNULL)
+    site = tmp_path / os.environ["APSP_PYTHON_INSTALL_DIR"]
+    code = ("import apsp, numpy as np; "
+            "d = apsp.floyd_warshall(np.array([[0, 2.5], [0, 0]])); "
+            "assert apsp.__file__.startswith(%r), apsp.__file__; "
+            "print(d[0, 1], np.isinf(d[1, 0]))" % str(site))
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(site)), cwd=str(tmp_path))
+    assert out.stdout.split() == ["2.5", "True"]
