@@ -7,6 +7,7 @@
 
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/paths.hpp>
 
 #include <gtest/gtest.h>
 
@@ -182,6 +183,54 @@ TYPED_TEST(RealDistances, NegativeCyclesAreReportedAndValuesStayInRange) {
       ASSERT_FALSE(std::isnan(x)) << weight;
       ASSERT_GE(x, apsp::Distance<double>::floor) << weight;
     }
+  }
+}
+
+// Predecessor rows of float64 distances with real (and negative) weights: with the slack of
+// Tightness, every row is a tree whose paths are within rounding of the distances, and every
+// reachable vertex has a predecessor.
+TYPED_TEST(RealDistances, PredecessorRowsOfRealWeightsAreShortestPathTrees) {
+  using Exec = TypeParam;
+  for (const bool negative : {false, true}) {
+    const int v = 90;
+    const auto edges = random_edges(v, 0.06, 11, false, negative);
+    Exec exec;
+    const apsp::Plan plan = apsp::make_plan(exec, v, negative, {}, apsp::DistanceType::float64);
+    const std::int64_t n = plan.padded;
+    apsp::DistanceMatrix<Exec, double> dist("dist", n, n);
+    Kokkos::View<RealEdge*, typename Exec::memory_space> device_edges("edges", edges.size());
+    Kokkos::deep_copy(
+        device_edges,
+        Kokkos::View<const RealEdge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+            edges.data(), edges.size()));
+    apsp::fill_distance_matrix(exec, dist, device_edges);
+    apsp::floyd_warshall(exec, dist, plan);
+    const apsp::Tightness<double> rule{4.0 * v * std::numeric_limits<double>::epsilon()};
+    apsp::PredecessorRows<Exec, double> rows(
+        exec, dist, 0, v, apsp::select_path_edges(exec, dist, v, device_edges, rule), v, rule);
+    const auto pred = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.compute(0, v));
+    const auto d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
+    std::vector<double> weight(std::size_t(v) * v, HUGE_VAL);
+    for (const RealEdge& e : edges)
+      weight[std::size_t(e.src) * v + e.dst] =
+          std::min(weight[std::size_t(e.src) * v + e.dst], e.weight);
+    for (int i = 0; i < v; ++i)
+      for (int j = 0; j < v; ++j) {
+        if (i == j || d(i, j) == HUGE_VAL) {
+          ASSERT_EQ(pred(i, j), apsp::no_vertex) << i << " " << j;
+          continue;
+        }
+        double length = 0;
+        int at = j, steps = 0;
+        while (at != i) {
+          const int u = pred(i, at);
+          ASSERT_GE(u, 0) << "row " << i << ": no predecessor of " << at;
+          length += weight[std::size_t(u) * v + at];
+          at = u;
+          ASSERT_LT(++steps, v) << "row " << i << " loops";
+        }
+        ASSERT_NEAR(length, d(i, j), 1e-9 * (1 + std::fabs(d(i, j)))) << i << " -> " << j;
+      }
   }
 }
 

@@ -47,30 +47,52 @@ namespace apsp {
 // there is no path.
 constexpr int no_vertex = -1;
 
+// When an edge u -> j of weight w ends a shortest i -> j path: d(i,u) + w = d(i,j). With
+// distances of type T = int the sums are exact and so is the test (slack 0). Floats round, so a
+// shortest path's last edge may miss the equality by a few units of the last place: with a
+// relative `slack` s the test is d(i,u) + w <= d(i,j) + s * (|d(i,u)| + |w| + |d(i,j)|) (final
+// distances satisfy d(i,j) <= d(i,u) + w, so with s = 0 this is the equality). Choose s = 0 where
+// every sum is exact (integer weights whose path lengths fit the type's mantissa), else a
+// bound on the solver's rounding (e.g. 4 * V * epsilon).
+template <class T>
+struct Tightness {
+  T slack = 0;
+  KOKKOS_INLINE_FUNCTION static T magnitude(T x) { return x < T(0) ? -x : x; }
+  KOKKOS_INLINE_FUNCTION bool operator()(T from, T w, T to) const {
+    if (from == Distance<T>::infinity || to == Distance<T>::infinity) return false;
+    const T allowed =
+        slack == T(0) ? to : to + slack * (magnitude(from) + magnitude(w) + magnitude(to));
+    return from + w <= allowed;
+  }
+};
+
 // The shortest-path edges by source: u -> targets(e) of weight weights(e) for e in
 // [offsets(u), offsets(u + 1)).
-template <class ExecSpace>
+template <class ExecSpace, class T = int>
 struct PathEdges {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<std::int64_t*, memory_space> offsets;
-  Kokkos::View<int*, memory_space> targets, weights;
+  Kokkos::View<int*, memory_space> targets;
+  Kokkos::View<T*, memory_space> weights;
 
   // Device memory for `edges` of V vertices at most.
   static std::uint64_t bytes(std::int64_t vertices, std::int64_t edges) {
     return 2 * std::uint64_t(vertices + 1) * sizeof(std::int64_t) +
-           std::uint64_t(edges) * 2 * sizeof(int);
+           std::uint64_t(edges) * (sizeof(int) + sizeof(T));
   }
 };
 
 namespace detail {
 
-template <class ExecSpace>
+template <class ExecSpace, class T>
 struct IsPathEdge {
-  DistanceMatrix<ExecSpace> rows;
+  DistanceMatrix<ExecSpace, T> rows;
   std::int64_t first, count;
-  KOKKOS_INLINE_FUNCTION bool operator()(const Edge& e) const {
+  Tightness<T> tight;
+  template <class E>
+  KOKKOS_INLINE_FUNCTION bool operator()(const E& e) const {
     const std::int64_t r = e.src - first;
-    return e.src != e.dst && r >= 0 && r < count && rows(r, e.dst) == e.weight;
+    return e.src != e.dst && r >= 0 && r < count && tight(T(0), T(e.weight), rows(r, e.dst));
   }
 };
 
@@ -78,19 +100,19 @@ struct IsPathEdge {
 
 // The shortest-path edges among `edges` that leave rows [first, first + rows.extent(0)) of the
 // final distance matrix (all of them with one process): w(u,j) = d(u,j), u != j. A rank selects
-// those of its own rows; the ranks' selections together are every shortest-path edge.
-template <class ExecSpace>
-DeviceEdges<ExecSpace> tight_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
-                                   std::int64_t first, const DeviceEdges<ExecSpace>& edges) {
+// those of its own rows; the ranks' selections together are every shortest-path edge. `edges`
+// is a DeviceEdges, or any view of src/dst/weight records (real weights).
+template <class ExecSpace, class T, class Edges>
+Edges tight_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
+                  std::int64_t first, const Edges& edges, Tightness<T> rule = {}) {
   detail::ScopedRegion region("apsp::tight_edges");
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const detail::IsPathEdge<ExecSpace> tight{rows, first, std::int64_t(rows.extent(0))};
+  const detail::IsPathEdge<ExecSpace, T> tight{rows, first, std::int64_t(rows.extent(0)), rule};
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
       "apsp::paths::count_tight_edges", Range(exec, 0, edges.size()),
       KOKKOS_LAMBDA(std::int64_t e, std::int64_t & sum) { sum += tight(edges(e)) ? 1 : 0; }, total);
-  DeviceEdges<ExecSpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tight_edges"),
-                             total);
+  Edges out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tight_edges"), total);
   Kokkos::parallel_scan(
       "apsp::paths::place_tight_edges", Range(exec, 0, edges.size()),
       KOKKOS_LAMBDA(std::int64_t e, std::int64_t & at, bool final) {
@@ -102,14 +124,15 @@ DeviceEdges<ExecSpace> tight_edges(const ExecSpace& exec, const DistanceMatrix<E
   return out;
 }
 
-// The shortest-path edges (every rank's tight_edges) by source, for V vertices.
-template <class ExecSpace>
-PathEdges<ExecSpace> path_edges(const ExecSpace& exec, std::int64_t vertices,
-                                const DeviceEdges<ExecSpace>& edges) {
+// The shortest-path edges (every rank's tight_edges) by source, for V vertices, with weights of
+// type T.
+template <class T = int, class ExecSpace, class Edges>
+PathEdges<ExecSpace, T> path_edges(const ExecSpace& exec, std::int64_t vertices,
+                                   const Edges& edges) {
   detail::ScopedRegion region("apsp::path_edges");
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using memory_space = typename ExecSpace::memory_space;
-  PathEdges<ExecSpace> out;
+  PathEdges<ExecSpace, T> out;
   out.offsets = Kokkos::View<std::int64_t*, memory_space>("apsp::path_edges_offsets", vertices + 1);
   const auto offsets = out.offsets;
   // Counts by source (in offsets(u + 1)), their prefix sums, then each edge at its source's
@@ -127,7 +150,7 @@ PathEdges<ExecSpace> path_edges(const ExecSpace& exec, std::int64_t vertices,
   const std::int64_t total = edges.size();
   out.targets = Kokkos::View<int*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_targets"), total);
-  out.weights = Kokkos::View<int*, memory_space>(
+  out.weights = Kokkos::View<T*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_weights"), total);
   Kokkos::View<std::int64_t*, memory_space> next(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_next"), vertices);
@@ -136,27 +159,29 @@ PathEdges<ExecSpace> path_edges(const ExecSpace& exec, std::int64_t vertices,
   const auto targets = out.targets, weights = out.weights;
   Kokkos::parallel_for(
       "apsp::paths::place_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
-        const Edge edge = edges(e);
+        const auto edge = edges(e);
         const std::int64_t at = Kokkos::atomic_fetch_add(&next(edge.src), std::int64_t(1));
         targets(at) = edge.dst;
-        weights(at) = edge.weight;
+        weights(at) = T(edge.weight);
       });
   exec.fence();
   return out;
 }
 
 // Both for one process: the shortest-path edges of the whole final matrix.
-template <class ExecSpace>
-PathEdges<ExecSpace> select_path_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& dist,
-                                       std::int64_t vertices, const DeviceEdges<ExecSpace>& edges) {
-  return path_edges(exec, vertices, tight_edges(exec, dist, 0, edges));
+template <class ExecSpace, class T, class Edges>
+PathEdges<ExecSpace, T> select_path_edges(const ExecSpace& exec,
+                                          const DistanceMatrix<ExecSpace, T>& dist,
+                                          std::int64_t vertices, const Edges& edges,
+                                          Tightness<T> rule = {}) {
+  return path_edges<T>(exec, vertices, tight_edges(exec, dist, 0, edges, rule));
 }
 
 namespace detail {
 
 // The search of row `first + r` into pred(r, .); see the top of the file. queue(r, .) holds the
 // vertices met, level after level.
-template <class ExecSpace>
+template <class ExecSpace, class T>
 struct PredecessorSearch {
   using Matrix = DistanceMatrix<ExecSpace>;
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -164,8 +189,10 @@ struct PredecessorSearch {
                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static constexpr int unset = 0x7fffffff;  // above every vertex, for the minima
 
-  Matrix dist, pred, queue;
-  PathEdges<ExecSpace> edges;
+  DistanceMatrix<ExecSpace, T> dist;
+  Matrix pred, queue;
+  PathEdges<ExecSpace, T> edges;
+  Tightness<T> tight;
   std::int64_t first;       // the row of pred(0, .)
   std::int64_t dist_first;  // the row of dist(0, .)
   int vertices, level;
@@ -177,7 +204,7 @@ struct PredecessorSearch {
     const int r = team.league_rank();
     const int i = int(first + r);
     const int n = int(pred.extent(1)), words = (n + 31) / 32;
-    const int* d = &dist(first + r - dist_first, 0);
+    const T* d = &dist(first + r - dist_first, 0);
     int* p = &pred(r, 0);
     int* q = &queue(r, 0);
     const Bits met(team.team_scratch(level), words + 1);
@@ -189,7 +216,7 @@ struct PredecessorSearch {
     int reachable = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, vertices),
-        [&](int x, int& sum) { sum += d[x] != infinity ? 1 : 0; }, reachable);
+        [&](int x, int& sum) { sum += d[x] != Distance<T>::infinity ? 1 : 0; }, reachable);
     team.team_barrier();
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       met(i / 32) = 1u << (i % 32);
@@ -200,11 +227,12 @@ struct PredecessorSearch {
     int head = 0, tail = 1;  // the current level: q[head, tail)
     while (head < tail && tail < reachable) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, head, tail), [&](int s) {
-        const int u = q[s], du = d[u];
+        const int u = q[s];
+        const T du = d[u];
         for (std::int64_t e = edges.offsets(u); e < edges.offsets(u + 1); ++e) {
           const int j = edges.targets(e);
           if ((met(j / 32) >> (j % 32)) & 1u) continue;
-          if (du + edges.weights(e) != d[j]) continue;
+          if (!tight(du, edges.weights(e), d[j])) continue;
           if (shared) {
             if (Kokkos::atomic_fetch_min(&p[j], u) == unset)
               q[Kokkos::atomic_fetch_add(end, 1u)] = j;
@@ -238,14 +266,21 @@ struct PredecessorSearch {
 // Predecessor rows, `batch` rows at a time, from a block of rows of the final distance matrix
 // (`dist` holds rows [dist_first, dist_first + dist.extent(0)) of N columns, `vertices` of
 // them real) and the graph's shortest-path edges.
-template <class ExecSpace>
+// With float distances, `rule` is the Tightness the edges were selected with.
+template <class ExecSpace, class T = int>
 class PredecessorRows {
  public:
   using Matrix = DistanceMatrix<ExecSpace>;
 
-  PredecessorRows(const ExecSpace& exec, const Matrix& dist, std::int64_t dist_first,
-                  std::int64_t vertices, const PathEdges<ExecSpace>& edges, std::int64_t batch)
-      : exec_(exec), dist_(dist), edges_(edges), dist_first_(dist_first), vertices_(vertices) {
+  PredecessorRows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& dist,
+                  std::int64_t dist_first, std::int64_t vertices,
+                  const PathEdges<ExecSpace, T>& edges, std::int64_t batch, Tightness<T> rule = {})
+      : exec_(exec),
+        dist_(dist),
+        edges_(edges),
+        dist_first_(dist_first),
+        vertices_(vertices),
+        rule_(rule) {
     const std::int64_t n = dist.extent(1);
     const auto alloc = [&](const char* label) {
       return Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), batch, n);
@@ -269,7 +304,7 @@ class PredecessorRows {
       throw Error("predecessor rows [" + std::to_string(first) + ", " +
                   std::to_string(first + count) + ") out of range");
     if (count == 0) return pred_;
-    using Search = detail::PredecessorSearch<ExecSpace>;
+    using Search = detail::PredecessorSearch<ExecSpace, T>;
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     // One thread per row on CPUs (rows are plentiful); on GPUs a team per row, with the bits
     // in the scratch pad where they fit. Large teams: few rows at once on a multiprocessor keep
@@ -280,7 +315,8 @@ class PredecessorRows {
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const std::size_t scratch = Search::scratch(pred_.extent(1));
     const int level = scratch <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
-    const Search search{dist_, pred_, queue_, edges_, first, dist_first_, int(vertices_), level};
+    const Search search{dist_, pred_,       queue_,         edges_, rule_,
+                        first, dist_first_, int(vertices_), level};
     const int team = host ? 1
                           : std::min(512, Policy(exec_, 1, 1)
                                               .set_scratch_size(level, Kokkos::PerTeam(scratch))
@@ -294,9 +330,11 @@ class PredecessorRows {
 
  private:
   ExecSpace exec_;
-  Matrix dist_, pred_, queue_;
-  PathEdges<ExecSpace> edges_;
+  DistanceMatrix<ExecSpace, T> dist_;
+  Matrix pred_, queue_;
+  PathEdges<ExecSpace, T> edges_;
   std::int64_t dist_first_, vertices_;
+  Tightness<T> rule_;
 };
 
 }  // namespace apsp

@@ -1,7 +1,7 @@
 // apsp._native: the Python module's native part. It solves an edge list with the one blocked
 // Floyd-Warshall (apsp::floyd_warshall) on the build's default Kokkos backend, in int32, float32
-// or float64, and builds predecessor rows on the host. SciPy's conventions (dense, masked and
-// sparse inputs, directed, unweighted, -9999) live in apsp/__init__.py.
+// or float64, and the predecessor rows by the library's rule (paths.hpp). SciPy's conventions
+// (dense, masked and sparse inputs, directed, unweighted, -9999) live in apsp/__init__.py.
 //
 // Kokkos lives on one worker thread of the module: it is initialized there at import, every
 // call's Kokkos work runs there, one call at a time, and it is finalized there at exit
@@ -13,6 +13,7 @@
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/version.hpp>
 
@@ -121,64 +122,22 @@ KokkosThread& kokkos_thread() {
 template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
-// Predecessor rows on the host, by the library's rule (paths.hpp): row i is a breadth-first
-// search from i over the edges that end a shortest path, and a vertex met at level L + 1 takes
-// the smallest of its tight in-neighbours of level L, so every row is a tree (also with
-// zero-weight cycles) and each step is tight. `tolerance` is 0 where the sums are exact
-// (integers); otherwise an edge u -> j is tight when d(i,u) + w <= d(i,j) + tolerance * (|d(i,u)|
-// + |w| + |d(i,j)|), which admits every edge of a shortest path despite the distances' rounding.
-template <class T>
-void predecessor_rows(const T* d, std::int64_t n, const std::vector<WeightedEdge<T>>& edges,
-                      double tolerance, std::int32_t* pred) {
-  const auto tight = [&](T from, T w, T to) {
-    if (to == Distance<T>::infinity || from == Distance<T>::infinity) return false;
-    const double slack =
-        tolerance * (std::fabs(double(from)) + std::fabs(double(w)) + std::fabs(double(to)));
-    return double(from) + double(w) <= double(to) + slack;
-  };
-  // Only edges that end a shortest path (w(u,j) = d(u,j), u != j) can be tight in any row.
-  std::vector<std::int64_t> offsets(std::size_t(n) + 1, 0);
-  std::vector<WeightedEdge<T>> path;
-  for (const auto& e : edges)
-    if (e.src != e.dst && tight(T(0), e.weight, d[std::int64_t(e.src) * n + e.dst]))
-      path.push_back(e);
-  std::sort(path.begin(), path.end(), [](const auto& a, const auto& b) {
-    return a.src != b.src ? a.src < b.src : a.dst < b.dst;
-  });
-  for (const auto& e : path)
-    ++offsets[std::size_t(e.src) + 1];
-  for (std::int64_t u = 0; u < n; ++u)
-    offsets[std::size_t(u) + 1] += offsets[std::size_t(u)];
-  Kokkos::parallel_for(
-      "apsp::python::predecessors",
-      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, n),
-      [&](std::int64_t i) {
-        const T* row = d + i * n;
-        std::int32_t* p = pred + i * n;
-        std::fill(p, p + n, std::int32_t(-1));
-        std::int64_t reachable = 0;
-        for (std::int64_t j = 0; j < n; ++j)
-          reachable += (j != i && row[j] != Distance<T>::infinity) ? 1 : 0;
-        std::vector<char> met(std::size_t(n), 0);
-        std::vector<std::int32_t> level{std::int32_t(i)}, next;
-        met[std::size_t(i)] = 1;
-        while (reachable > 0 && !level.empty()) {
-          std::sort(level.begin(), level.end());  // smallest in-neighbour claims first
-          next.clear();
-          for (const std::int32_t u : level)
-            for (std::int64_t e = offsets[std::size_t(u)]; e < offsets[std::size_t(u) + 1]; ++e) {
-              const auto& edge = path[std::size_t(e)];
-              if (met[std::size_t(edge.dst)] || !tight(row[u], edge.weight, row[edge.dst]))
-                continue;
-              met[std::size_t(edge.dst)] = 1;
-              p[edge.dst] = u;
-              next.push_back(edge.dst);
-              --reachable;
-            }
-          level.swap(next);
-        }
-      });
-  Kokkos::fence();
+// Rows [0, count) of `from`, their first n entries, into the NumPy array at `to` (n per row):
+// directly, without a padded copy on the host.
+template <class View>
+void copy_rows(const View& from, std::int64_t count, std::int64_t n,
+               typename View::non_const_value_type* to) {
+  using V = typename View::non_const_value_type;
+  using Rows = Kokkos::View<V**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Row = Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  if (std::int64_t(from.extent(1)) == n && std::int64_t(from.extent(0)) == count) {
+    Kokkos::deep_copy(Rows(to, count, n), from);
+    return;
+  }
+  for (std::int64_t i = 0; i < count; ++i)
+    Kokkos::deep_copy(Row(to + i * n, n),
+                      Kokkos::subview(from, i, std::make_pair(std::int64_t(0), n)));
 }
 
 // Whether every sum the solver forms is exact in T: int32, or integer weights whose path
@@ -253,26 +212,22 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
           fill_distance_matrix(exec, d, device_edges);
           floyd_warshall(exec, d, plan);
           if (negative) cycle = negative_cycle_vertex(exec, d, 0, n);
-          if (cycle < 0) {
-            // Into the NumPy array directly: the whole matrix, or row by row past the padding.
-            using Out = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-            using Row =
-                Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-            if (padded == n)
-              Kokkos::deep_copy(Out(out, n, n), d);
-            else
-              for (std::int64_t i = 0; i < n; ++i)
-                Kokkos::deep_copy(Row(out + i * n, n),
-                                  Kokkos::subview(d, i, std::make_pair(std::int64_t(0), n)));
+          if (cycle < 0) copy_rows(d, n, n, out);
+          if (cycle < 0 && predecessors) {
+            // The library's rule (paths.hpp): exact where the sums are, else with a slack that
+            // covers the solver's rounding.
+            Tightness<T> rule;
+            if (!exact_sums(edges, n, max_abs))
+              rule.slack = T(4.0 * double(n) * double(std::numeric_limits<T>::epsilon()));
+            const std::int64_t batch =
+                std::min<std::int64_t>(n, std::max<std::int64_t>(1, (1 << 28) / (8 * padded)));
+            PredecessorRows<Exec, T> rows(
+                exec, d, 0, n, select_path_edges(exec, d, n, device_edges, rule), batch, rule);
+            for (std::int64_t first = 0; first < n; first += batch) {
+              const std::int64_t count = std::min(batch, n - first);
+              copy_rows(rows.compute(first, count), count, n, pred_out + first * n);
+            }
           }
-        }
-        if (cycle < 0 && predecessors) {
-          const double tolerance = exact_sums(edges, n, max_abs)
-                                       ? 0.0
-                                       : 4.0 * double(std::max<std::int64_t>(n, 1)) *
-                                             double(std::numeric_limits<T>::epsilon());
-          predecessor_rows(out, n, edges, tolerance, pred_out);
         }
       } catch (const std::exception& e) {
         error = e.what();
