@@ -151,34 +151,13 @@ bool exact_sums(const std::vector<WeightedEdge<T>>& edges, std::int64_t n, doubl
          std::ldexp(1.0, std::numeric_limits<T>::digits);
 }
 
+// Solves on the Kokkos thread and returns (distances, predecessors or None). The matrix is
+// filled by fill(d) where given (a dense input), else from the edges; the edges also give the
+// predecessor rows.
 template <class T>
-py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
-                const HostArray<T>& weight, std::int64_t n, bool predecessors) {
-  const std::int64_t count = src.size();
-  if (dst.size() != count || weight.size() != count)
-    throw py::value_error("src, dst and weight must have the same length (got " +
-                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
-                          std::to_string(weight.size()) + ")");
-  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
-    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
-  std::vector<WeightedEdge<T>> edges(static_cast<std::size_t>(count));
-  bool negative = false;
-  double max_abs = 0;
-  {
-    const auto s = src.template unchecked<1>(), t = dst.template unchecked<1>();
-    const auto w = weight.template unchecked<1>();
-    for (std::int64_t e = 0; e < count; ++e) {
-      if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
-        throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s(e)) + " -> " +
-                              std::to_string(t(e)) + ") has a vertex outside 0.." +
-                              std::to_string(n - 1));
-      if (!std::isfinite(double(w(e))))
-        throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
-      edges[std::size_t(e)] = {std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
-      negative = negative || w(e) < T(0);
-      max_abs = std::max(max_abs, std::fabs(double(w(e))));
-    }
-  }
+py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
+              const std::vector<WeightedEdge<T>>& edges,
+              const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
   // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
   if (max_abs * double(std::max<std::int64_t>(n - 1, 0)) >= Distance<T>::limit)
     throw py::value_error(std::string("weights up to ") + std::to_string(max_abs) + " on " +
@@ -209,7 +188,10 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
           Kokkos::deep_copy(device_edges, Kokkos::View<const WeightedEdge<T>*, Kokkos::HostSpace,
                                                        Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                                               edges.data(), edges.size()));
-          fill_distance_matrix(exec, d, device_edges);
+          if (fill)
+            fill(d);
+          else
+            fill_distance_matrix(exec, d, device_edges);
           floyd_warshall(exec, d, plan);
           if (negative) cycle = negative_cycle_vertex(exec, d, 0, n);
           if (cycle < 0) copy_rows(d, n, n, out);
@@ -238,6 +220,84 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
   if (cycle >= 0) throw NegativeCycle{cycle};
   if (!predecessors) return py::make_tuple(dist, py::none());
   return py::make_tuple(dist, pred);
+}
+
+template <class T>
+py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                const HostArray<T>& weight, std::int64_t n, bool predecessors) {
+  const std::int64_t count = src.size();
+  if (dst.size() != count || weight.size() != count)
+    throw py::value_error("src, dst and weight must have the same length (got " +
+                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
+                          std::to_string(weight.size()) + ")");
+  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
+    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  std::vector<WeightedEdge<T>> edges(static_cast<std::size_t>(count));
+  bool negative = false;
+  double max_abs = 0;
+  {
+    const auto s = src.template unchecked<1>(), t = dst.template unchecked<1>();
+    const auto w = weight.template unchecked<1>();
+    for (std::int64_t e = 0; e < count; ++e) {
+      if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
+        throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s(e)) + " -> " +
+                              std::to_string(t(e)) + ") has a vertex outside 0.." +
+                              std::to_string(n - 1));
+      if (!std::isfinite(double(w(e))))
+        throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
+      edges[std::size_t(e)] = {std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
+      negative = negative || w(e) < T(0);
+      max_abs = std::max(max_abs, std::fabs(double(w(e))));
+    }
+  }
+  return run<T>(n, negative, max_abs, predecessors, edges, {});
+}
+
+// The same from a dense V x V matrix of weights W (C order; +inf: no edge; the diagonal is not
+// read): no edge list unless the predecessors need one.
+template <class T>
+py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
+  if (weights.ndim() != 2 || weights.shape(0) != weights.shape(1))
+    throw py::value_error("weights must be a square matrix");
+  const std::int64_t n = weights.shape(0);
+  if (n > std::numeric_limits<std::int32_t>::max())
+    throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
+  const T* w = weights.data();
+  bool negative = false, finite = true;
+  double max_abs = 0;
+  std::vector<WeightedEdge<T>> edges;
+  {
+    py::gil_scoped_release release;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        const T x = w[i * n + j];
+        if (i == j || x == std::numeric_limits<T>::infinity()) continue;
+        finite = finite && std::isfinite(double(x));
+        negative = negative || x < T(0);
+        max_abs = std::max(max_abs, std::fabs(double(x)));
+        if (predecessors) edges.push_back({std::int32_t(i), std::int32_t(j), x});
+      }
+  }
+  if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
+  const auto fill = [w, n](const DistanceMatrix<Exec, T>& d) {
+    const auto host = Kokkos::create_mirror_view(d);
+    const std::int64_t padded = d.extent(0);
+    Kokkos::parallel_for(
+        "apsp::python::fill_dense",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+            0, padded),
+        [&](std::int64_t i) {
+          for (std::int64_t j = 0; j < padded; ++j) {
+            const T x = i < n && j < n ? w[i * n + j] : std::numeric_limits<T>::infinity();
+            host(i, j) = i == j                                    ? T(0)
+                         : x == std::numeric_limits<T>::infinity() ? Distance<T>::infinity
+                                                                   : x;
+          }
+        });
+    Kokkos::fence();
+    Kokkos::deep_copy(d, host);
+  };
+  return run<T>(n, negative, max_abs, predecessors, edges, fill);
 }
 
 py::dict config() {
@@ -293,5 +353,6 @@ PYBIND11_MODULE(_native, m) {
         py::arg("num_vertices"), py::arg("predecessors"));
   m.def("solve_float64", &solve<double>, py::arg("src"), py::arg("dst"), py::arg("weight"),
         py::arg("num_vertices"), py::arg("predecessors"));
+  m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
   m.def("config", &config);
 }

@@ -51,48 +51,48 @@ def _is_sparse(graph):
     return scipy.sparse.issparse(graph)
 
 
-def _edges(csgraph, directed, unweighted):
-    """SciPy's csgraph conventions -> (src, dst, weight float64, N), self-loops dropped."""
+def _check_square(shape, ndim):
+    if ndim != 2:
+        raise ValueError("graph should have two dimensions")
+    if shape[0] != shape[1]:
+        raise ValueError("graph should be a square array")
+
+
+def _solve(csgraph, directed, unweighted, predecessors):
+    """SciPy's csgraph conventions, then the solver: (distances float64, predecessors or None).
+    Dense and masked inputs go to the solver as one weight matrix (+inf: no edge), sparse ones
+    as their edges; self-loops are never read (the diagonal is 0)."""
     if _is_sparse(csgraph):
         import scipy.sparse
 
         csr = scipy.sparse.csr_matrix(csgraph, dtype=np.float64)
-        if csr.ndim != 2:
-            raise ValueError("graph should have two dimensions")
-        if csr.shape[0] != csr.shape[1]:
-            raise ValueError("graph should be a square array")
+        _check_square(csr.shape, csr.ndim)
         n = csr.shape[0]
         src = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
         dst = csr.indices.astype(np.int64)
         weight = np.asarray(csr.data, dtype=np.float64)
-        keep = ~np.isnan(weight) & ~np.isinf(weight)
+        keep = np.isfinite(weight) & (src != dst)
+        src, dst, weight = src[keep], dst[keep], weight[keep]
+        if unweighted:
+            weight = np.ones_like(weight)
+        if not directed:
+            src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+            weight = np.concatenate([weight, weight])
+        return _native.solve_float64(src, dst, weight, n, predecessors)
+    if np.ma.isMaskedArray(csgraph):
+        weights = np.array(csgraph.data, dtype=np.float64)
+        _check_square(weights.shape, weights.ndim)
+        no_edge = np.ma.getmaskarray(csgraph) | ~np.isfinite(weights)
     else:
-        if np.ma.isMaskedArray(csgraph):
-            data = np.asarray(csgraph.data, dtype=np.float64)
-            edge = ~np.ma.getmaskarray(csgraph)
-        else:
-            data = np.asarray(csgraph, dtype=np.float64)
-            edge = None
-        if data.ndim != 2:
-            raise ValueError("graph should have two dimensions")
-        if data.shape[0] != data.shape[1]:
-            raise ValueError("graph should be a square array")
-        n = data.shape[0]
-        finite = np.isfinite(data)
-        edge = finite & (data != 0) if edge is None else edge & finite
-        src, dst = np.nonzero(edge)
-        weight = data[src, dst]
-        keep = slice(None)
-    src, dst, weight = src[keep], dst[keep], weight[keep]
+        weights = np.array(csgraph, dtype=np.float64)
+        _check_square(weights.shape, weights.ndim)
+        no_edge = ~np.isfinite(weights) | (weights == 0)  # 0, inf and NaN: no edge
+    weights[no_edge] = np.inf
     if unweighted:
-        weight = np.ones_like(weight)
+        weights[~no_edge] = 1.0
     if not directed:
-        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-        weight = np.concatenate([weight, weight])
-    loops = src == dst
-    if loops.any():
-        src, dst, weight = src[~loops], dst[~loops], weight[~loops]
-    return src.astype(np.int64), dst.astype(np.int64), weight, n
+        weights = np.minimum(weights, weights.T)
+    return _native.solve_dense_float64(np.ascontiguousarray(weights), predecessors)
 
 
 def _scipy_result(dist, pred, return_predecessors):
@@ -105,8 +105,7 @@ def _scipy_result(dist, pred, return_predecessors):
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
                    overwrite=False):
     """All-pairs shortest paths, as scipy.sparse.csgraph.floyd_warshall."""
-    src, dst, weight, n = _edges(csgraph, directed, unweighted)
-    dist, pred = _native.solve_float64(src, dst, weight, n, bool(return_predecessors))
+    dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors))
     if (overwrite and isinstance(csgraph, np.ndarray) and not np.ma.isMaskedArray(csgraph)
             and csgraph.dtype == np.float64 and csgraph.flags.c_contiguous):
         csgraph[...] = dist
@@ -122,16 +121,17 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         raise ValueError("unrecognized method '%s'" % (method,))
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
-    src, dst, weight, n = _edges(csgraph, directed, unweighted)
     rows = None
-    if indices is not None:
+    if indices is not None:  # checked before any work
         rows = np.array(indices, dtype=np.int64, copy=True)
         if rows.ndim > 1:
             raise ValueError("indices should be a scalar or one-dimensional")
+        shape = csgraph.shape if hasattr(csgraph, "shape") else np.shape(csgraph)
+        n = shape[0] if len(shape) > 0 else 0
         rows[rows < 0] += n
         if np.any((rows < 0) | (rows >= n)):
             raise ValueError("indices out of range 0...N")
-    dist, pred = _native.solve_float64(src, dst, weight, n, bool(return_predecessors))
+    dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors))
     if rows is not None:
         dist = dist[rows]
         pred = pred[rows] if return_predecessors else pred
