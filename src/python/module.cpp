@@ -25,9 +25,11 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <functional>
 #include <future>
+#include <initializer_list>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -166,6 +168,55 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
                           distance_type_name(Distance<T>::type) +
                           (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
 
+  // Memory, before any work: the padded matrix, the edges and the predecessor rows' work space
+  // on the device; the NumPy results on the host (one memory on a CPU).
+  Plan plan;
+  std::uint64_t device_free = 0, host_free = 0;
+  {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] {
+      Exec exec;
+      plan = make_plan(exec, n, negative, {}, Distance<T>::type);
+      device_free = available_memory(exec);
+      host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
+    });
+  }
+  const std::int64_t padded = plan.padded;
+  const std::int64_t batch =
+      std::min<std::int64_t>(n, std::max<std::int64_t>(1, (1 << 28) / (8 * padded)));
+  const auto sum = [](std::initializer_list<std::uint64_t> parts) {
+    std::uint64_t total = 0;
+    for (const std::uint64_t x : parts)
+      total = x > UINT64_MAX - total ? UINT64_MAX : total + x;
+    return total;
+  };
+  const std::uint64_t device_need =
+      sum({matrix_bytes(padded, padded, sizeof(T)), edges.size() * sizeof(WeightedEdge<T>),
+           predecessors ? PathEdges<Exec, T>::bytes(n, std::int64_t(edges.size())) : 0,
+           predecessors ? PredecessorRows<Exec, T>::bytes(batch, padded) : 0});
+  const std::uint64_t host_need =
+      sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0});
+  const bool one_memory = detail::host_memory<Exec>;
+  const auto gib = [](std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
+    return std::string(text);
+  };
+  if (one_memory ? sum({device_need, host_need}) > device_free
+                 : device_need > device_free || host_need > host_free) {
+    const std::string message =
+        "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type) + " needs " +
+        (one_memory
+             ? std::to_string(sum({device_need, host_need})) + " bytes of memory, " +
+                   std::to_string(device_free) + " available"
+             : std::to_string(device_need) + " bytes on " + backend_name<Exec>() + " (" +
+                   std::to_string(device_free) + " available) and " + std::to_string(host_need) +
+                   " on the host (" + std::to_string(host_free) + " available)") +
+        (std::is_same<T, float>::value ? "" : "; float32 takes half of float64");
+    PyErr_SetString(PyExc_MemoryError, message.c_str());
+    throw py::error_already_set();
+  }
+
   HostArray<T> dist({n, n});
   HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
                                             : std::vector<py::ssize_t>{0, 0});
@@ -178,8 +229,6 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     kokkos_thread().run([&] {
       try {
         Exec exec;
-        const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-        const std::int64_t padded = plan.padded;
         {
           DistanceMatrix<Exec, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"),
                                     padded, padded);
@@ -201,8 +250,6 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
             Tightness<T> rule;
             if (!exact_sums(edges, n, max_abs))
               rule.slack = T(4.0 * double(n) * double(std::numeric_limits<T>::epsilon()));
-            const std::int64_t batch =
-                std::min<std::int64_t>(n, std::max<std::int64_t>(1, (1 << 28) / (8 * padded)));
             PredecessorRows<Exec, T> rows(
                 exec, d, 0, n, select_path_edges(exec, d, n, device_edges, rule), batch, rule);
             for (std::int64_t first = 0; first < n; first += batch) {

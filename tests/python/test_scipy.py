@@ -245,6 +245,11 @@ def test_native_solve_in_every_dtype():
         apsp.solve([0], [0], [-1], 2)  # natively a negative self-loop is a cycle
 
 
+def test_too_large_is_a_memory_error_before_any_work():
+    with pytest.raises(MemoryError, match="GiB"):
+        apsp.solve(np.array([0]), np.array([1]), np.array([1.5]), 3_000_000)
+
+
 def test_float32_takes_half_the_memory():
     n = 64
     g = random_dense(n, 0.2, integer=True)
