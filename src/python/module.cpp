@@ -182,8 +182,8 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     });
   }
   const std::int64_t padded = plan.padded;
-  const std::int64_t batch =
-      std::min<std::int64_t>(n, std::max<std::int64_t>(1, (1 << 28) / (8 * padded)));
+  const std::int64_t batch = std::min<std::int64_t>(
+      n, std::max<std::int64_t>(1, (1 << 28) / (8 * std::max<std::int64_t>(padded, 1))));
   const auto sum = [](std::initializer_list<std::uint64_t> parts) {
     std::uint64_t total = 0;
     for (const std::uint64_t x : parts)
@@ -207,11 +207,10 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     const std::string message =
         "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type) + " needs " +
         (one_memory
-             ? std::to_string(sum({device_need, host_need})) + " bytes of memory, " +
-                   std::to_string(device_free) + " available"
-             : std::to_string(device_need) + " bytes on " + backend_name<Exec>() + " (" +
-                   std::to_string(device_free) + " available) and " + std::to_string(host_need) +
-                   " on the host (" + std::to_string(host_free) + " available)") +
+             ? gib(sum({device_need, host_need})) + " of memory, " + gib(device_free) + " available"
+             : gib(device_need) + " on " + backend_name<Exec>() + " (" + gib(device_free) +
+                   " available) and " + gib(host_need) + " on the host (" + gib(host_free) +
+                   " available)") +
         (std::is_same<T, float>::value ? "" : "; float32 takes half of float64");
     PyErr_SetString(PyExc_MemoryError, message.c_str());
     throw py::error_already_set();
