@@ -156,7 +156,8 @@ PathEdges<ExecSpace, T> path_edges(const ExecSpace& exec, std::int64_t vertices,
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_next"), vertices);
   Kokkos::deep_copy(exec, next,
                     Kokkos::subview(offsets, std::make_pair(std::int64_t(0), vertices)));
-  const auto targets = out.targets, weights = out.weights;
+  const auto targets = out.targets;
+  const auto weights = out.weights;
   Kokkos::parallel_for(
       "apsp::paths::place_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
         const auto edge = edges(e);
