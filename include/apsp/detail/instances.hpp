@@ -88,10 +88,10 @@ class Instances {
 
 // Two streams of our own. The caller's instance is fenced first (its work on the matrix is done
 // before either stream reads it), and fence() (also on destruction) ends the work of both.
-// The streams and their instances are made once per process, on first use, and destroyed when
-// Kokkos finalizes: Kokkos makes an instance from a stream with device and pinned host
-// allocations of its own, which took ~0.8 ms for the two on an H100 (0.1 of the 6.5 ms of a
-// V = 4096 solve).
+// The streams and their instances are made once per process, on first use (the solver's warm-up),
+// and destroyed when Kokkos finalizes: Kokkos makes an instance from a stream with device and
+// pinned host allocations of its own, which cost ~0.35 ms per solve on an H100 when made in
+// every solve (V = 4096: 7.31 -> 6.96 ms, docs/PERFORMANCE.md entry 21).
 template <class ExecSpace>
 class Instances<ExecSpace, true> {
   using api = Streams<ExecSpace>;
