@@ -350,4 +350,42 @@ TYPED_TEST(FloydWarshall, MatchesTheHostBackendBitwiseOnLargerGraphs) {
   }
 }
 
+// The lookahead of one process (round r + 1's pivot closed beside round r's tiles; on host
+// backends one instance runs the same launches in order) changes no bit: every shape, sizes
+// that are not multiples of the tile, plain and negative arithmetic.
+TYPED_TEST(FloydWarshall, LookaheadChangesNoBit) {
+  TypeParam exec;
+  apsp::OneRank one;
+  for (const apsp::ShapeChoice& shape : shapes_of<TypeParam>())
+    for (int v : {1, 70, 300}) {
+      if (shape.tile < 32 && v > 70) continue;  // the tiny test shape: many rounds, slow
+      const auto g = apsp_test::random_graph(v, 4.0 / v, unsigned(v + shape.index));
+      const std::vector<int> expected = apsp_test::reference_floyd_warshall(g);
+      for (bool negative : {false, true}) {
+        apsp::ShapeRequest request;
+        request.shape = shape.index;
+        const apsp::Plan plan = apsp::make_plan(exec, g.vertices, negative, request);
+        const std::int64_t n = plan.padded;
+        std::vector<int> results[2];
+        for (bool lookahead : {false, true}) {
+          apsp::DistanceMatrix<TypeParam> dist("dist", n, n);
+          apsp::fill_distance_matrix(exec, dist, g.edges);
+          apsp::RoundHooks hooks;
+          hooks.lookahead = lookahead;
+          apsp::detail::floyd_warshall_rows(one, exec, dist, plan, hooks);
+          const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
+          results[lookahead].assign(host.data(), host.data() + n * n);
+        }
+        const std::string what =
+            "V = " + std::to_string(v) + ", shape " + shape.name + (negative ? ", negative" : "");
+        ASSERT_EQ(results[1], results[0]) << what;
+        int wrong = 0;
+        for (int i = 0; i < v; ++i)
+          for (int j = 0; j < v; ++j)
+            wrong += results[1][std::size_t(i * n + j)] != at(expected, v, i, j);
+        EXPECT_EQ(wrong, 0) << what;
+      }
+    }
+}
+
 }  // namespace

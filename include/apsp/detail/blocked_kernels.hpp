@@ -173,18 +173,26 @@ struct RoundGeometry {
   int pivot = 0;        // r
   std::int64_t ld = 0;  // N, the leading dimension of local and pivot rows
 
-  KOKKOS_INLINE_FUNCTION bool owns_pivot() const {
-    return pivot >= first_tile && pivot < first_tile + local_tiles;
+  KOKKOS_INLINE_FUNCTION bool owns(int tile) const {
+    return tile >= first_tile && tile < first_tile + local_tiles;
   }
-  // Local tile rows other than the pivot row: row index `n` skipping the pivot's.
-  KOKKOS_INLINE_FUNCTION int other_local_row(int n) const {
-    const int pivot_local = pivot - first_tile;
-    return (owns_pivot() && n >= pivot_local) ? n + 1 : n;
+  KOKKOS_INLINE_FUNCTION bool owns_pivot() const { return owns(pivot); }
+  // Local tile rows outside global tile rows [pivot, pivot + skip): how many, and the n-th.
+  KOKKOS_INLINE_FUNCTION int local_of(int global) const {
+    const int t = global - first_tile;
+    return t < 0 ? 0 : (t > local_tiles ? local_tiles : t);
   }
-  KOKKOS_INLINE_FUNCTION int other_local_rows() const {
-    return owns_pivot() ? local_tiles - 1 : local_tiles;
+  KOKKOS_INLINE_FUNCTION int other_local_rows(int skip = 1) const {
+    return local_tiles - (local_of(pivot + skip) - local_of(pivot));
   }
-  KOKKOS_INLINE_FUNCTION int other_col(int n) const { return n >= pivot ? n + 1 : n; }
+  KOKKOS_INLINE_FUNCTION int other_local_row(int n, int skip = 1) const {
+    const int from = local_of(pivot);
+    return n >= from ? n + local_of(pivot + skip) - from : n;
+  }
+  // Tile columns outside [pivot, pivot + skip) (pivot + skip <= tiles): the n-th.
+  KOKKOS_INLINE_FUNCTION int other_col(int n, int skip = 1) const {
+    return n >= pivot ? n + skip : n;
+  }
 };
 
 template <class ExecSpace, class Shape, class T>
@@ -500,11 +508,43 @@ struct RemainingTiles {
   static constexpr int B = Shape::tile, KC = Shape::k_chunk;
   static constexpr int TY = Shape::team_rows, TX = Shape::team_cols;
   static constexpr int RI = Shape::reg_rows, RJ = Shape::reg_cols;
+  // Which of the round's remaining tiles a launch updates. With lookahead (one process) the
+  // tiles of row and column pivot + 1 (the "cross") are updated first, so that the next pivot
+  // tile and its panels can close while the others are still updated (row_block_rounds.hpp).
+  enum class Part {
+    all,           // every tile outside pivot row and column
+    outside_next,  // ... and outside row and column pivot + 1
+    next_cross     // the tiles of row and column pivot + 1 (outside pivot row and column)
+  };
   T* local;
   const T* pivot_rows;
   RoundGeometry geo;
+  Part part = Part::all;
 
-  int league_size() const { return geo.other_local_rows() * (geo.tiles - 1); }
+  // The tile rows and columns from the pivot on that a launch of `all` or `outside_next` skips.
+  KOKKOS_INLINE_FUNCTION int skip() const { return part == Part::outside_next ? 2 : 1; }
+  // next_cross: the teams of row pivot + 1 (when local) come first, then those of its column.
+  KOKKOS_INLINE_FUNCTION int cross_row_teams() const {
+    return geo.owns(geo.pivot + 1) ? geo.tiles - 1 : 0;
+  }
+  int league_size() const {
+    if (part == Part::next_cross) return cross_row_teams() + geo.other_local_rows(2);
+    return geo.other_local_rows(skip()) * (geo.tiles - skip());
+  }
+  // The local tile row and the tile column of team n.
+  KOKKOS_INLINE_FUNCTION void tile_of(int n, int& row, int& col) const {
+    if (part != Part::next_cross) {
+      const int cols = geo.tiles - skip();
+      row = geo.other_local_row(n / cols, skip());
+      col = geo.other_col(n % cols, skip());
+    } else if (n < cross_row_teams()) {
+      row = geo.pivot + 1 - geo.first_tile;
+      col = geo.other_col(n);
+    } else {
+      row = geo.other_local_row(n - cross_row_teams(), 2);
+      col = geo.pivot + 1;
+    }
+  }
 
 #if defined(APSP_HOST_VECTORS)
   using Lanes = typename types::Lanes;
@@ -579,8 +619,8 @@ struct RemainingTiles {
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
     const int n = team.league_rank();
-    const int tile_row = geo.other_local_row(n / (geo.tiles - 1));
-    const int tile_col = geo.other_col(n % (geo.tiles - 1));
+    int tile_row, tile_col;
+    tile_of(n, tile_row, tile_col);
     const std::int64_t ld = geo.ld;
     const std::int64_t at = std::int64_t(tile_row) * B * ld + std::int64_t(tile_col) * B;
     T* own = local + at;

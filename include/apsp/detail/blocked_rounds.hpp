@@ -78,6 +78,7 @@ class BlockedRounds {
  public:
   using T = typename Relax::value_type;
   static constexpr int B = Shape::tile;
+  using types = KernelTypes<ExecSpace, Shape, T>;
 
   // local: local_tiles * B rows of N = tiles * B distances, row-major, on the device.
   BlockedRounds(const ExecSpace& exec, T* local, int first_tile, int local_tiles, int tiles)
@@ -92,42 +93,56 @@ class BlockedRounds {
   // owner's pivot tile and row panel are final.
   template <class Exchange>
   void round(int r, Exchange&& exchange) {
+    remaining(r, close(r, std::forward<Exchange>(exchange)));
+  }
+
+  // Phases 1 and 2 of round r: the pivot tile (on its owner) and the panels. Returns the pivot
+  // rows.
+  template <class Exchange>
+  const T* close(int r, Exchange&& exchange) {
     geo_.pivot = r;
-    const std::size_t scratch = scratch_bytes<ExecSpace, Shape, T>();
     const bool owner = geo_.owns_pivot();
     const bool alone = geo_.local_tiles == geo_.tiles;
-    using types = KernelTypes<ExecSpace, Shape, T>;
     using closures = typename types::closure_policy;
     const int closure = types::closure_threads;
     if (owner) {
-      Kokkos::parallel_for("apsp::fw::pivot_tile", policy<closures>(1, closure, scratch),
+      Kokkos::parallel_for("apsp::fw::pivot_tile", policy<closures>(1, closure),
                            PivotTile<ExecSpace, Shape, Relax>{local_, geo_});
       if (!alone && geo_.tiles > 1) {
         PivotPanels<ExecSpace, Shape, Relax> rows{local_, nullptr, geo_, true};
         Kokkos::parallel_for("apsp::fw::pivot_row_panel",
-                             policy<closures>(rows.league_size(false), closure, scratch), rows);
+                             policy<closures>(rows.league_size(false), closure), rows);
       }
     }
     const T* pivot_rows = exchange(local_, geo_, B);
-    if (geo_.tiles == 1) return;
+    if (geo_.tiles == 1) return pivot_rows;
     // With one process the row and column panels go in one launch.
     PivotPanels<ExecSpace, Shape, Relax> panels{local_, pivot_rows, geo_, alone};
     if (panels.league_size(true) > 0)
       Kokkos::parallel_for("apsp::fw::pivot_panels",
-                           policy<closures>(panels.league_size(true), closure, scratch), panels);
-    RemainingTiles<ExecSpace, Shape, typename Relax::product> rest{local_, pivot_rows, geo_};
+                           policy<closures>(panels.league_size(true), closure), panels);
+    return pivot_rows;
+  }
+
+  using Remaining = RemainingTiles<ExecSpace, Shape, typename Relax::product>;
+  using Part = typename Remaining::Part;
+
+  // Phase 3 of round r, or the part of it given, once the panels are final.
+  void remaining(int r, const T* pivot_rows, Part part = Part::all) {
+    geo_.pivot = r;
+    Remaining rest{local_, pivot_rows, geo_, part};
     if (rest.league_size() > 0)
       Kokkos::parallel_for(
-          "apsp::fw::remaining_tiles",
-          policy<typename types::tiles_policy>(rest.league_size(), Shape::team_size, scratch),
-          rest);
+          part == Part::next_cross ? "apsp::fw::next_cross" : "apsp::fw::remaining_tiles",
+          policy<typename types::tiles_policy>(rest.league_size(), Shape::team_size), rest);
   }
 
  private:
   template <class Policy>
-  Policy policy(int league, int team, std::size_t scratch) const {
+  Policy policy(int league, int team) const {
     return Policy(exec_, league, team)
-        .set_scratch_size(ShapeTable<ExecSpace, T>::scratch_level, Kokkos::PerTeam(scratch));
+        .set_scratch_size(ShapeTable<ExecSpace, T>::scratch_level,
+                          Kokkos::PerTeam(scratch_bytes<ExecSpace, Shape, T>()));
   }
 
   ExecSpace exec_;

@@ -9,8 +9,8 @@
 // then broadcasts; on a GPU the host sits in MPI while the device computes, and the ranks that
 // receive take the rows while their device still runs round r. MPI here need not be CUDA-aware:
 // device data goes through pinned host memory, copied by the owner before the broadcast and by
-// the others after it. With one rank holding rows nothing travels and a round is
-// BlockedRounds::round with the rank's own pivot rows.
+// the others after it. With one rank holding rows nothing travels, and the same lookahead
+// runs on two instances of the device where the backend has them (below).
 //
 // Failures: each round has its agreement just before its broadcast, so the collectives of every
 // rank run in the same order (agree 0, broadcast 0, agree 1, ...): a rank that fails in a round
@@ -18,6 +18,7 @@
 #pragma once
 
 #include <apsp/detail/blocked_rounds.hpp>
+#include <apsp/detail/instances.hpp>
 #include <apsp/detail/staging.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
@@ -29,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace apsp {
 
@@ -41,9 +43,14 @@ struct ExchangeStats {
 
 // Called around the rounds: progress(done, total) now and then after a fence (on rank 0 only),
 // before_round(r) at the start of each round (tests inject failures there). Either may be empty.
+// lookahead: whether one process closes round r + 1's pivot beside round r's tiles (below); by
+// default where the backend runs two instances at once (detail/instances.hpp). On one instance
+// the same launches only reorder the work, which made OpenMP slower (2-core EPYC, V = 2048:
+// 0.47-0.49 s against 0.34-0.41 s; docs/PERFORMANCE.md entry 21), so tests alone ask for it there.
 struct RoundHooks {
   std::function<void(int, int)> progress;
   std::function<void(int)> before_round;
+  std::optional<bool> lookahead;
 };
 
 namespace detail {
@@ -176,13 +183,45 @@ void run_rounds(const ExecSpace& exec, Ranks& ranks, const RowBlocks& blocks,
   const auto close_pivot = [&](int r) {
     block(r, r + 1).round(r, StagedPivotRows<ExecSpace, T>{&exchange});
   };
+  // One process: round r + 1's pivot tile and panels close on the side instance while main
+  // updates the rest of round r. First the side updates the "cross" of round r (the tiles of
+  // row and column r + 1), which needs round r - 1's tiles from main, then closes pivot r + 1;
+  // main's part of round r (every tile outside rows and columns r and r + 1) reads only round
+  // r's panels, which the side no longer writes, and writes nothing the side reads; main's round
+  // r + 1 waits for the side's panels. Where the backend has one instance, it runs the same
+  // launches in the order queued, which satisfies the same dependencies (RoundHooks::lookahead).
+  using Part = typename Rounds::Part;
+  std::optional<Instances<ExecSpace>> instances;
+  if (!exchange.distributed() && first < end &&
+      hooks.lookahead.value_or(Instances<ExecSpace>::concurrent))
+    instances.emplace(exec);
+  const auto block_on = [&](const ExecSpace& on) {
+    return Rounds(on, local, first, end - first, tiles);
+  };
+  const auto fence = [&] {
+    if (instances) instances->fence();
+    exec.fence();
+  };
   const int every = std::max(1, tiles / 100);
   bool closed_ahead = false;  // this rank closed and sent round r's pivot rows in round r-1
   for (int r = 0; r < tiles; ++r) {
     if (hooks.before_round) hooks.before_round(r);
     if (!exchange.distributed()) {
       exchange.share(r);
-      if (first < end) block(first, end).round(r, SharedPivotRows{});
+      if (first < end && !instances) {
+        block(first, end).round(r, SharedPivotRows{});
+      } else if (first < end) {
+        // Lookahead: the side closes round r + 1's pivot while main updates round r's tiles.
+        Rounds main = block_on(instances->main()), side = block_on(instances->side());
+        if (r == 0) side.close(0, SharedPivotRows{});
+        instances->main_after_side();  // round r's panels
+        if (r + 1 < tiles) {
+          instances->side_after_main();  // round r - 1's tiles
+          side.remaining(r, rows_of(r), Part::next_cross);
+          side.close(r + 1, SharedPivotRows{});
+        }
+        main.remaining(r, rows_of(r), r + 1 < tiles ? Part::outside_next : Part::all);
+      }
     } else {
       const bool owner = blocks.owner(r) == ranks.rank();
       const T* pivot_rows;
@@ -211,11 +250,11 @@ void run_rounds(const ExecSpace& exec, Ranks& ranks, const RowBlocks& blocks,
       if (closed_ahead) exchange.share(r + 1);
     }
     if (hooks.progress && ranks.root() && ((r + 1) % every == 0 || r + 1 == tiles)) {
-      exec.fence();
+      fence();
       hooks.progress(r + 1, tiles);
     }
   }
-  exec.fence();
+  fence();
 }
 
 // Floyd-Warshall on the rows of this rank: `rows` holds tile rows [first(p), first(p) +
