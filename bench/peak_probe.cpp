@@ -30,6 +30,7 @@ struct Settings {
   int repeats = 7;
   double seconds = 0.2;  // per timed run, roughly
   std::string json;
+  std::string type = "int32";  // --type: the element type of the loop
 };
 
 struct Measurement {
@@ -118,28 +119,37 @@ Measurement probe(const ExecSpace& exec, const Settings& settings, const char* l
   return m;
 }
 
-template <class ExecSpace>
+// The probes of one backend on elements of type E (int: the solver's int32 ceiling).
+template <class ExecSpace, class E>
 std::vector<Measurement> probe_backend(const ExecSpace& exec, const Settings& settings) {
   std::vector<Measurement> results;
+  const char* scalar = std::is_same<E, int>::value ? "int" : apsp::bench::element_name<E>();
   if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
 #if defined(APSP_BENCH_HOST_VECTORS)
     // 16, 24 and 28 of the host's 32 (AVX-512) vector registers; fewer spill on 16-register ISAs.
-    using V = apsp::bench::HostVector;
+    using V = typename apsp::bench::HostVectorOf<E>::type;
     results.push_back(probe<ExecSpace, V, 8>(exec, settings, "simd"));
     results.push_back(probe<ExecSpace, V, 12>(exec, settings, "simd"));
     results.push_back(probe<ExecSpace, V, 14>(exec, settings, "simd"));
     results.push_back(probe<ExecSpace, V, 4>(exec, settings, "simd"));
 #else
     // A host backend of a GPU build (nvcc compiles the host code): scalar registers.
-    results.push_back(probe<ExecSpace, int, 6>(exec, settings, "int"));
+    results.push_back(probe<ExecSpace, E, 6>(exec, settings, scalar));
 #endif
   } else {
     // 32, 64 and 128 registers per thread.
-    results.push_back(probe<ExecSpace, int, 16>(exec, settings, "int"));
-    results.push_back(probe<ExecSpace, int, 32>(exec, settings, "int"));
-    results.push_back(probe<ExecSpace, int, 64>(exec, settings, "int"));
+    results.push_back(probe<ExecSpace, E, 16>(exec, settings, scalar));
+    results.push_back(probe<ExecSpace, E, 32>(exec, settings, scalar));
+    results.push_back(probe<ExecSpace, E, 64>(exec, settings, scalar));
   }
   return results;
+}
+
+template <class ExecSpace>
+std::vector<Measurement> probe_backend(const ExecSpace& exec, const Settings& settings) {
+  if (settings.type == "float32") return probe_backend<ExecSpace, float>(exec, settings);
+  if (settings.type == "float64") return probe_backend<ExecSpace, double>(exec, settings);
+  return probe_backend<ExecSpace, int>(exec, settings);
 }
 
 template <std::size_t I = 0>
@@ -202,8 +212,9 @@ std::string to_json(const std::vector<Measurement>& results) {
 }
 
 const char* const usage_text =
-    "usage: apsp_peak_probe [--backend NAME] [--repeats N] [--seconds S] [--json FILE] "
-    "[Kokkos options]\n";
+    "usage: apsp_peak_probe [--backend NAME] [--type int32|float32|float64] [--repeats N] "
+    "[--seconds S] [--json FILE] [Kokkos options]\n"
+    "  --type: the element type of the min-plus loop (default int32, the solver's HW3 path)\n";
 
 int usage(const std::string& why) {
   std::fprintf(stderr, "apsp_peak_probe: %s\n%s", why.c_str(), usage_text);
@@ -229,6 +240,10 @@ int main(int argc, char** argv) {
     try {
       if (a == "--backend") {
         settings.backend = value();
+      } else if (a == "--type") {
+        settings.type = value();
+        if (settings.type != "int32" && settings.type != "float32" && settings.type != "float64")
+          return usage("--type must be int32, float32 or float64");
       } else if (a == "--repeats") {
         settings.repeats = std::max(1, std::stoi(value()));
       } else if (a == "--seconds") {

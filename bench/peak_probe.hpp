@@ -7,8 +7,8 @@
 // (an attainable ceiling for this workload, not the vendor's peak).
 //
 // The registers are two halves, A and B, of Half values each (Lane: an int on GPUs, the host's
-// native int32 vector on CPUs). A step relaxes every A(i) through a sum of two B's, the next
-// step every B(i) through two A's:
+// native int32 vector on CPUs; float and double lanes give the ceiling of the float types). A step
+// relaxes every A(i) through a sum of two B's, the next step every B(i) through two A's:
 //     A(i) = min(A(i), B(i + s) + B(i + s + 1)),   s = 1, 2, ... changing with the step.
 // So a step is Half independent updates (the ILP), and each reads values the previous step
 // wrote, so that nothing is loop-invariant. Why not the solver's own shape (a row of the block
@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #define APSP_BENCH_HOST_VECTORS 1
@@ -45,12 +46,28 @@ constexpr int host_vector_bytes = 32;
 #else
 constexpr int host_vector_bytes = 16;
 #endif
-// The host's widest vector of int32 (GCC/Clang vector extension): +, < and ?: act per lane.
-typedef int HostVector __attribute__((vector_size(host_vector_bytes)));
+// The host's widest vector of E (GCC/Clang vector extension): +, < and ?: act per lane.
+template <class E>
+struct HostVectorOf {
+  typedef E type __attribute__((vector_size(host_vector_bytes)));
+};
+using HostVector = HostVectorOf<int>::type;
 #endif
 
+// The element of a lane: the lane itself (a scalar), or the vector's element.
+template <class Lane, class = void>
+struct ElementOf {
+  using type = Lane;
+};
 template <class Lane>
-constexpr int lane_width = int(sizeof(Lane) / sizeof(int));
+struct ElementOf<Lane, std::enable_if_t<!std::is_arithmetic<Lane>::value>> {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<Lane&>()[0])>>;
+};
+template <class Lane>
+using element_of = typename ElementOf<Lane>::type;
+
+template <class Lane>
+constexpr int lane_width = int(sizeof(Lane) / sizeof(element_of<Lane>));
 
 template <class Lane>
 KOKKOS_FORCEINLINE_FUNCTION Lane relax(const Lane& current, const Lane& a, const Lane& b) {
@@ -60,27 +77,36 @@ KOKKOS_FORCEINLINE_FUNCTION Lane relax(const Lane& current, const Lane& a, const
 
 template <class Lane>
 KOKKOS_FORCEINLINE_FUNCTION void set_lane(Lane& v, int f, int x) {
-  if constexpr (std::is_same<Lane, int>::value) {
+  if constexpr (std::is_arithmetic<Lane>::value) {
     (void)f;
-    v = x;
+    v = Lane(x);
   } else {
-    v[f] = x;
+    v[f] = element_of<Lane>(x);
   }
 }
 
 template <class Lane>
-KOKKOS_FORCEINLINE_FUNCTION int lane_sum(const Lane& v) {
-  if constexpr (std::is_same<Lane, int>::value) {
-    return v;
+KOKKOS_FORCEINLINE_FUNCTION double lane_sum(const Lane& v) {
+  if constexpr (std::is_arithmetic<Lane>::value) {
+    return double(v);
   } else {
-    int sum = 0;
+    double sum = 0;
     for (int f = 0; f < lane_width<Lane>; ++f)
-      sum += v[f];
+      sum += double(v[f]);
     return sum;
   }
 }
 
-// One work item: 2 * Half lanes of int32, relaxed 4 * iterations steps. RangePolicy: one item
+// The element type's name: int32, float32, float64.
+template <class E>
+const char* element_name() {
+  return std::is_same<E, int>::value     ? "int32"
+         : std::is_same<E, float>::value ? "float32"
+                                         : "float64";
+}
+
+// One work item: 2 * Half lanes (of int32, or of float or double for the float ceilings),
+// relaxed 4 * iterations steps. RangePolicy: one item
 // per GPU thread; on CPUs a thread takes items in turn.
 template <class ExecSpace, class Lane, int Half>
 struct MinPlusRegisters {
@@ -97,7 +123,7 @@ struct MinPlusRegisters {
     return std::int64_t(iterations) * unroll * Half * lane_width<Lane>;
   }
   static std::string block() {
-    return std::to_string(registers) + " x int32" +
+    return std::to_string(registers) + " x " + element_name<element_of<Lane>>() +
            (lane_width<Lane> > 1 ? "x" + std::to_string(lane_width<Lane>) : std::string());
   }
 
@@ -123,10 +149,10 @@ struct MinPlusRegisters {
       step<3>(a, b);
       step<4>(b, a);
     }
-    int sum = 0;
+    double sum = 0;
     for (int i = 0; i < Half; ++i)
       sum += lane_sum(a[i]) + lane_sum(b[i]);
-    sink(item) = sum;
+    sink(item) = int(sum);
   }
 };
 
