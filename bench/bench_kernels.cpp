@@ -190,9 +190,7 @@ int main(int argc, char** argv) {
     configuration += (configuration.empty() ? "" : " ") + line.substr(name, colon - name);
   }
   benchmark::AddCustomContext("apsp.version", APSP_VERSION);
-  benchmark::AddCustomContext("kokkos.version", std::to_string(KOKKOS_VERSION / 10000) + "." +
-                                                    std::to_string(KOKKOS_VERSION / 100 % 100) +
-                                                    "." + std::to_string(KOKKOS_VERSION % 100));
+  benchmark::AddCustomContext("kokkos.version", apsp::kokkos_version());
   benchmark::AddCustomContext("kokkos.configuration", configuration);
   std::string backends;
   for (const auto& n : apsp::backend_names())

@@ -260,8 +260,7 @@ int main(int argc, char** argv) {
       return usage(e.what());
     }
   }
-  std::printf("apsp %s peak probe, Kokkos %d.%d.%d\n", APSP_VERSION, KOKKOS_VERSION / 10000,
-              KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
+  std::printf("apsp %s peak probe, Kokkos %s\n", APSP_VERSION, apsp::kokkos_version().c_str());
   std::vector<Measurement> results;
   try {
     probe_all(settings, results);

@@ -49,6 +49,12 @@ std::string backend_name() {
   return name;
 }
 
+// The Kokkos this code was compiled against, "major.minor.patch".
+inline std::string kokkos_version() {
+  return std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
+         "." + std::to_string(KOKKOS_VERSION % 100);
+}
+
 // Names of the enabled backends, the default first.
 std::vector<std::string> backend_names();
 // The backend `apsp` uses when none is asked for (a CMake option may pick it; else Kokkos').

@@ -13,10 +13,7 @@
 //     (check_path_bounds in floyd_warshall.hpp): the threshold for int32, max / 4 for the floats.
 #pragma once
 
-#include <cstdint>
 #include <limits>
-#include <optional>
-#include <string>
 
 namespace apsp {
 
@@ -32,7 +29,6 @@ struct Distance<int> {
   static constexpr int floor = -(1 << 29);
   static constexpr int threshold = infinity + floor;
   static constexpr double limit = threshold;
-  static constexpr bool exact = true;  // every sum of stored values is exact
 };
 
 template <class F>
@@ -41,7 +37,6 @@ struct FloatDistance {
   static constexpr F floor = -std::numeric_limits<F>::max() / 4;
   static constexpr F threshold = std::numeric_limits<F>::infinity();
   static constexpr double limit = double(std::numeric_limits<F>::max()) / 4;
-  static constexpr bool exact = false;  // sums round (float32: exact for integers below 2^24)
 };
 template <>
 struct Distance<float> : FloatDistance<float> {
@@ -54,7 +49,7 @@ struct Distance<double> : FloatDistance<double> {
 
 static_assert(Distance<int>::threshold == (1 << 29) - 1, "T = INF + F");
 
-// The CLI's and the .npy header's names: int32, float32, float64.
+// The names of the types: int32, float32, float64.
 inline const char* distance_type_name(DistanceType type) {
   switch (type) {
     case DistanceType::int32:
@@ -65,14 +60,6 @@ inline const char* distance_type_name(DistanceType type) {
       return "float64";
   }
   return "?";
-}
-inline std::optional<DistanceType> distance_type_named(const std::string& name) {
-  for (const DistanceType t : {DistanceType::int32, DistanceType::float32, DistanceType::float64})
-    if (name == distance_type_name(t)) return t;
-  return std::nullopt;
-}
-inline int distance_type_bytes(DistanceType type) {
-  return type == DistanceType::float64 ? 8 : 4;
 }
 
 // Calls f(T{}) for the C++ type of `type`.

@@ -392,8 +392,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "--version") {
-    std::printf("apsp %s, Kokkos %d.%d.%d, backends: %s\n", APSP_VERSION, KOKKOS_VERSION / 10000,
-                KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100, backend_list().c_str());
+    std::printf("apsp %s, Kokkos %s, backends: %s\n", APSP_VERSION, apsp::kokkos_version().c_str(),
+                backend_list().c_str());
     return 0;
   }
 #if defined(APSP_HAVE_MPI)

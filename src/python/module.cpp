@@ -17,6 +17,8 @@
 #include <apsp/plan.hpp>
 #include <apsp/version.hpp>
 
+#include "../io_support.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <Kokkos_Core.hpp>
@@ -25,11 +27,9 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
-#include <cstdio>
 #include <deque>
 #include <functional>
 #include <future>
-#include <initializer_list>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -184,33 +184,24 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
   const std::int64_t padded = plan.padded;
   const std::int64_t batch = std::min<std::int64_t>(
       n, std::max<std::int64_t>(1, (1 << 28) / (8 * std::max<std::int64_t>(padded, 1))));
-  const auto sum = [](std::initializer_list<std::uint64_t> parts) {
-    std::uint64_t total = 0;
-    for (const std::uint64_t x : parts)
-      total = x > UINT64_MAX - total ? UINT64_MAX : total + x;
-    return total;
-  };
-  const std::uint64_t device_need =
-      sum({matrix_bytes(padded, padded, sizeof(T)), edges.size() * sizeof(WeightedEdge<T>),
-           predecessors ? PathEdges<Exec, T>::bytes(n, std::int64_t(edges.size())) : 0,
-           predecessors ? PredecessorRows<Exec, T>::bytes(batch, padded) : 0});
+  using detail::saturating_sum;
+  using detail::size_text;
+  const std::uint64_t device_need = saturating_sum(
+      {matrix_bytes(padded, padded, sizeof(T)), edges.size() * sizeof(WeightedEdge<T>),
+       predecessors ? PathEdges<Exec, T>::bytes(n, std::int64_t(edges.size())) : 0,
+       predecessors ? PredecessorRows<Exec, T>::bytes(batch, padded) : 0});
   const std::uint64_t host_need =
-      sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0});
+      saturating_sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0});
   const bool one_memory = detail::host_memory<Exec>;
-  const auto gib = [](std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
-    return std::string(text);
-  };
-  if (one_memory ? sum({device_need, host_need}) > device_free
+  if (one_memory ? saturating_sum({device_need, host_need}) > device_free
                  : device_need > device_free || host_need > host_free) {
     const std::string message =
         "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type) + " needs " +
-        (one_memory
-             ? gib(sum({device_need, host_need})) + " of memory, " + gib(device_free) + " available"
-             : gib(device_need) + " on " + backend_name<Exec>() + " (" + gib(device_free) +
-                   " available) and " + gib(host_need) + " on the host (" + gib(host_free) +
-                   " available)") +
+        (one_memory ? size_text(saturating_sum({device_need, host_need})) + " of memory, " +
+                          size_text(device_free) + " available"
+                    : size_text(device_need) + " on " + backend_name<Exec>() + " (" +
+                          size_text(device_free) + " available) and " + size_text(host_need) +
+                          " on the host (" + size_text(host_free) + " available)") +
         (std::is_same<T, float>::value ? "" : "; float32 takes half of float64");
     PyErr_SetString(PyExc_MemoryError, message.c_str());
     throw py::error_already_set();
@@ -356,9 +347,7 @@ py::dict config() {
   c["apsp_version"] = APSP_VERSION;
   c["backend"] = backend_name<Exec>();
   c["device"] = device;
-  c["kokkos_version"] = std::to_string(KOKKOS_VERSION / 10000) + "." +
-                        std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
-                        std::to_string(KOKKOS_VERSION % 100);
+  c["kokkos_version"] = kokkos_version();
   c["dtypes"] = py::make_tuple("int32", "float32", "float64");
   return c;
 }
