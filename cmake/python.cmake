@@ -11,7 +11,8 @@ find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
 find_package(pybind11 2.6 CONFIG REQUIRED)
 
 # A static Kokkos must be position-independent to go into the module: say so now, not as a
-# relocation error at link time.
+# relocation error at link time. The check builds with the project's compiler (nvcc_wrapper for
+# a CUDA Kokkos, which hands -fPIC to its host compiler).
 get_target_property(apsp_kokkos_type Kokkos::kokkoscore TYPE)
 if(apsp_kokkos_type STREQUAL "STATIC_LIBRARY" AND NOT DEFINED CACHE{APSP_KOKKOS_PIC})
   try_compile(apsp_kokkos_pic ${PROJECT_BINARY_DIR}/pic-check ${PROJECT_SOURCE_DIR}/cmake/pic-check
@@ -22,7 +23,7 @@ if(apsp_kokkos_type STREQUAL "STATIC_LIBRARY" AND NOT DEFINED CACHE{APSP_KOKKOS_
     message(FATAL_ERROR
       "APSP_ENABLE_PYTHON: the Kokkos at ${Kokkos_DIR} is a static library that cannot be linked "
       "into a shared library (the Python module): rebuild it with "
-      "-DCMAKE_POSITION_INDEPENDENT_CODE=ON (scripts/bootstrap-deps --backend host does), or "
+      "-DCMAKE_POSITION_INDEPENDENT_CODE=ON (scripts/bootstrap-deps does, for every backend), or "
       "configure with -DAPSP_ENABLE_PYTHON=OFF.")
   endif()
   set(APSP_KOKKOS_PIC ON CACHE INTERNAL "Kokkos links into shared libraries")
