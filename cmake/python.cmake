@@ -29,6 +29,9 @@ if(apsp_kokkos_type STREQUAL "STATIC_LIBRARY" AND NOT DEFINED CACHE{APSP_KOKKOS_
   set(APSP_KOKKOS_PIC ON CACHE INTERNAL "Kokkos links into shared libraries")
 endif()
 
+# With nvcc_wrapper as the compiler pybind11's extras need no care: -fvisibility=hidden passes
+# through to the host compiler, and pybind11's own -flto probe fails (HAS_FLTO), so it adds no
+# LTO flags that nvcc would reject.
 pybind11_add_module(apsp_python MODULE src/python/module.cpp)
 set_target_properties(apsp_python PROPERTIES OUTPUT_NAME _native
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python/apsp)
