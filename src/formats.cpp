@@ -205,86 +205,37 @@ std::int32_t vertex_field(const LineReader& in, const Fields& fields, int column
   return std::int32_t(v - first);
 }
 
-// Weights are in [lowest_weight(allow_negative), max_weight]; a negative one refused for want
-// of allow_negative says how to have it accepted.
-void check_weight(const LineReader& in, int column, std::string_view field, double weight,
-                  bool allow_negative) {
-  const int lowest = lowest_weight(allow_negative);
-  if (weight >= lowest && weight <= max_weight) return;
-  if (weight < 0 && !allow_negative)
-    in.fail(column,
-            "weight " + shown(field) + " is negative (negative weights need --allow-negative)");
-  in.fail(column, "weight " + shown(field) + " out of range [" + std::to_string(lowest) + ", " +
-                      std::to_string(max_weight) + "]");
-}
-
-std::int32_t integer_weight_field(const LineReader& in, const Fields& fields, int column,
-                                  bool allow_negative) {
-  const std::int64_t w = integer_field(in, fields, column, "weight");
-  check_weight(in, column, fields[column], double(w), allow_negative);
-  return std::int32_t(w);
-}
-
-// Whether a decimal number as written ([sign] digits [. digits] [e [sign] digits], strtod's
-// syntax checked already) is a whole number exactly: every digit from the decimal point's
-// place after the exponent on is 0. The text decides, not the double it rounds to: 1e-400
-// underflows to 0 and 5.0000000000000001 rounds to 5, and neither is an integer.
-bool is_exact_integer(std::string_view text) {
-  std::size_t i = text.empty() || (text[0] != '+' && text[0] != '-') ? 0 : 1;
-  std::string digits;
-  std::int64_t point = -1;
-  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
-    if (text[i] == '.') {
-      if (point >= 0) return false;
-      point = std::int64_t(digits.size());
-    } else if (text[i] >= '0' && text[i] <= '9') {
-      digits += text[i];
-    } else {
-      return false;
-    }
-  }
-  if (digits.empty()) return false;
-  if (point < 0) point = std::int64_t(digits.size());
-  if (i < text.size()) {  // the exponent, saturated: beyond the digits either way
-    ++i;
-    const bool negative = i < text.size() && text[i] == '-';
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-    if (i == text.size()) return false;
-    std::int64_t exponent = 0;
-    for (; i < text.size(); ++i) {
-      if (text[i] < '0' || text[i] > '9') return false;
-      exponent = std::min<std::int64_t>(exponent * 10 + (text[i] - '0'), 1 << 20);
-    }
-    point += negative ? -exponent : exponent;
-  }
-  for (std::int64_t d = std::max<std::int64_t>(point, 0); d < std::int64_t(digits.size()); ++d)
-    if (digits[std::size_t(d)] != '0') return false;
-  return true;
-}
-
-// A real weight must still be a whole number: distances are int32.
-std::int32_t real_weight_field(const LineReader& in, const Fields& fields, int column,
-                               bool allow_negative) {
+// A weight: a finite decimal number ([sign] digits [. digits] [e [sign] digits], strtod's
+// syntax; no inf, nan or hexadecimal), or with `integer` (Matrix Market's integer field) a
+// decimal integer. A negative one is refused without allow_negative, with an error saying how
+// to have it accepted. Whether the distances are int32 or real is decided from all the
+// weights afterwards (choose_distance_type).
+double weight_field(const LineReader& in, const Fields& fields, int column, bool integer,
+                    bool allow_negative) {
   const std::string_view text = fields[column];
-  const bool numeric_characters =
-      !text.empty() && text.size() < 64 &&
-      text.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
-  char copy[64];
   double w = 0;
-  char* end = copy;
-  if (numeric_characters) {
-    text.copy(copy, text.size());
-    copy[text.size()] = '\0';
-    w = std::strtod(copy, &end);
+  if (integer) {
+    w = double(integer_field(in, fields, column, "weight"));
+  } else {
+    const bool numeric_characters =
+        !text.empty() && text.size() < 64 &&
+        text.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
+    char copy[64];
+    char* end = copy;
+    if (numeric_characters) {
+      text.copy(copy, text.size());
+      copy[text.size()] = '\0';
+      w = std::strtod(copy, &end);
+    }
+    if (!numeric_characters || end != copy + text.size())
+      in.fail(column, "weight " + shown(text) + " is not a number");
+    if (!std::isfinite(w))
+      in.fail(column, "weight " + shown(text) + " is too large (beyond double)");
   }
-  if (!numeric_characters || end != copy + text.size())
-    in.fail(column, "weight " + shown(text) + " is not a number");
-  if (!is_exact_integer(text))
-    in.fail(column, "weight " + shown(text) +
-                        " is not an integer (distances are int32: a real weight must be a "
-                        "whole number exactly as written)");
-  check_weight(in, column, text, w, allow_negative);
-  return std::int32_t(w);
+  if (w < 0 && !allow_negative)
+    in.fail(column,
+            "weight " + shown(text) + " is negative (negative weights need --allow-negative)");
+  return w + 0.0;  // -0 reads as 0
 }
 
 // Room for the edges a header announces, but no more than the file can hold: the header is
@@ -377,7 +328,7 @@ Graph read_edge_list(const std::string& path, bool allow_negative) {
       largest = std::max(largest, v);
       return std::int32_t(v);
     };
-    const Edge edge{endpoint(1), endpoint(2), integer_weight_field(in, fields, 3, allow_negative)};
+    const Edge edge{endpoint(1), endpoint(2), weight_field(in, fields, 3, false, allow_negative)};
     graph.edges.push_back(edge);
   }
   if (header_line == 0 && graph.edges.empty())
@@ -444,9 +395,7 @@ Graph read_matrix_market(const std::string& path, bool allow_negative) {
     Edge edge;
     edge.src = vertex_field(in, fields, 1, 1, graph.vertices);
     edge.dst = vertex_field(in, fields, 2, 1, graph.vertices);
-    edge.weight = pattern ? 1
-                  : real  ? real_weight_field(in, fields, 3, allow_negative)
-                          : integer_weight_field(in, fields, 3, allow_negative);
+    edge.weight = pattern ? 1 : weight_field(in, fields, 3, !real, allow_negative);
     graph.edges.push_back(edge);
     if (symmetric && edge.src != edge.dst) graph.edges.push_back({edge.dst, edge.src, edge.weight});
   }
@@ -488,7 +437,7 @@ Graph read_dimacs(const std::string& path, bool allow_negative) {
       Edge edge;
       edge.src = vertex_field(in, fields, 2, 1, graph.vertices);
       edge.dst = vertex_field(in, fields, 3, 1, graph.vertices);
-      edge.weight = integer_weight_field(in, fields, 4, allow_negative);
+      edge.weight = weight_field(in, fields, 4, false, allow_negative);
       graph.edges.push_back(edge);
     } else {
       in.fail(1, "unknown line type " + shown(fields[1]) +
@@ -517,9 +466,18 @@ OutputFormat output_format_of(const std::string& path) {
              : OutputFormat::hw3;
 }
 
-std::string npy_header(std::int64_t vertices) {
+namespace {
+
+const char* npy_descr(DistanceType type) {
+  return type == DistanceType::float64 ? "<f8" : type == DistanceType::float32 ? "<f4" : "<i4";
+}
+
+}  // namespace
+
+std::string npy_header(std::int64_t vertices, DistanceType type) {
   const std::string v = std::to_string(vertices);
-  std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + v + ", " + v + "), }";
+  std::string dict = std::string("{'descr': '") + npy_descr(type) +
+                     "', 'fortran_order': False, 'shape': (" + v + ", " + v + "), }";
   const std::size_t unpadded = 10 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict += '\n';
@@ -536,7 +494,7 @@ MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
   if (head.compare(0, magic.size(), magic) != 0) return {};
   const auto refuse = [&](const std::string& why) {
     return Error("'" + path + "': an .npy file, but " + why +
-                 " (apsp reads square int32 '<i4' arrays in C order)");
+                 " (apsp reads square '<i4', '<f4' or '<f8' arrays in C order)");
   };
   if (head.size() < 10) throw refuse("its header is cut short");
   const int major = static_cast<unsigned char>(head[6]);
@@ -550,7 +508,14 @@ MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
   if (head.size() < start + length) throw refuse("its header is longer than 4096 bytes or cut");
   std::string dict = head.substr(start, length);
   dict.erase(std::remove_if(dict.begin(), dict.end(), [](char c) { return c == ' '; }), dict.end());
-  if (dict.find("'descr':'<i4'") == std::string::npos) throw refuse("not of int32 '<i4'");
+  MatrixLayout layout;
+  bool typed = false;
+  for (DistanceType type : {DistanceType::int32, DistanceType::float32, DistanceType::float64})
+    if (dict.find(std::string("'descr':'") + npy_descr(type) + "'") != std::string::npos) {
+      layout.type = type;
+      typed = true;
+    }
+  if (!typed) throw refuse("not of int32, float32 or float64 (little-endian)");
   if (dict.find("'fortran_order':False") == std::string::npos) throw refuse("in Fortran order");
   const auto shape = dict.find("'shape':(");
   if (shape == std::string::npos) throw refuse("without a shape");
@@ -559,27 +524,56 @@ MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
   if (std::sscanf(dict.c_str() + shape + 9, "%lld,%lld%c", &rows, &cols, &close) != 3 ||
       close != ')' || rows != cols || rows < 1)
     throw refuse("not a square matrix");
-  return {start + length, rows};
+  layout.offset = start + length;
+  layout.vertices = rows;
+  return layout;
 }
 
-std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices) {
-  if (format == OutputFormat::hw3) return hw3_output_bytes(vertices);
-  if (format == OutputFormat::npy) return npy_header(vertices).size() + hw3_output_bytes(vertices);
-  const std::uint64_t bytes = std::uint64_t(vertices) * std::uint64_t(vertices) * 11;
+std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices, DistanceType type) {
+  const std::uint64_t values = std::uint64_t(vertices) * std::uint64_t(vertices);
+  if (format == OutputFormat::hw3) {
+    if (type != DistanceType::int32)
+      throw Error(std::string("the distances are ") + distance_type_name(type) +
+                  " and HW3 output holds int32 only: use --output-format npy|text (or an OUT "
+                  "ending in .npy)");
+    return hw3_output_bytes(vertices);
+  }
+  if (format == OutputFormat::npy)
+    return npy_header(vertices, type).size() + values * value_bytes(type);
+  const std::uint64_t bytes = values * (type == DistanceType::int32     ? 11
+                                        : type == DistanceType::float32 ? 16
+                                                                        : 25);
   if (vertices > max_text_vertices)
     throw Error("text output is for V <= " + std::to_string(max_text_vertices) +
                 ", this graph has V = " + std::to_string(vertices) + " (up to " +
-                detail::size_text(bytes) + " of text): write HW3 output instead");
+                detail::size_text(bytes) + " of text): write " +
+                (type == DistanceType::int32 ? "HW3 or " : "") + ".npy output instead");
   return bytes;
 }
 
-void append_text_row(std::string& text, const std::int32_t* row, std::int64_t vertices) {
-  char number[16];
+namespace {
+
+// to_chars gives the shortest form that reads back as the same value, and "inf" for no path.
+template <class T>
+void append_row(std::string& text, const T* row, std::int64_t vertices) {
+  char number[32];
   for (std::int64_t j = 0; j < vertices; ++j) {
     const auto end = std::to_chars(number, number + sizeof number, row[j]).ptr;
     text.append(number, end);
     text += j + 1 < vertices ? ' ' : '\n';
   }
+}
+
+}  // namespace
+
+void append_text_row(std::string& text, const std::int32_t* row, std::int64_t vertices) {
+  append_row(text, row, vertices);
+}
+void append_text_row(std::string& text, const float* row, std::int64_t vertices) {
+  append_row(text, row, vertices);
+}
+void append_text_row(std::string& text, const double* row, std::int64_t vertices) {
+  append_row(text, row, vertices);
 }
 
 }  // namespace apsp

@@ -45,7 +45,7 @@ std::int64_t generate_hw3(const GenerateConfig& config, const std::string& path)
   AtomicOutputFile out(path);
   std::int32_t header[2] = {config.vertices, 0};
   out.write(header, sizeof header);
-  std::vector<Edge> buffer;
+  std::vector<Hw3Edge> buffer;
   buffer.reserve(1 << 16);
   std::int64_t edges = 0;
   // Density 0 draws nothing: no need to visit V^2 pairs (V = 2^31 - 1 would take days).
@@ -53,9 +53,9 @@ std::int64_t generate_hw3(const GenerateConfig& config, const std::string& path)
     for (std::int32_t j = 0; j < config.vertices; ++j) {
       if (i == j) continue;
       if (config.density < 1.0 && rng.next() >= threshold) continue;
-      buffer.push_back(Edge{i, j, std::int32_t(rng.below(std::uint32_t(config.max_weight) + 1))});
+      buffer.push_back({i, j, std::int32_t(rng.below(std::uint32_t(config.max_weight) + 1))});
       if (buffer.size() == buffer.capacity()) {
-        out.write(buffer.data(), buffer.size() * sizeof(Edge));
+        out.write(buffer.data(), buffer.size() * sizeof(Hw3Edge));
         edges += std::int64_t(buffer.size());
         buffer.clear();
       }
@@ -63,7 +63,7 @@ std::int64_t generate_hw3(const GenerateConfig& config, const std::string& path)
     if (edges + std::int64_t(buffer.size()) > INT32_MAX)
       throw Error("generate: more than 2147483647 edges; the HW3 header stores E as int32");
   }
-  out.write(buffer.data(), buffer.size() * sizeof(Edge));
+  out.write(buffer.data(), buffer.size() * sizeof(Hw3Edge));
   edges += std::int64_t(buffer.size());
   header[1] = std::int32_t(edges);
   out.write_at(0, header, sizeof header);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -26,14 +27,13 @@ using detail::open_for_reading;
 using detail::size_text;
 using detail::system_error;
 
-static_assert(sizeof(Edge) == 12, "Edge must match the 12-byte HW3 triple");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #error "apsp reads and writes the little-endian HW3 format on little-endian hosts only"
 #endif
 
 // Why a weight outside [lowest_weight(allow_negative), max_weight] is refused, as the message
 // goes on after "weight W": a negative one without allow_negative says how to have it accepted.
-std::string weight_refusal(std::int32_t weight, bool allow_negative) {
+std::string weight_refusal(double weight, bool allow_negative) {
   if (weight < 0 && !allow_negative) return "is negative (negative weights need --allow-negative)";
   return "out of range [" + std::to_string(lowest_weight(allow_negative)) + ", " +
          std::to_string(max_weight) + "]";
@@ -65,7 +65,7 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
   if (edges < 0)
     throw Error("input '" + path + "': E = " + std::to_string(edges) +
                 ", the number of edges must not be negative");
-  const std::uint64_t expected = sizeof header + std::uint64_t(edges) * sizeof(Edge);
+  const std::uint64_t expected = sizeof header + std::uint64_t(edges) * sizeof(Hw3Edge);
   auto truncated = [&](std::uint64_t bytes) {
     return Error("input '" + path + "': truncated edge list (E = " + std::to_string(edges) +
                  " needs " + std::to_string(expected) + " bytes, the file has " +
@@ -77,15 +77,30 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
   };
   if (regular && size < expected) throw truncated(size);
   if (regular && size > expected) throw trailing(size - expected);
-  // A regular file's size has backed E: one allocation. A pipe's header is not to be trusted
-  // with one: the list grows as the edges arrive, a chunk at a time.
-  const std::size_t chunk = regular ? std::size_t(edges) : std::size_t(1) << 16;
+  // Hw3Edges are read a chunk at a time, checked and converted. A regular file's size has backed
+  // E: one allocation. A pipe's header is not to be trusted with one: the list grows as the
+  // edges arrive.
+  const std::int32_t lowest = lowest_weight(allow_negative);
+  std::vector<Hw3Edge> triples(std::min(std::size_t(edges), std::size_t(1) << 16));
   std::size_t read = 0;
   try {
+    if (regular) graph.edges.reserve(std::size_t(edges));
     while (read < std::size_t(edges)) {
-      const std::size_t want = std::min(chunk, std::size_t(edges) - read);
-      graph.edges.resize(read + want);
-      const std::size_t n = std::fread(graph.edges.data() + read, sizeof(Edge), want, file.get());
+      const std::size_t want = std::min(triples.size(), std::size_t(edges) - read);
+      const std::size_t n = std::fread(triples.data(), sizeof(Hw3Edge), want, file.get());
+      for (std::size_t k = 0; k < n; ++k) {
+        const Hw3Edge& t = triples[k];
+        const std::size_t e = read + k;
+        for (const std::int32_t v : {t.src, t.dst})
+          if (v < 0 || v >= graph.vertices)
+            throw Error("input '" + path + "': edge " + std::to_string(e) + ": vertex " +
+                        std::to_string(v) + " out of range [0, " + std::to_string(graph.vertices) +
+                        ")");
+        if (t.weight < lowest || t.weight > max_weight)
+          throw Error("input '" + path + "': edge " + std::to_string(e) + ": weight " +
+                      std::to_string(t.weight) + " " + weight_refusal(t.weight, allow_negative));
+        graph.edges.emplace_back(t.src, t.dst, t.weight);
+      }
       read += n;
       if (n < want) break;
     }
@@ -95,7 +110,7 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
   }
   if (read != std::size_t(edges)) {
     if (std::ferror(file.get())) throw Error(system_error("cannot read the edges of", path));
-    throw truncated(sizeof header + read * sizeof(Edge));
+    throw truncated(sizeof header + read * sizeof(Hw3Edge));
   }
   if (!regular) {
     std::uint64_t extra = 0;
@@ -103,18 +118,6 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
     for (std::size_t n; (n = std::fread(sink, 1, sizeof sink, file.get())) > 0;)
       extra += n;
     if (extra > 0) throw trailing(extra);
-  }
-  const std::int32_t lowest = lowest_weight(allow_negative);
-  for (std::size_t e = 0; e < graph.edges.size(); ++e) {
-    const Edge& edge = graph.edges[e];
-    for (const std::int32_t v : {edge.src, edge.dst})
-      if (v < 0 || v >= graph.vertices)
-        throw Error("input '" + path + "': edge " + std::to_string(e) + ": vertex " +
-                    std::to_string(v) + " out of range [0, " + std::to_string(graph.vertices) +
-                    ")");
-    if (edge.weight < lowest || edge.weight > max_weight)
-      throw Error("input '" + path + "': edge " + std::to_string(e) + ": weight " +
-                  std::to_string(edge.weight) + " " + weight_refusal(edge.weight, allow_negative));
   }
   return graph;
 }
@@ -126,7 +129,20 @@ void write_hw3_graph(const std::string& path, const Graph& graph) {
   AtomicOutputFile out(path);
   const std::int32_t header[2] = {graph.vertices, std::int32_t(graph.edges.size())};
   out.write(header, sizeof header);
-  if (!graph.edges.empty()) out.write(graph.edges.data(), graph.edges.size() * sizeof(Edge));
+  std::vector<Hw3Edge> triples;
+  for (std::size_t first = 0; first < graph.edges.size(); first += triples.size()) {
+    triples.clear();
+    for (std::size_t e = first; e < graph.edges.size() && triples.size() < (1 << 16); ++e) {
+      const Edge& edge = graph.edges[e];
+      if (edge.weight != std::floor(edge.weight) || edge.weight < -max_weight ||
+          edge.weight > max_weight)
+        throw Error("the HW3 format stores weights as int32 in [-" + std::to_string(max_weight) +
+                    ", " + std::to_string(max_weight) + "]: edge " + std::to_string(e) +
+                    " weighs " + number_text(edge.weight));
+      triples.push_back({edge.src, edge.dst, std::int32_t(edge.weight)});
+    }
+    out.write(triples.data(), triples.size() * sizeof(Hw3Edge));
+  }
   out.commit();
 }
 

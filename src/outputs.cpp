@@ -444,10 +444,12 @@ void OutputTransaction::commit() {
 
 namespace {
 
-// The V x V values of an output file (HW3 or .npy): the file positioned at them, V and their bytes.
+// The V x V values of an output file (HW3 or .npy): the file positioned at them, V, their type
+// and bytes.
 struct Values {
   std::uint64_t vertices = 0;
   std::uint64_t bytes = 0;
+  DistanceType type = DistanceType::int32;
   std::string problem;  // why the file holds no V x V matrix ("" when it does)
 };
 
@@ -461,12 +463,14 @@ Values values_of(std::FILE* file, const std::string& path) {
     throw Error(system_error("cannot read", path));
   Values v;
   v.bytes = size - layout.offset;
+  v.type = layout.type;
+  const std::uint64_t value = value_bytes(v.type);
   if (layout.vertices >= 0) {
     v.vertices = std::uint64_t(layout.vertices);
-    if (v.bytes != v.vertices * v.vertices * 4)
+    if (v.bytes != v.vertices * v.vertices * value)
       v.problem = "'" + path + "' holds " + std::to_string(v.bytes) +
                   " bytes after its .npy header, not " + std::to_string(v.vertices) + " x " +
-                  std::to_string(v.vertices) + " int32";
+                  std::to_string(v.vertices) + " " + distance_type_name(v.type);
     return v;
   }
   if (v.bytes == 0)
@@ -484,31 +488,43 @@ Values values_of(std::FILE* file, const std::string& path) {
 }  // namespace
 
 // HW3 and .npy outputs compare by their values: an .npy file and the HW3 file of the same
-// distances are identical.
+// distances are identical. Values of one type compare bit for bit (float outputs of the same
+// graph are identical on every backend and shape, tests/test_real_distances.cpp).
 Comparison compare_outputs(const std::string& a, const std::string& b) {
   File fa = open_for_reading(a), fb = open_for_reading(b);
   const Values va = values_of(fa.get(), a), vb = values_of(fb.get(), b);
+  if (va.type != vb.type)
+    return {false, "types differ: '" + a + "' holds " + distance_type_name(va.type) + ", '" + b +
+                       "' " + distance_type_name(vb.type)};
   if (va.bytes != vb.bytes)
     return {false, "sizes differ: '" + a + "' has " + std::to_string(va.bytes) +
                        " bytes of values, '" + b + "' has " + std::to_string(vb.bytes)};
   if (!va.problem.empty()) return {false, va.problem};
   if (!vb.problem.empty()) return {false, vb.problem};
-  const std::uint64_t v = va.vertices, sa = va.bytes;
+  const std::uint64_t v = va.vertices, value = value_bytes(va.type), count = va.bytes / value;
   constexpr std::size_t chunk = 1 << 20;
-  const std::size_t buffer = std::size_t(std::min<std::uint64_t>(chunk, sa / 4));
-  std::vector<std::int32_t> xa(buffer), xb(buffer);
+  const std::size_t buffer = std::size_t(std::min<std::uint64_t>(chunk, count)) * value;
+  std::vector<char> xa(buffer), xb(buffer);
   std::uint64_t index = 0;
-  while (index < sa / 4) {
-    const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk, sa / 4 - index));
-    if (std::fread(xa.data(), 4, n, fa.get()) != n) throw Error(system_error("cannot read", a));
-    if (std::fread(xb.data(), 4, n, fb.get()) != n) throw Error(system_error("cannot read", b));
-    for (std::size_t k = 0; k < n; ++k)
-      if (xa[k] != xb[k]) {
-        const std::uint64_t at = index + k;
-        return {false, "first difference at (" + std::to_string(at / v) + ", " +
-                           std::to_string(at % v) + "): " + std::to_string(xa[k]) + " in '" + a +
-                           "', " + std::to_string(xb[k]) + " in '" + b + "'"};
-      }
+  while (index < count) {
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk, count - index));
+    if (std::fread(xa.data(), value, n, fa.get()) != n) throw Error(system_error("cannot read", a));
+    if (std::fread(xb.data(), value, n, fb.get()) != n) throw Error(system_error("cannot read", b));
+    if (std::memcmp(xa.data(), xb.data(), n * value) != 0)
+      for (std::size_t k = 0; k < n; ++k)
+        if (std::memcmp(&xa[k * value], &xb[k * value], value) != 0) {
+          const auto text = [&](const char* bytes) {
+            return visit_distance_type(va.type, [&](auto t) {
+              decltype(t) x;
+              std::memcpy(&x, bytes, sizeof x);
+              return number_text(double(x));
+            });
+          };
+          const std::uint64_t at = index + k;
+          return {false, "first difference at (" + std::to_string(at / v) + ", " +
+                             std::to_string(at % v) + "): " + text(&xa[k * value]) + " in '" + a +
+                             "', " + text(&xb[k * value]) + " in '" + b + "'"};
+        }
     index += n;
   }
   return {true, "identical (V = " + std::to_string(v) + ")"};

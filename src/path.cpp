@@ -16,8 +16,10 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <unordered_map>
@@ -25,6 +27,8 @@
 
 namespace apsp {
 namespace {
+
+constexpr double unreachable = std::numeric_limits<double>::infinity();
 
 // Follows pred (the predecessor row of `source`) back from `target`, checking every step
 // against the graph: a saved matrix may belong to another graph.
@@ -45,17 +49,17 @@ ShortestPath follow_predecessors(const Graph& graph, const std::vector<int>& pre
   }
   std::reverse(path.vertices.begin(), path.vertices.end());
   // The lightest edge of each step.
-  std::unordered_map<std::int64_t, std::int64_t> weight;
+  std::unordered_map<std::int64_t, double> weight;
   const auto key = [&](std::int64_t u, std::int64_t v) { return u * graph.vertices + v; };
   for (std::size_t s = 1; s < path.vertices.size(); ++s)
-    weight.emplace(key(path.vertices[s - 1], path.vertices[s]), std::int64_t(infinity));
+    weight.emplace(key(path.vertices[s - 1], path.vertices[s]), unreachable);
   for (const Edge& e : graph.edges) {
     const auto it = weight.find(key(e.src, e.dst));
-    if (it != weight.end()) it->second = std::min<std::int64_t>(it->second, e.weight);
+    if (it != weight.end()) it->second = std::min(it->second, e.weight);
   }
   for (std::size_t s = 1; s < path.vertices.size(); ++s) {
-    const std::int64_t w = weight[key(path.vertices[s - 1], path.vertices[s])];
-    if (w == infinity)
+    const double w = weight[key(path.vertices[s - 1], path.vertices[s])];
+    if (w == unreachable)
       throw Error(origin + ": the path to vertex " + std::to_string(target) + " uses " +
                   std::to_string(path.vertices[s - 1]) + " -> " + std::to_string(path.vertices[s]) +
                   ", which is no edge of the graph: not the predecessor matrix of this graph");
@@ -77,7 +81,8 @@ std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vert
   if (std::fread(&head[0], 1, head.size(), in.get()) != head.size())
     throw Error(detail::system_error("cannot read predecessors", file));
   const MatrixLayout layout = matrix_layout(head, file);
-  if (std::uint64_t(st.st_size) != layout.offset + hw3_output_bytes(vertices) ||
+  if (layout.type != DistanceType::int32 ||
+      std::uint64_t(st.st_size) != layout.offset + hw3_output_bytes(vertices) ||
       (layout.vertices >= 0 && layout.vertices != vertices))
     throw Error("predecessors '" + file + "': not a " + std::to_string(vertices) + " x " +
                 std::to_string(vertices) + " int32 matrix (" +
@@ -91,13 +96,13 @@ std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vert
   return row;
 }
 
-// The distances from `source` to every vertex, int64 with `unreachable` where there is no path:
-// Dijkstra, or Bellman-Ford when the graph has negative weights (then a negative cycle that
-// `source` reaches is an error). One search on the host, to check a saved path against.
-constexpr std::int64_t unreachable = INT64_MAX;
-std::vector<std::int64_t> distances_from(const Graph& graph, std::int64_t source) {
+// The distances from `source` to every vertex, in double, `unreachable` where there is no path
+// (exact for whole-number weights): Dijkstra, or Bellman-Ford when the graph has negative weights
+// (then a negative cycle that `source` reaches is an error). One search on the host, to check a
+// saved path against.
+std::vector<double> distances_from(const Graph& graph, std::int64_t source) {
   const std::size_t v = std::size_t(graph.vertices);
-  std::vector<std::int64_t> dist(v, unreachable);
+  std::vector<double> dist(v, unreachable);
   dist[std::size_t(source)] = 0;
   if (!has_negative_weight(graph)) {
     std::vector<std::size_t> first(v + 1, 0);
@@ -109,7 +114,7 @@ std::vector<std::int64_t> distances_from(const Graph& graph, std::int64_t source
     std::vector<std::size_t> next(first.begin(), first.end() - 1);
     for (const Edge& e : graph.edges)
       arcs[next[std::size_t(e.src)]++] = e;
-    using Item = std::pair<std::int64_t, std::int64_t>;  // (distance, vertex)
+    using Item = std::pair<double, std::int64_t>;  // (distance, vertex)
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
     queue.push({0, source});
     while (!queue.empty()) {
@@ -117,7 +122,7 @@ std::vector<std::int64_t> distances_from(const Graph& graph, std::int64_t source
       queue.pop();
       if (d > dist[std::size_t(u)]) continue;
       for (std::size_t k = first[std::size_t(u)]; k < first[std::size_t(u) + 1]; ++k) {
-        const std::int64_t through = d + arcs[k].weight;
+        const double through = d + arcs[k].weight;
         if (through < dist[std::size_t(arcs[k].dst)]) {
           dist[std::size_t(arcs[k].dst)] = through;
           queue.push({through, arcs[k].dst});
@@ -129,7 +134,7 @@ std::vector<std::int64_t> distances_from(const Graph& graph, std::int64_t source
   for (std::size_t round = 0; round <= v; ++round) {
     bool changed = false;
     for (const Edge& e : graph.edges) {
-      const std::int64_t from = dist[std::size_t(e.src)];
+      const double from = dist[std::size_t(e.src)];
       if (from != unreachable && from + e.weight < dist[std::size_t(e.dst)]) {
         dist[std::size_t(e.dst)] = from + e.weight;
         changed = true;
@@ -142,39 +147,51 @@ std::vector<std::int64_t> distances_from(const Graph& graph, std::int64_t source
 }
 
 // A path read from a saved predecessor matrix must be a shortest one: its length (or that it
-// found none) against one search from the source.
+// found none) against one search from the source. Exactly where every sum is exact in any type
+// (whole-number weights, paths below 2^24); else within the rounding of the least precise type
+// that could have made the file (float32, Tightness in paths.hpp).
 void check_against_true_distance(const Graph& graph, const ShortestPath& path, std::int64_t source,
                                  std::int64_t target, const std::string& file) {
-  const std::int64_t shortest = distances_from(graph, source)[std::size_t(target)];
+  const double shortest = distances_from(graph, source)[std::size_t(target)];
   const std::string pair = std::to_string(source) + " -> " + std::to_string(target);
   if (!path.reachable && shortest != unreachable)
     throw Error("predecessors '" + file + "' say that " + pair +
-                " has no path, but one of length " + std::to_string(shortest) +
+                " has no path, but one of length " + number_text(shortest) +
                 " exists: a stale predecessor matrix, or one of another graph");
-  if (path.reachable && path.length != shortest)
+  if (!path.reachable) return;
+  const WeightRange weights = weight_range(graph.edges);
+  const Tightness<float> rule =
+      tightness_for<float>(graph.vertices, weights.integers, weights.largest_magnitude());
+  const double allowed =
+      double(rule.slack) *
+      (std::abs(shortest) + weights.largest_magnitude() * double(path.vertices.size()));
+  if (!(std::abs(path.length - shortest) <= allowed))
     throw Error("predecessors '" + file + "' give a path " + pair + " of length " +
-                std::to_string(path.length) + ", but the shortest has length " +
-                std::to_string(shortest) + ": a stale predecessor matrix, or one of another graph");
+                number_text(path.length) + ", but the shortest has length " +
+                number_text(shortest) + ": a stale predecessor matrix, or one of another graph");
 }
 
-template <class ExecSpace>
+template <class T, class ExecSpace>
 std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
                                           const Graph& graph, std::int64_t source) {
-  const Plan plan = make_plan(exec, graph.vertices, has_negative_weight(graph), config.shape);
+  const WeightRange weights = weight_range(graph.edges);
+  const Plan plan =
+      make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
+  const Tightness<T> rule =
+      tightness_for<T>(graph.vertices, weights.integers, weights.largest_magnitude());
   const std::int64_t n = plan.padded;
   const std::int64_t edges = std::int64_t(graph.edges.size());
-  const std::uint64_t needed =
-      detail::saturating_sum({matrix_bytes(n, n), 2 * std::uint64_t(edges) * sizeof(Edge),
-                              PathEdges<ExecSpace>::bytes(graph.vertices, edges),
-                              PredecessorRows<ExecSpace>::bytes(1, n)});
+  const std::uint64_t needed = detail::saturating_sum(
+      {matrix_bytes(n, n, sizeof(T)), 2 * std::uint64_t(edges) * sizeof(Edge),
+       PathEdges<ExecSpace, T>::bytes(graph.vertices, edges),
+       PredecessorRows<ExecSpace, T>::bytes(1, n)});
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
   if (needed > usable)
     throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
                 " on " + describe_device(exec) + " for the distances and shortest-path edges, " +
                 "but only " + detail::size_text(usable) + " can be used");
-  check_path_bounds(graph.vertices, plan.negative_weights);
-  DistanceMatrix<ExecSpace> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"), n,
-                                 n);
+  DistanceMatrix<ExecSpace, T> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"),
+                                    n, n);
   const DeviceEdges<ExecSpace> device_edges = upload_edges(exec, graph.edges);
   fill_distance_matrix(exec, dist, device_edges);
   floyd_warshall(exec, dist, plan);
@@ -182,8 +199,9 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
     const std::int64_t cycle = negative_cycle_vertex(exec, dist, 0, graph.vertices);
     if (cycle >= 0) throw negative_cycle_error(cycle);
   }
-  PredecessorRows<ExecSpace> rows(exec, dist, 0, graph.vertices,
-                                  select_path_edges(exec, dist, graph.vertices, device_edges), 1);
+  PredecessorRows<ExecSpace, T> rows(
+      exec, dist, 0, graph.vertices,
+      select_path_edges(exec, dist, graph.vertices, device_edges, rule), 1, rule);
   const auto pred = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(rows.compute(source, 1), 0, Kokkos::ALL));
   return std::vector<int>(pred.data(), pred.data() + graph.vertices);
@@ -198,9 +216,14 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
       throw Error("vertex " + std::to_string(v) + " out of range [0, " +
                   std::to_string(graph.vertices) + ") of '" + config.input + "'");
   if (config.predecessors.empty()) {
+    const DistanceType type =
+        choose_distance_type(config.dtype, graph.vertices, weight_range(graph.edges));
     std::vector<int> pred;
-    with_backend(config.backend,
-                 [&](auto exec) { pred = computed_predecessor_row(exec, config, graph, source); });
+    with_backend(config.backend, [&](auto exec) {
+      visit_distance_type(type, [&](auto t) {
+        pred = computed_predecessor_row<decltype(t)>(exec, config, graph, source);
+      });
+    });
     return follow_predecessors(graph, pred, source, target, "apsp");
   }
   const std::vector<int> pred = read_predecessor_row(config.predecessors, graph.vertices, source);

@@ -111,7 +111,8 @@ std::function<void(int)> injected_failure(int rank) {
 // that cannot be used is a warning on stderr.
 template <class ExecSpace>
 void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Plan& plan) {
-  if (request.any() && tuning_enabled()) {
+  // `apsp tune` measures int32 shapes: real types take their table's.
+  if (request.any() && tuning_enabled() && plan.distance == DistanceType::int32) {
     std::string warning;
     const std::vector<TunedShape> cache = read_tuning_cache(tuning_cache_path(), warning);
     const TunedShape* tuned =
@@ -128,30 +129,31 @@ void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Pl
     }
     if (!warning.empty()) std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
   }
-  plan.shape = choose_shape(exec, request);
+  plan.shape = choose_shape(exec, request, plan.distance);
   plan.shape_source = request.any() ? "table" : "user";
 }
 
 // Predecessor rows computed at once: enough for the device, within `memory` bytes.
-template <class ExecSpace>
+template <class T, class ExecSpace>
 std::int64_t predecessor_batch(const ExecSpace& exec, std::int64_t rows, std::int64_t n,
                                std::uint64_t memory) {
   const std::int64_t wanted =
       detail::host_memory<ExecSpace> ? 64 * std::int64_t(exec.concurrency()) : 32768;
   std::int64_t batch = std::max<std::int64_t>(1, std::min(rows, wanted));
-  while (batch > 1 && PredecessorRows<ExecSpace>::bytes(batch, n) > memory)
+  while (batch > 1 && PredecessorRows<ExecSpace, T>::bytes(batch, n) > memory)
     batch /= 2;
   return batch;
 }
 
 // The predecessor rows' kernels once, on a graph of one edge, as detail::warm_up does for the
 // solver's (its distances are final as filled).
-template <class ExecSpace>
-void warm_up_predecessors(const ExecSpace& exec) {
-  DistanceMatrix<ExecSpace> dist("apsp::warm_up", 2, 2);
+template <class T, class ExecSpace>
+void warm_up_predecessors(const ExecSpace& exec, Tightness<T> rule) {
+  DistanceMatrix<ExecSpace, T> dist("apsp::warm_up", 2, 2);
   const DeviceEdges<ExecSpace> edges = upload_edges(exec, {Edge{0, 1, 0}});
   fill_distance_matrix(exec, dist, edges);
-  PredecessorRows<ExecSpace>(exec, dist, 0, 2, select_path_edges(exec, dist, 2, edges), 1)
+  PredecessorRows<ExecSpace, T>(exec, dist, 0, 2, select_path_edges(exec, dist, 2, edges, rule), 1,
+                                rule)
       .compute(0, 1);
 }
 
@@ -175,7 +177,7 @@ class Pipeline {
     if (plan_.algorithm == Algorithm::sssp)
       solve_sssp();
     else
-      solve_floyd_warshall();
+      visit_distance_type(plan_.distance, [&](auto t) { solve_floyd_warshall<decltype(t)>(); });
     commit();
     return stats_;
   }
@@ -200,7 +202,8 @@ class Pipeline {
 
   // --- plan: decided by rank 0 from the request and the data, the same on every rank.
   void plan() {
-    std::int64_t facts[8] = {};
+    std::int64_t facts[10] = {};
+    double max_abs = 0;
     std::string shape_source;
     collectively(
         ranks_,
@@ -208,7 +211,12 @@ class Pipeline {
           if (!ranks_.root()) return;
           Plan p;
           p.vertices = graph_.vertices;
-          p.negative_weights = has_negative_weight(graph_);
+          const WeightRange weights = weight_range(graph_.edges);
+          p.distance = choose_distance_type(config_.dtype, p.vertices, weights);
+          p.negative_weights = weights.negative();
+          max_abs = weights.largest_magnitude();
+          facts[8] = weights.integers;
+          facts[9] = int(p.distance);
           p.predecessors = !config_.predecessors.empty();
           if (p.predecessors && config_.algorithm == Algorithm::sssp)
             throw Error(
@@ -218,9 +226,9 @@ class Pipeline {
           // is an error, not silently ignored when auto picks Dijkstra.
           choose_planned_shape(exec_, config_.shape, p);
           const Algorithm asked = p.predecessors ? Algorithm::floyd_warshall : config_.algorithm;
-          p.algorithm =
-              choose_algorithm(asked, stats_.backend, detail::host_memory<ExecSpace>, graph_);
-          output_bytes_ = output_bytes(config_.output_format, p.vertices);
+          p.algorithm = choose_algorithm(asked, stats_.backend, detail::host_memory<ExecSpace>,
+                                         graph_, p.distance);
+          output_bytes_ = output_bytes(config_.output_format, p.vertices, p.distance);
           facts[0] = p.vertices;
           facts[1] = std::int64_t(graph_.edges.size());
           facts[2] = int(p.algorithm);
@@ -239,10 +247,14 @@ class Pipeline {
     plan_.negative_weights = facts[5] != 0;
     plan_.predecessors = facts[6] != 0;
     output_bytes_ = std::uint64_t(facts[7]);
+    plan_.distance = DistanceType(facts[9]);
+    ranks_.broadcast(&max_abs, sizeof max_abs, 0);
+    integer_weights_ = facts[8] != 0;
+    max_abs_ = max_abs;
     plan_.shape_source = broadcast_string(ranks_, shape_source, 0);
     // Every rank runs rank 0's shape.
     collectively(ranks_, [&] {
-      const auto shapes = available_shapes(exec_);
+      const auto shapes = available_shapes(exec_, plan_.distance);
       const auto found = std::find_if(shapes.begin(), shapes.end(), [&](const ShapeChoice& s) {
         return s.index == facts[3] && s.tile == facts[4];
       });
@@ -255,6 +267,7 @@ class Pipeline {
     plan_.padded = fw ? padded_size(plan_.vertices, plan_.shape) : plan_.vertices;
     stats_.vertices = plan_.vertices;
     stats_.algorithm = algorithm_name(plan_.algorithm);
+    stats_.dtype = distance_type_name(plan_.distance);
     stats_.tile = fw ? plan_.shape.tile : 0;
     stats_.shape = fw ? plan_.shape.name : "Dijkstra per source, bucket queue";
     stats_.shape_source = fw ? plan_.shape_source : "";
@@ -308,18 +321,25 @@ class Pipeline {
     const std::int64_t n = plan_.padded;
     std::string what;
     std::uint64_t need = 0;
+    const std::uint64_t element = value_bytes(plan_.distance);
     if (fw) {
       const std::uint64_t pivot =
-          rows_ > 0 && blocks_.holders() > 1 ? matrix_bytes(plan_.shape.tile, n) : 0;
+          rows_ > 0 && blocks_.holders() > 1 ? matrix_bytes(plan_.shape.tile, n, element) : 0;
       const std::uint64_t edges = std::uint64_t(edges_.size()) * sizeof(Edge);
       // With paths: the edges kept until their tight ones are selected, those (at most as
       // many), every rank's shortest-path edges (at most E) and the predecessor rows' batch.
       const std::uint64_t paths =
           plan_.predecessors
-              ? saturating_sum({edges, PathEdges<ExecSpace>::bytes(plan_.vertices, stats_.edges)})
+              ? saturating_sum(
+                    {edges, visit_distance_type(plan_.distance,
+                                                [&](auto t) {
+                                                  return PathEdges<ExecSpace, decltype(t)>::bytes(
+                                                      plan_.vertices, stats_.edges);
+                                                })})
               : 0;
-      need = saturating_sum({matrix_bytes(rows_, n), pivot, edges, paths});
-      what = std::to_string(rows_) + " rows of " + std::to_string(n) + " int32 distances" +
+      need = saturating_sum({matrix_bytes(rows_, n, element), pivot, edges, paths});
+      what = std::to_string(rows_) + " rows of " + std::to_string(n) + " " +
+             distance_type_name(plan_.distance) + " distances" +
              (pivot > 0 ? " and the pivot rows" : "") +
              (plan_.predecessors ? ", the shortest-path edges and the predecessor rows' work space"
                                  : "");
@@ -364,10 +384,11 @@ class Pipeline {
                          : "") +
                     "), but only " + size_text(usable) + " can be used: " + remedy);
       plan_.memory = detail::usable_memory(exec_, config_.max_memory) / sharing.size();
-      if (fw) check_path_bounds(plan_.vertices, plan_.negative_weights);
       if (plan_.predecessors)
-        batch_ =
-            predecessor_batch(exec_, real_rows_, n, plan_.memory > need ? plan_.memory - need : 0);
+        batch_ = visit_distance_type(plan_.distance, [&](auto t) {
+          return predecessor_batch<decltype(t)>(exec_, real_rows_, n,
+                                                plan_.memory > need ? plan_.memory - need : 0);
+        });
     });
   }
 
@@ -389,40 +410,44 @@ class Pipeline {
         },
         false);
     out_ = std::make_unique<RowOutput>(ranks_, out, config_.output, config_.output_format,
-                                       plan_.vertices);
+                                       plan_.vertices, plan_.distance);
     if (plan_.predecessors)
-      pred_out_ = std::make_unique<RowOutput>(ranks_, pred, config_.predecessors,
-                                              config_.output_format, plan_.vertices);
+      pred_out_ =
+          std::make_unique<RowOutput>(ranks_, pred, config_.predecessors, config_.output_format,
+                                      plan_.vertices, DistanceType::int32);
   }
 
   // Writes rows [0, count) of `rows` (global rows first_row_ ...) through `output`; the lap is
   // split into download and write.
-  void write_rows(RowOutput& output, const DistanceMatrix<ExecSpace>& rows, std::int64_t first,
+  template <class T>
+  void write_rows(RowOutput& output, const DistanceMatrix<ExecSpace, T>& rows, std::int64_t first,
                   std::int64_t count) {
     double download = 0, write = 0;
     const double shipped = output.write([&](const RowOutput::Sink& sink) {
       detail::download_rows(
-          exec_, rows, count, [&](std::int64_t i, const int* row) { sink(first + i, row); },
-          download, write);
+          exec_, rows, count, [&](std::int64_t i, const T* row) { sink(first + i, row); }, download,
+          write);
     });
     watch_.lap(seconds().download, {{&seconds().write, shipped}});
   }
 
+  template <class T>
   void solve_floyd_warshall() {
     detail::ScopedRegion region("apsp::solve::floyd_warshall");
     const std::int64_t n = plan_.padded;
-    DistanceMatrix<ExecSpace> local;
+    const Tightness<T> rule = tightness_for<T>(plan_.vertices, integer_weights_, max_abs_);
+    DistanceMatrix<ExecSpace, T> local;
     DeviceEdges<ExecSpace> device_edges;
     // --- upload
     collectively(ranks_, [&] {
-      local = DistanceMatrix<ExecSpace>(
+      local = DistanceMatrix<ExecSpace, T>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist_rows"), rows_, n);
       device_edges = upload_edges(exec_, edges_);
       std::vector<Edge>().swap(edges_);
       fill_distance_rows(exec_, local, first_row_, device_edges);
       if (!plan_.predecessors) device_edges = {};
-      detail::warm_up(exec_, plan_);
-      if (plan_.predecessors) warm_up_predecessors(exec_);
+      detail::warm_up<ExecSpace, T>(exec_, plan_);
+      if (plan_.predecessors) warm_up_predecessors(exec_, rule);
     });
     watch_.lap(seconds().upload);
 
@@ -452,7 +477,7 @@ class Pipeline {
     // --- predecessors: this rank's shortest-path edges, everyone's gathered, then the rows.
     std::vector<Edge> tight;
     collectively(ranks_, [&] {
-      const DeviceEdges<ExecSpace> mine = tight_edges(exec_, local, first_row_, device_edges);
+      const DeviceEdges<ExecSpace> mine = tight_edges(exec_, local, first_row_, device_edges, rule);
       device_edges = {};
       tight.resize(mine.size());
       Kokkos::deep_copy(
@@ -462,14 +487,14 @@ class Pipeline {
     });
     const std::vector<char> all = ranks_.gather(tight.data(), tight.size(), sizeof(Edge));
     std::vector<Edge>().swap(tight);
-    std::unique_ptr<PredecessorRows<ExecSpace>> rows;
+    std::unique_ptr<PredecessorRows<ExecSpace, T>> rows;
     collectively(ranks_, [&] {
       std::vector<Edge> every(all.size() / sizeof(Edge));
       std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
-      const PathEdges<ExecSpace> edges =
-          path_edges(exec_, plan_.vertices, upload_edges(exec_, every));
-      rows = std::make_unique<PredecessorRows<ExecSpace>>(exec_, local, first_row_, plan_.vertices,
-                                                          edges, batch_);
+      const PathEdges<ExecSpace, T> edges =
+          path_edges<T>(exec_, plan_.vertices, upload_edges(exec_, every));
+      rows = std::make_unique<PredecessorRows<ExecSpace, T>>(exec_, local, first_row_,
+                                                             plan_.vertices, edges, batch_, rule);
     });
     watch_.lap(seconds().predecessors);
     double download = 0, write = 0, search = 0;
@@ -586,9 +611,11 @@ class Pipeline {
   std::uint64_t output_bytes_ = 0;
   RowBlocks blocks_;
   std::int64_t first_row_ = 0, rows_ = 0, real_rows_ = 0;
-  std::vector<Edge> edges_;    // this rank's share
-  std::int64_t batch_ = 1;     // predecessor rows at a time
-  OutputTransaction outputs_;  // rank 0's: OUT, P, then the stats file
+  std::vector<Edge> edges_;      // this rank's share
+  std::int64_t batch_ = 1;       // predecessor rows at a time
+  bool integer_weights_ = true;  // every weight a whole number (the predecessors' Tightness)
+  double max_abs_ = 0;           // the heaviest |weight|
+  OutputTransaction outputs_;    // rank 0's: OUT, P, then the stats file
   std::unique_ptr<AtomicOutputFile> stats_out_;
   std::unique_ptr<RowOutput> out_, pred_out_;
 };

@@ -36,19 +36,20 @@ namespace detail {
 
 class RowOutput {
  public:
-  // A row: its global index (rows come in increasing order) and V values.
-  using Sink = std::function<void(std::int64_t, const int*)>;
+  // A row: its global index (rows come in increasing order) and V values of the output's type.
+  using Sink = std::function<void(std::int64_t, const void*)>;
 
   // Collective. `file`: rank 0's output (null on the other ranks); `name`: the output as the
-  // user named it, for messages.
+  // user named it, for messages; `type`: its values' (the distances', or int32 predecessors).
   RowOutput(Ranks& ranks, AtomicOutputFile* file, const std::string& name, OutputFormat format,
-            std::int64_t vertices)
+            std::int64_t vertices, DistanceType type)
       : ranks_(ranks),
         file_(file),
         name_(name),
         format_(format),
         vertices_(vertices),
-        header_(format == OutputFormat::npy ? npy_header(vertices) : "") {
+        type_(type),
+        header_(format == OutputFormat::npy ? npy_header(vertices, type) : "") {
     std::string path;
     if (ranks.root()) {
       at_offsets_ = format != OutputFormat::text && !file->temporary_path().empty();
@@ -85,7 +86,7 @@ class RowOutput {
         const std::size_t bytes = row_bytes();
         if (ranks_.root() && !header_.empty())
           write_all_at(fd_, 0, header_.data(), header_.size(), name_);
-        produce([&](std::int64_t row, const int* data) {
+        produce([&](std::int64_t row, const void* data) {
           const auto start = Clock::now();
           write_all_at(fd_, header_.size() + std::uint64_t(row) * bytes, data, bytes, name_);
           seconds_ += seconds_since(start);
@@ -106,7 +107,7 @@ class RowOutput {
       attempt([&] {
         if (!header_.empty()) put(header_.data(), header_.size());
         std::string text;
-        produce([&](std::int64_t, const int* data) {
+        produce([&](std::int64_t, const void* data) {
           if (format_ != OutputFormat::text) return put(data, row_bytes());
           text.clear();
           append_row(text, data);
@@ -119,7 +120,7 @@ class RowOutput {
       Ranks* pair = pairs_[std::size_t(ranks_.rank())].get();
       std::string pending;
       attempt([&] {
-        produce([&](std::int64_t, const int* data) {
+        produce([&](std::int64_t, const void* data) {
           append_row(pending, data);
           if (pending.size() >= piece_bytes) ship(*pair, pending);
         });
@@ -157,14 +158,16 @@ class RowOutput {
     return all;
   }
 
-  std::size_t row_bytes() const { return std::size_t(vertices_) * sizeof(int); }
+  std::size_t row_bytes() const { return std::size_t(vertices_) * value_bytes(type_); }
 
   // A row in the output's format, appended to `to`.
-  void append_row(std::string& to, const int* row) const {
+  void append_row(std::string& to, const void* row) const {
     if (format_ != OutputFormat::text)
-      to.append(reinterpret_cast<const char*>(row), row_bytes());
+      to.append(static_cast<const char*>(row), row_bytes());
     else
-      append_text_row(to, row, vertices_);
+      visit_distance_type(type_, [&](auto t) {
+        append_text_row(to, static_cast<const decltype(t)*>(row), vertices_);
+      });
   }
 
   // Rank 0 writes; errors are kept so that the other ranks are drained all the same.
@@ -206,6 +209,7 @@ class RowOutput {
   std::string name_;
   OutputFormat format_;
   std::int64_t vertices_;
+  DistanceType type_;
   std::string header_;  // before the rows: the .npy header, or nothing
   bool at_offsets_ = false;
   int fd_ = -1;

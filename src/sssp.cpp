@@ -37,13 +37,19 @@ const char* algorithm_name(Algorithm algorithm) {
 }
 
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
-                           const Graph& graph) {
-  const bool negative = has_negative_weight(graph);
+                           const Graph& graph, DistanceType type) {
+  const WeightRange weights = weight_range(graph.edges);
+  const bool negative = weights.negative();
+  const bool bucket_weights = type == DistanceType::int32 && weights.highest <= max_weight;
   if (asked == Algorithm::sssp) {
     if (negative)
       throw Error(
           "--algorithm sssp (Dijkstra) needs non-negative weights and this graph has "
           "negative ones: use --algorithm fw");
+    if (!bucket_weights)
+      throw Error(std::string("--algorithm sssp computes int32 distances with weights up to ") +
+                  std::to_string(max_weight) + ", and these are " + distance_type_name(type) +
+                  " with weights up to " + number_text(weights.highest) + ": use --algorithm fw");
     if (!sssp_available)
       throw Error(
           "--algorithm sssp needs Kokkos Kernels, which this build lacks: use "
@@ -55,8 +61,9 @@ Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool hos
   if (asked != Algorithm::automatic) return asked;
   const double v = double(graph.vertices);
   const bool sparse = double(graph.edges.size()) < sssp_max_density * v * v;
-  return sssp_available && host_backend && sparse && !negative ? Algorithm::sssp
-                                                               : Algorithm::floyd_warshall;
+  return sssp_available && host_backend && sparse && !negative && bucket_weights
+             ? Algorithm::sssp
+             : Algorithm::floyd_warshall;
 }
 
 #if defined(APSP_HAVE_KOKKOS_KERNELS)

@@ -43,6 +43,7 @@ std::string SolveStats::to_json() const {
     << "  \"vertices\": " << vertices << ",\n"
     << "  \"edges\": " << edges << ",\n"
     << "  \"algorithm\": " << detail::json_string(algorithm) << ",\n"
+    << "  \"dtype\": " << detail::json_string(dtype) << ",\n"
     << "  \"backend\": " << detail::json_string(backend) << ",\n"
     << "  \"device\": " << detail::json_string(device) << ",\n"
     << "  \"concurrency\": " << concurrency << ",\n"

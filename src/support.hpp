@@ -54,13 +54,14 @@ TuningKey tuning_key(const ExecSpace& exec) {
 
 // Runs every kernel once on a two-tile matrix, so that a timed solve does not include what
 // only the first launch pays (lazy module loading on CUDA, first touch of scratch pools).
-// The kernels of the plan: its shape, and its arithmetic (plan.negative_weights).
-template <class ExecSpace>
+// The kernels of the plan: its shape, its type T (plan.distance) and its arithmetic
+// (plan.negative_weights).
+template <class ExecSpace, class T = int>
 void warm_up(const ExecSpace& exec, const Plan& plan) {
   Plan two_tiles = plan;
   two_tiles.vertices = two_tiles.padded = 2 * std::int64_t(plan.shape.tile);
-  DistanceMatrix<ExecSpace> dist("apsp::warm_up", two_tiles.padded, two_tiles.padded);
-  fill_distance_matrix(exec, dist, {});
+  DistanceMatrix<ExecSpace, T> dist("apsp::warm_up", two_tiles.padded, two_tiles.padded);
+  fill_distance_matrix(exec, dist, std::vector<Edge>{});
   floyd_warshall(exec, dist, two_tiles);
 }
 
@@ -68,9 +69,9 @@ void warm_up(const ExecSpace& exec, const Plan& plan) {
 // the host. On a host backend straight from the matrix; on a device through two pinned
 // buffers, so that copying one chunk overlaps writing the previous one. Adds the time spent
 // waiting for copies to download_s and the time in write_row to write_s.
-template <class ExecSpace, class WriteRow>
-void download_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows, std::int64_t count,
-                   WriteRow&& write_row, double& download_s, double& write_s) {
+template <class ExecSpace, class T, class WriteRow>
+void download_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
+                   std::int64_t count, WriteRow&& write_row, double& download_s, double& write_s) {
   ScopedRegion region("apsp::download_rows");
   const std::int64_t n = rows.extent(1);
   if (count <= 0) return;
@@ -80,10 +81,9 @@ void download_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace>& rows,
       write_row(i, rows.data() + i * n);
     write_s += seconds_since(start);
   } else {
-    using Staging =
-        Kokkos::View<int**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
-    const std::int64_t chunk =
-        std::max<std::int64_t>(1, std::min<std::int64_t>(count, (64 << 20) / (n * 4)));
+    using Staging = Kokkos::View<T**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
+    const std::int64_t chunk = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(count, (64 << 20) / (n * std::int64_t(sizeof(T)))));
     Staging buffers[2] = {
         Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging0"), chunk, n),
         Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging1"), chunk, n)};

@@ -13,17 +13,22 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <queue>
+#include <type_traits>
 #include <utility>
 
 namespace apsp {
 namespace {
 
+constexpr double unreachable = std::numeric_limits<double>::infinity();
+
 struct Arc {
   std::int32_t to;
-  std::int32_t weight;
+  double weight;
 };
 
 // Compressed adjacency: arcs of u are arcs[first[u]] .. arcs[first[u+1]-1], sorted by target.
@@ -69,11 +74,12 @@ Adjacency build_adjacency(std::int32_t vertices, const std::vector<Edge>& edges,
   return g;
 }
 
-// Dijkstra with a binary heap and lazy deletion.
-std::vector<std::int32_t> shortest_distances(const Adjacency& g, std::int32_t source) {
+// Dijkstra with a binary heap and lazy deletion, in double (exact for whole-number weights
+// below 2^53), +inf where there is no path.
+std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source) {
   const std::size_t n = g.first.size() - 1;
-  std::vector<std::int64_t> dist(n, std::int64_t(infinity));
-  using Entry = std::pair<std::int64_t, std::int32_t>;
+  std::vector<double> dist(n, unreachable);
+  using Entry = std::pair<double, std::int32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
   dist[std::size_t(source)] = 0;
   heap.push({0, source});
@@ -82,16 +88,14 @@ std::vector<std::int32_t> shortest_distances(const Adjacency& g, std::int32_t so
     heap.pop();
     if (d != dist[std::size_t(u)]) continue;
     for (const Arc* a = g.begin(u); a != g.end(u); ++a) {
-      const std::int64_t through = d + a->weight;
+      const double through = d + a->weight;
       if (through < dist[std::size_t(a->to)]) {
         dist[std::size_t(a->to)] = through;
         heap.push({through, a->to});
       }
     }
   }
-  // A path has at most V-1 edges of weight <= 1000, so it stays below INF for every V up to
-  // 1073742, whose output alone would be 4.6 TB: int32 holds every distance.
-  return std::vector<std::int32_t>(dist.begin(), dist.end());
+  return dist;
 }
 
 // The sampled vertices: 0 and V-1 (the corners, where off-by-one errors in tiling and padding
@@ -133,7 +137,8 @@ class Descriptor {
   const int fd;
 };
 
-// The output, a few megabytes of rows at a time.
+// The output, a few megabytes of rows at a time, each row as doubles: int32 values exactly, with
+// the int32 infinity (checked to be the only value above the range) as +inf, like the floats'.
 class RowStream {
  public:
   RowStream(const std::string& path, std::int32_t vertices, const std::string& input)
@@ -143,43 +148,65 @@ class RowStream {
     if (fstat(file_.fd, &st) != 0)
       throw Error("cannot stat '" + path + "': " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
-    // HW3, or the same values after an .npy header.
+    // HW3, or the values after an .npy header.
     std::string head(std::size_t(std::min<std::int64_t>(st.st_size, 4096)), '\0');
     if (::pread(file_.fd, &head[0], head.size(), 0) != ssize_t(head.size()))
       throw Error("cannot read output '" + path + "': " + std::strerror(errno));
     const MatrixLayout layout = matrix_layout(head, path);
+    type_ = layout.type;
     if (layout.vertices >= 0 && layout.vertices != vertices)
       throw Error("output '" + path + "' is a " + std::to_string(layout.vertices) + " x " +
                   std::to_string(layout.vertices) +
                   " .npy matrix, but V = " + std::to_string(vertices) + " (from '" + input + "')");
-    const std::uint64_t expected = layout.offset + hw3_output_bytes(vertices);
+    const std::uint64_t value = value_bytes(type_);
+    const std::uint64_t values = std::uint64_t(vertices) * std::uint64_t(vertices);
+    const std::uint64_t expected = layout.offset + values * value;
     if (std::uint64_t(st.st_size) != expected)
       throw Error("output '" + path + "' has " + std::to_string(st.st_size) +
                   " bytes, but V = " + std::to_string(vertices) + " (from '" + input + "') needs " +
-                  (layout.offset ? "its .npy header and " : "") +
-                  "V*V*4 = " + std::to_string(hw3_output_bytes(vertices)));
+                  (layout.offset ? "its .npy header and " : "") + "V*V*" + std::to_string(value) +
+                  " = " + std::to_string(values * value));
     if (::lseek(file_.fd, off_t(layout.offset), SEEK_SET) < 0)
       throw Error("cannot read output '" + path + "': " + std::strerror(errno));
     posix_fadvise(file_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    const std::int64_t row_bytes = std::int64_t(vertices) * 4;
+    const std::int64_t row_bytes = std::int64_t(vertices) * std::int64_t(value);
     rows_per_chunk_ = std::max<std::int64_t>(1, (8 << 20) / row_bytes);
-    buffer_.resize(std::size_t(std::min<std::int64_t>(rows_per_chunk_, vertices) * vertices));
+    buffer_.resize(std::size_t(std::min<std::int64_t>(rows_per_chunk_, vertices) * row_bytes));
+    row_.resize(std::size_t(vertices));
   }
 
-  // The next row; valid until the next call.
-  const std::int32_t* next() {
+  DistanceType type() const { return type_; }
+
+  // The next row; valid until the next call. An int32 row also gives its first value outside
+  // [0, INF] in `bad` (its column, or -1), before INF becomes +inf.
+  const double* next(std::int64_t& bad) {
     if (in_buffer_ == 0) fill();
-    const std::int32_t* row = buffer_.data() + std::size_t(used_ * vertices_);
+    const char* raw = buffer_.data() + std::size_t(used_ * vertices_) * value_bytes(type_);
     ++used_;
     --in_buffer_;
-    return row;
+    bad = -1;
+    visit_distance_type(type_, [&](auto t) {
+      using T = decltype(t);
+      const T* values = reinterpret_cast<const T*>(raw);
+      if constexpr (std::is_integral<T>::value) {
+        for (std::int64_t j = 0; j < vertices_ && bad < 0; ++j)
+          if (std::uint32_t(values[j]) > std::uint32_t(infinity)) bad = j;
+        for (std::int64_t j = 0; j < vertices_; ++j)
+          row_[std::size_t(j)] = values[j] == infinity ? unreachable : double(values[j]);
+        if (bad >= 0) row_[std::size_t(bad)] = double(values[bad]);
+      } else {
+        for (std::int64_t j = 0; j < vertices_; ++j)
+          row_[std::size_t(j)] = double(values[j]);
+      }
+    });
+    return row_.data();
   }
 
  private:
   void fill() {
     const std::int64_t rows = std::min<std::int64_t>(rows_per_chunk_, vertices_ - rows_read_);
-    char* p = reinterpret_cast<char*>(buffer_.data());
-    std::size_t left = std::size_t(rows * vertices_) * 4;
+    char* p = buffer_.data();
+    std::size_t left = std::size_t(rows * vertices_) * value_bytes(type_);
     while (left > 0) {
       const ssize_t n = ::read(file_.fd, p, left);
       if (n < 0 && errno == EINTR) continue;
@@ -196,8 +223,10 @@ class RowStream {
   std::string path_;
   std::int64_t vertices_;
   Descriptor file_;
+  DistanceType type_ = DistanceType::int32;
   std::int64_t rows_per_chunk_ = 1, rows_read_ = 0, in_buffer_ = 0, used_ = 0;
-  std::vector<std::int32_t> buffer_;
+  std::vector<char> buffer_;
+  std::vector<double> row_;
 };
 
 // The first j in [0, n) with bad(j), or -1. Scans blocks branch-free (the compiler vectorizes
@@ -218,15 +247,21 @@ std::int64_t first_violation(std::int64_t n, Bad bad) {
   return -1;
 }
 
-std::string at_most(std::int64_t x) {
-  return "at most " + std::to_string(x);
-}
-std::string at_least(std::int64_t x) {
-  return "at least " + std::to_string(x);
-}
 std::string dist_of(std::int64_t i, std::int64_t j) {
   return "d(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
+
+// Comparisons within the rounding of the output's type (rounding_slack in distance.hpp; 0 for
+// int32 and for floats whose sums are all exact): x <= y and x = y up to slack * (|x| + |y|),
+// with +inf (no path) only ever equal to itself.
+struct Rounding {
+  double slack = 0;
+  bool at_most(double x, double y) const {
+    return x <= y ||
+           (x != unreachable && y != unreachable && x - y <= slack * (std::fabs(x) + std::fabs(y)));
+  }
+  bool equal(double x, double y) const { return at_most(x, y) && at_most(y, x); }
+};
 
 }  // namespace
 
@@ -243,23 +278,32 @@ VerifyResult verify(const std::string& input, const std::string& output,
     const Edge& edge = graph.edges[e];
     if (edge.weight < 0)
       throw Error("verify: edge " + std::to_string(e) + " (" + std::to_string(edge.src) + " -> " +
-                  std::to_string(edge.dst) + ") has weight " + std::to_string(edge.weight) +
+                  std::to_string(edge.dst) + ") has weight " + number_text(edge.weight) +
                   " < 0; verify checks graphs with non-negative weights only (it samples rows "
                   "by Dijkstra)");
   }
   const std::int32_t v = graph.vertices;
   result.vertices = v;
   result.edges = std::int64_t(graph.edges.size());
+  const WeightRange weights = weight_range(graph.edges);
   // Opened before anything of size V is allocated: V comes from an untrusted header, the
   // output's size confirms it.
   RowStream rows(output, v, input);
+  const DistanceType type = rows.type();
+  const Rounding within{visit_distance_type(type, [&](auto t) {
+    return rounding_slack<decltype(t)>(v, weights.integers, weights.largest_magnitude());
+  })};
+  // A weight as the output's type holds it (the solver starts from these).
+  const auto stored = [&](double w) {
+    return visit_distance_type(type, [&](auto t) { return double(decltype(t)(w)); });
+  };
   const Adjacency forward = build_adjacency(v, graph.edges, false);
   const Adjacency backward = build_adjacency(v, graph.edges, true);
   std::vector<Edge>().swap(graph.edges);
   result.sampled = sample_vertices(v, options.samples, options.seed);
   const std::size_t k = result.sampled.size();
-  // from[t][j] = d(s_t, j) and to[t][i] = d(i, s_t), exact.
-  std::vector<std::vector<std::int32_t>> from(k), to(k);
+  // from[t][j] = d(s_t, j) and to[t][i] = d(i, s_t), exact for whole-number weights.
+  std::vector<std::vector<double>> from(k), to(k);
   for (std::size_t t = 0; t < k; ++t) {
     from[t] = shortest_distances(forward, result.sampled[t]);
     to[t] = shortest_distances(backward, result.sampled[t]);
@@ -268,8 +312,14 @@ VerifyResult verify(const std::string& input, const std::string& output,
   for (std::size_t t = 0; t < k; ++t)
     sample_index[std::size_t(result.sampled[t])] = int(t);
 
+  // Values as the output's type writes them: the int32 infinity, or inf.
+  const std::string inf = type == DistanceType::int32 ? std::to_string(infinity) : "inf";
+  const auto shown = [&](double x) { return x == unreachable ? inf : number_text(x); };
+  const std::string within_text =
+      within.slack > 0 ? " (within the rounding of " + std::string(distance_type_name(type)) + ")"
+                       : "";
   auto fail = [&](VerifyCheck check, std::int64_t i, std::int64_t j, std::string expected,
-                  std::int32_t found, std::string reason) {
+                  double found, std::string reason) {
     result.passed = false;
     result.check = check;
     result.row = i;
@@ -278,17 +328,17 @@ VerifyResult verify(const std::string& input, const std::string& output,
     result.found = found;
     result.reason = std::move(reason);
     result.message = "mismatch at (" + std::to_string(i) + ", " + std::to_string(j) +
-                     "): expected " + result.expected + ", found " + std::to_string(found) + " (" +
+                     "): expected " + result.expected + ", found " + shown(found) + " (" +
                      result.reason + ")";
     return result;
   };
-  const std::string inf = std::to_string(infinity);
+  const auto at_most = [&](double x) { return "at most " + shown(x) + within_text; };
+  const auto at_least = [&](double x) { return "at least " + shown(x) + within_text; };
 
   for (std::int32_t i = 0; i < v; ++i) {
-    const std::int32_t* row = rows.next();
-    // The bound first: every sum below then stays within 2 * INF < 2^31.
-    std::int64_t j = first_violation(
-        v, [&](std::int64_t c) { return std::uint32_t(row[c]) > std::uint32_t(infinity); });
+    std::int64_t j = -1;
+    const double* row = rows.next(j);
+    if (j < 0) j = first_violation(v, [&](std::int64_t c) { return !(row[c] >= 0); });
     if (j >= 0)
       return fail(VerifyCheck::range, i, j, "a value in [0, " + inf + "]", row[j],
                   "not a distance");
@@ -296,44 +346,47 @@ VerifyResult verify(const std::string& input, const std::string& output,
 
     const int t_row = sample_index[std::size_t(i)];
     if (t_row >= 0) {
-      const std::int32_t* exact = from[std::size_t(t_row)].data();
-      j = first_violation(v, [&](std::int64_t c) { return row[c] != exact[c]; });
+      const double* exact = from[std::size_t(t_row)].data();
+      j = first_violation(v, [&](std::int64_t c) { return !within.equal(row[c], exact[c]); });
       if (j >= 0)
-        return fail(VerifyCheck::sampled_row, i, j, std::to_string(exact[j]), row[j],
-                    exact[j] == infinity ? "no path from sampled source " + std::to_string(i)
-                                         : "Dijkstra from sampled source " + std::to_string(i));
+        return fail(VerifyCheck::sampled_row, i, j, shown(exact[j]) + within_text, row[j],
+                    exact[j] == unreachable ? "no path from sampled source " + std::to_string(i)
+                                            : "Dijkstra from sampled source " + std::to_string(i));
     }
     for (std::size_t t = 0; t < k; ++t) {
       const std::int32_t s = result.sampled[t];
-      if (row[s] != to[t][std::size_t(i)])
-        return fail(
-            VerifyCheck::sampled_column, i, s, std::to_string(to[t][std::size_t(i)]), row[s],
-            to[t][std::size_t(i)] == infinity ? "no path to sampled target " + std::to_string(s)
-                                              : "Dijkstra to sampled target " + std::to_string(s));
+      const double exact = to[t][std::size_t(i)];
+      if (!within.equal(row[s], exact))
+        return fail(VerifyCheck::sampled_column, i, s, shown(exact) + within_text, row[s],
+                    exact == unreachable ? "no path to sampled target " + std::to_string(s)
+                                         : "Dijkstra to sampled target " + std::to_string(s));
     }
+    // The solver starts from the lightest edge as stored, and only lowers it: exact.
     for (const Arc* a = forward.begin(i); a != forward.end(i); ++a)
-      if (row[a->to] > a->weight)
-        return fail(VerifyCheck::edge, i, a->to, at_most(a->weight), row[a->to],
+      if (row[a->to] > stored(a->weight))
+        return fail(VerifyCheck::edge, i, a->to, "at most " + shown(stored(a->weight)), row[a->to],
                     "edge " + std::to_string(i) + " -> " + std::to_string(a->to) + " of weight " +
-                        std::to_string(a->weight));
+                        number_text(a->weight));
 
     if (t_row < 0) {
       for (std::size_t t = 0; t < k; ++t) {
         const std::int32_t s = result.sampled[t];
-        const std::int32_t* ds = from[t].data();
-        const std::int32_t dsi = ds[i], dis = row[s];
-        j = first_violation(v, [&](std::int64_t c) { return ds[c] > dsi + row[c]; });
+        const double* ds = from[t].data();
+        const double dsi = ds[i], dis = row[s];
+        j = first_violation(v,
+                            [&](std::int64_t c) { return !within.at_most(ds[c], dsi + row[c]); });
         if (j >= 0)
-          return ds[j] == infinity
+          return ds[j] == unreachable
                      ? fail(VerifyCheck::triangle, i, j, inf, row[j],
                             "sampled vertex " + std::to_string(s) + " reaches " +
                                 std::to_string(i) + " but not " + std::to_string(j))
                      : fail(VerifyCheck::triangle, i, j, at_least(ds[j] - dsi), row[j],
                             dist_of(s, i) + " + " + dist_of(i, j) + " >= " + dist_of(s, j) + " = " +
-                                std::to_string(ds[j]));
-        j = first_violation(v, [&](std::int64_t c) { return row[c] > dis + ds[c]; });
+                                shown(ds[j]));
+        j = first_violation(v,
+                            [&](std::int64_t c) { return !within.at_most(row[c], dis + ds[c]); });
         if (j >= 0)
-          return fail(VerifyCheck::triangle, i, j, at_most(std::int64_t(dis) + ds[j]), row[j],
+          return fail(VerifyCheck::triangle, i, j, at_most(dis + ds[j]), row[j],
                       "the path through sampled vertex " + std::to_string(s) + ", " +
                           dist_of(i, s) + " + " + dist_of(s, j));
       }
@@ -341,20 +394,23 @@ VerifyResult verify(const std::string& input, const std::string& output,
       // A second opinion on the sampled row that does not trust our Dijkstra: a wrong
       // Dijkstra would have to agree with a wrong output to slip through.
       for (std::int32_t u = 0; u < v; ++u) {
-        if (row[u] == infinity) continue;
+        if (row[u] == unreachable) continue;
         for (const Arc* a = forward.begin(u); a != forward.end(u); ++a)
-          if (row[a->to] > row[u] + a->weight)
-            return fail(VerifyCheck::relaxation, i, a->to, at_most(row[u] + a->weight), row[a->to],
+          if (!within.at_most(row[a->to], row[u] + stored(a->weight)))
+            return fail(VerifyCheck::relaxation, i, a->to, at_most(row[u] + stored(a->weight)),
+                        row[a->to],
                         "edge " + std::to_string(u) + " -> " + std::to_string(a->to) +
-                            " of weight " + std::to_string(a->weight) + " from " + dist_of(i, u));
+                            " of weight " + number_text(a->weight) + " from " + dist_of(i, u));
       }
     }
   }
 
   result.passed = true;
   result.message = "verified: V = " + std::to_string(v) + ", E = " + std::to_string(result.edges) +
-                   ": " + std::to_string(k) + " sampled rows and columns exact (seed " +
-                   std::to_string(options.seed) + "), zero diagonal, all values in [0, " + inf +
+                   ": " + std::to_string(k) + " sampled rows and columns " +
+                   (within.slack > 0 ? "within rounding" : "exact") + " (seed " +
+                   std::to_string(options.seed) + "), zero diagonal, all " +
+                   distance_type_name(type) + " values in [0, " + inf +
                    "], d(u, v) <= w for every edge, triangle inequality through the sampled "
                    "vertices on every row";
   return result;

@@ -17,7 +17,7 @@ inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
     d[std::size_t(i * v + i)] = 0;
   for (const auto& e : g.edges) {
     int& x = d[std::size_t(std::int64_t(e.src) * v + e.dst)];
-    if (e.src != e.dst && e.weight < x) x = e.weight;
+    if (e.src != e.dst && e.weight < x) x = int(e.weight);  // whole-number weights (HW3)
   }
   for (std::int64_t k = 0; k < v; ++k)
     for (std::int64_t i = 0; i < v; ++i) {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -110,9 +111,11 @@ TEST_F(FormatFiles, EdgeListErrorsNameFileLineAndColumn) {
   expect_error("g.txt", "0 1 5\n0 1\n", {f + ":2: expected 3 fields 'u v w', found 2"});
   expect_error("g.txt", "0 1 5 7\n", {f + ":1: expected 3 fields 'u v w', found 4"});
   expect_error("g.txt", "0 x 5\n", {f + ":1: column 2: vertex x is not an integer"});
-  expect_error("g.txt", "\n\n0 1 2.5\n", {f + ":3: column 3: weight 2.5 is not an integer"});
+  expect_error("g.txt", "\n\n0 1 2.5x\n", {f + ":3: column 3: weight 2.5x is not a number"});
   expect_error("g.txt", "0 1 -1\n", {f + ":1: column 3: weight -1 is negative"});
-  expect_error("g.txt", "0 1 1001\n", {f + ":1: column 3: weight 1001 out of range [0, 1000]"});
+  expect_error("g.txt", "0 1 1e999\n", {f + ":1: column 3: weight 1e999 is too large"});
+  expect_error("g.txt", "0 1 inf\n", {f + ":1: column 3: weight inf is not a number"});
+  expect_error("g.txt", "0 1 nan\n", {f + ":1: column 3: weight nan is not a number"});
   expect_error("g.txt", "-1 1 1\n", {f + ":1: column 1: vertex -1 is negative"});
   expect_error("g.txt", "0 2147483647 1\n",
                {f + ":1: column 2: vertex 2147483647 is too large (at most 2147483646)"});
@@ -132,7 +135,7 @@ TEST_F(FormatFiles, EdgeListErrorsNameFileLineAndColumn) {
   expect_error("g.txt", "", {f + ": no edges and no '# vertices N' header"});
   expect_error("g.txt", "# only a comment\n\n", {f + ": no edges and no '# vertices N' header"});
   expect_error("g.txt", std::string("0 1 \x01\n"),
-               {f + ":1: column 3: weight \\x01 is not an integer"});
+               {f + ":1: column 3: weight \\x01 is not a number"});
 }
 
 // ---------------------------------------------------------------- Matrix Market
@@ -227,17 +230,17 @@ TEST_F(FormatFiles, MatrixMarketErrorsNameFileLineAndColumn) {
   expect_error("g.mtx", integer + "3000000000 3000000000 0\n",
                {f + ":2: column 1: V = 3000000000 is more vertices than apsp handles"});
   expect_error("g.mtx", integer + "3 3 -1\n", {f + ":2: column 3: E = -1"});
-  expect_error("g.mtx", real + "3 3 2\n1 2 1\n2 3 1.5\n",
-               {f + ":4: column 3: weight 1.5 is not an integer"});
+  expect_error("g.mtx", real + "3 3 2\n1 2 1\n2 3 1.5.5\n",
+               {f + ":4: column 3: weight 1.5.5 is not a number"});
   expect_error("g.mtx", real + "3 3 1\n1 2 abc\n",
                {f + ":3: column 3: weight abc is not a number"});
   expect_error("g.mtx", real + "3 3 1\n1 2 1e999\n",
-               {f + ":3: column 3: weight 1e999 out of range [0, 1000]"});
+               {f + ":3: column 3: weight 1e999 is too large"});
   expect_error("g.mtx", real + "3 3 1\n1 2 -2.0\n", {f + ":3: column 3: weight -2.0 is negative"});
   expect_error("g.mtx", integer + "3 3 1\n1 2 1.0\n",
                {f + ":3: column 3: weight 1.0 is not an integer"});
-  expect_error("g.mtx", integer + "3 3 1\n1 2 1001\n",
-               {f + ":3: column 3: weight 1001 out of range [0, 1000]"});
+  expect_error("g.mtx", integer + "3 3 1\n1 2 99999999999999999999\n",
+               {f + ":3: column 3: weight 99999999999999999999 is too large"});
   expect_error("g.mtx", integer + "3 3 1\n4 1 1\n",
                {f + ":3: column 1: vertex 4 out of range [1, 3]"});
   expect_error("g.mtx", integer + "3 3 1\n1 0 1\n",
@@ -287,9 +290,8 @@ TEST_F(FormatFiles, DimacsErrorsNameFileLineAndColumn) {
   expect_error("g.gr", "p sp 3 1\na 0 1 1\n", {f + ":2: column 2: vertex 0 out of range [1, 3]"});
   expect_error("g.gr", "p sp 3 1\na 1 2\n", {f + ":2: expected 4 fields 'a u v w', found 3"});
   expect_error("g.gr", "p sp 3 1\na 1 2 -5\n", {f + ":2: column 4: weight -5 is negative"});
-  expect_error("g.gr", "p sp 3 1\na 1 2 5000\n",
-               {f + ":2: column 4: weight 5000 out of range [0, 1000]"});
-  expect_error("g.gr", "p sp 3 1\na 1 2 one\n", {f + ":2: column 4: weight one is not an integer"});
+  expect_error("g.gr", "p sp 3 1\na 1 2 1e999\n", {f + ":2: column 4: weight 1e999 is too large"});
+  expect_error("g.gr", "p sp 3 1\na 1 2 one\n", {f + ":2: column 4: weight one is not a number"});
   expect_error("g.gr", "p sp 3 1\na 1 2 1\na 2 3 1\n",
                {f + ":3: more arcs than the E = 1 of the problem line (line 1)"});
   expect_error("g.gr", "p sp 3 2\na 1 2 1\n",
@@ -321,9 +323,9 @@ TEST_F(FormatFiles, NegativeWeightsAreRefusedByDefaultWithTheOptionThatAcceptsTh
   const std::string d = write("direct.gr", "p sp 2 1\na 1 2 -1\n");
   apsp_test::expect_error_naming([&] { apsp::read_dimacs(d); },
                                  {d + ":2: column 4: weight -1" + hint});
-  // Without the flag a positive weight out of range keeps the range [0, 1000].
-  expect_error("heavy.txt", "0 1 1001\n",
-               {path("heavy.txt") + ":1: column 3: weight 1001 out of range [0, 1000]"});
+  // Without the flag any finite weight >= 0 is read: the distance type follows from them.
+  write("heavy.txt", "0 1 1001\n1 2 2.5\n");
+  expect_same_graph(graph_of(3, {{0, 1, 1001}, {1, 2, 2.5}}), apsp::read_graph(path("heavy.txt")));
 }
 
 TEST_F(FormatFiles, NegativeWeightsAreReadExactlyWhenAllowed) {
@@ -351,26 +353,30 @@ TEST_F(FormatFiles, NegativeWeightsAreReadExactlyWhenAllowed) {
                     apsp::read_graph(path("s.mtx"), Format::automatic, true));
 }
 
-TEST_F(FormatFiles, WeightsBeyondTheNegativeRangeAreRefusedWhenAllowed) {
+TEST_F(FormatFiles, TextFormatsReadAnyFiniteWeightAndHw3KeepsItsRange) {
   const std::string mtx = "%%MatrixMarket matrix coordinate integer general\n";
   const std::string real = "%%MatrixMarket matrix coordinate real general\n";
-  const std::string range = " out of range [-1000, 1000]";
-  expect_error("g.txt", "0 1 -1000\n1 2 -1001\n",
-               {path("g.txt") + ":2: column 3: weight -1001" + range}, true);
-  expect_error("g.txt", "0 1 1001\n", {path("g.txt") + ":1: column 3: weight 1001" + range}, true);
-  expect_error("g.mtx", mtx + "3 3 1\n1 2 -1001\n",
-               {path("g.mtx") + ":3: column 3: weight -1001" + range}, true);
-  expect_error("r.mtx", real + "3 3 1\n1 2 -1001.0\n",
-               {path("r.mtx") + ":3: column 3: weight -1001.0" + range}, true);
+  const Graph expected = graph_of(3, {{0, 1, -1001}, {1, 2, 2.5}, {2, 0, 1e6}});
+  write("g.txt", "0 1 -1001\n1 2 2.5\n2 0 1e6\n");
+  write("r.mtx", real + "3 3 3\n1 2 -1001.0\n2 3 25e-1\n3 1 1e+6\n");
+  write("g.gr", "p sp 3 3\na 1 2 -1001\na 2 3 2.50\na 3 1 1000000.0\n");
+  for (const char* name : {"g.txt", "r.mtx", "g.gr"}) {
+    SCOPED_TRACE(name);
+    expect_same_graph(expected, apsp::read_graph(path(name), Format::automatic, true));
+  }
+  // An integer field takes integers only.
+  expect_error("g.mtx", mtx + "3 3 1\n1 2 2.5\n",
+               {path("g.mtx") + ":3: column 3: weight 2.5 is not an integer"}, true);
   expect_error("r.mtx", real + "3 3 1\n1 2 -1e999\n",
-               {path("r.mtx") + ":3: column 3: weight -1e999" + range}, true);
-  expect_error("r.mtx", real + "3 3 1\n1 2 -2.5\n",
-               {path("r.mtx") + ":3: column 3: weight -2.5 is not an integer"}, true);
-  expect_error("g.gr", "p sp 3 1\na 1 2 -1001\n",
-               {path("g.gr") + ":2: column 4: weight -1001" + range}, true);
-  apsp::write_hw3_graph(path("g.in"), graph_of(3, {{0, 1, -1001}}));
-  apsp_test::expect_error_naming([&] { apsp::read_graph(path("g.in"), Format::automatic, true); },
-                                 {"input '" + path("g.in") + "': edge 0: weight -1001" + range});
+               {path("r.mtx") + ":3: column 3: weight -1e999 is too large"}, true);
+  // HW3 keeps its contract: integers in [-1000, 1000].
+  const std::int32_t hw3[] = {3, 1, 0, 1, -1001};
+  std::ofstream(path("g.in"), std::ios::binary)
+      .write(reinterpret_cast<const char*>(hw3), sizeof hw3);
+  apsp_test::expect_error_naming(
+      [&] { apsp::read_graph(path("g.in"), Format::automatic, true); },
+      {"input '" + path("g.in") + "': edge 0: weight -1001 out of range [-1000, 1000]"});
+  EXPECT_THROW(apsp::write_hw3_graph(path("h.in"), expected), apsp::Error);
 }
 
 // ---------------------------------------------------------------- all readers
@@ -500,6 +506,33 @@ TEST(NpyOutput, HeaderIsNumPysVersionOneAlignedTo64Bytes) {
   EXPECT_EQ(apsp::output_format_of(".npy"), apsp::OutputFormat::hw3);
 }
 
+TEST(NpyOutput, HeadersOfEveryTypeReadBack) {
+  for (const auto type :
+       {apsp::DistanceType::int32, apsp::DistanceType::float32, apsp::DistanceType::float64}) {
+    const std::string header = apsp::npy_header(7, type);
+    EXPECT_EQ(header.size() % 64, 0u);
+    const apsp::MatrixLayout layout = apsp::matrix_layout(header, "m.npy");
+    EXPECT_EQ(layout.type, type);
+    EXPECT_EQ(layout.vertices, 7);
+    EXPECT_EQ(layout.offset, header.size());
+  }
+}
+
+TEST(TextOutput, FloatsReadBackExactlyAndInfinityIsInf) {
+  const double d[] = {0, 0.1, 1e-300, 2.5e300, std::numeric_limits<double>::infinity()};
+  std::string text;
+  apsp::append_text_row(text, d, 5);
+  EXPECT_EQ(text, "0 0.1 1e-300 2.5e+300 inf\n");
+  const float f[] = {0.1f, 16777216.0f, std::numeric_limits<float>::infinity()};
+  text.clear();
+  apsp::append_text_row(text, f, 3);
+  EXPECT_EQ(text, "0.1 16777216 inf\n");
+  EXPECT_THROW(apsp::output_bytes(apsp::OutputFormat::hw3, 3, apsp::DistanceType::float32),
+               apsp::Error);
+  EXPECT_EQ(apsp::output_bytes(apsp::OutputFormat::npy, 3, apsp::DistanceType::float64),
+            apsp::npy_header(3, apsp::DistanceType::float64).size() + 72);
+}
+
 TEST(NpyOutput, OtherArraysAreRefusedByName) {
   const auto with_dict = [](const std::string& dict) {
     std::string h = std::string("\x93NUMPY\x01\x00", 8);
@@ -508,7 +541,8 @@ TEST(NpyOutput, OtherArraysAreRefusedByName) {
     return h + dict;
   };
   const std::pair<std::string, std::string> cases[] = {
-      {"{'descr': '<f8', 'fortran_order': False, 'shape': (3, 3), }\n", "not of int32"},
+      {"{'descr': '<f2', 'fortran_order': False, 'shape': (3, 3), }\n", "not of int32"},
+      {"{'descr': '>i4', 'fortran_order': False, 'shape': (3, 3), }\n", "not of int32"},
       {"{'descr': '<i4', 'fortran_order': True, 'shape': (3, 3), }\n", "Fortran order"},
       {"{'descr': '<i4', 'fortran_order': False, 'shape': (3, 4), }\n", "not a square"},
       {"{'descr': '<i4', 'fortran_order': False, 'shape': (9,), }\n", "not a square"},

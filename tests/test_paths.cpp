@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -70,8 +71,8 @@ std::vector<int> reference_predecessors(const apsp::Graph& g, const std::vector<
   std::map<std::pair<int, int>, int> lightest;
   for (const auto& e : g.edges)
     if (e.src != e.dst) {
-      auto it = lightest.emplace(std::make_pair(e.src, e.dst), e.weight).first;
-      it->second = std::min(it->second, e.weight);
+      auto it = lightest.emplace(std::make_pair(e.src, e.dst), int(e.weight)).first;
+      it->second = std::min(it->second, int(e.weight));
     }
   std::vector<int> pred(std::size_t(v) * v, apsp::no_vertex);
   for (int i = 0; i < v; ++i) {
@@ -107,9 +108,9 @@ std::string check_paths(const apsp::Graph& g, const Solved& s) {
   for (const auto& e : g.edges) {
     auto it = lightest.find({e.src, e.dst});
     if (it == lightest.end())
-      lightest[{e.src, e.dst}] = e.weight;
+      lightest[{e.src, e.dst}] = int(e.weight);
     else
-      it->second = std::min(it->second, e.weight);
+      it->second = std::min(it->second, int(e.weight));
   }
   for (int i = 0; i < v; ++i)
     for (int j = 0; j < v; ++j) {
@@ -286,11 +287,42 @@ TYPED_TEST(Paths, NegativeCycleIsFound) {
 }
 
 TEST(PathBounds, AreCheckedOnInput) {
-  EXPECT_NO_THROW(apsp::check_path_bounds(536871, true));
-  EXPECT_THROW(apsp::check_path_bounds(536872, true), apsp::Error);
-  EXPECT_NO_THROW(apsp::check_path_bounds(536872, false));
-  EXPECT_NO_THROW(apsp::check_path_bounds(1073742, false));
-  EXPECT_THROW(apsp::check_path_bounds(1073743, false), apsp::Error);
+  using apsp::path_bounds_problem;
+  // Weights up to 1000: V <= 536871 with negative weights, V <= 1073742 without.
+  EXPECT_EQ(path_bounds_problem<int>(536871, 1000, true), "");
+  EXPECT_NE(path_bounds_problem<int>(536872, 1000, true), "");
+  EXPECT_EQ(path_bounds_problem<int>(536872, 1000, false), "");
+  EXPECT_EQ(path_bounds_problem<int>(1073742, 1000, false), "");
+  EXPECT_NE(path_bounds_problem<int>(1073743, 1000, false), "");
+  // Heavier weights on fewer vertices; an edge alone counts (V = 1).
+  EXPECT_EQ(path_bounds_problem<int>(11, 107374182, false), "");
+  EXPECT_NE(path_bounds_problem<int>(11, 107374183, false), "");
+  EXPECT_NE(path_bounds_problem<int>(1, 2e9, false), "");
+  EXPECT_EQ(path_bounds_problem<float>(1000000, 1e30, true), "");
+  EXPECT_NE(path_bounds_problem<float>(1000000, 1e33, true), "");
+  EXPECT_EQ(path_bounds_problem<double>(1000000, 1e300, true), "");
+}
+
+TEST(DistanceType, AutoKeepsIntegersExactAndTakesFloat64Otherwise) {
+  using apsp::DistanceType;
+  apsp::WeightRange integers{-1000, 1000, true};
+  EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 40000, integers), DistanceType::int32);
+  // Beyond int32 with negative weights: float64, or an error naming it when int32 is asked for.
+  EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 600000, integers), DistanceType::float64);
+  try {
+    apsp::choose_distance_type(DistanceType::int32, 600000, integers);
+    ADD_FAILURE() << "int32 cannot hold these paths";
+  } catch (const apsp::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--dtype float64"), std::string::npos) << e.what();
+  }
+  apsp::WeightRange real{0, 2.5, false};
+  EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 10, real), DistanceType::float64);
+  EXPECT_EQ(apsp::choose_distance_type(DistanceType::float32, 10, real), DistanceType::float32);
+  EXPECT_THROW(apsp::choose_distance_type(DistanceType::int32, 10, real), apsp::Error);
+  EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 1, apsp::WeightRange{}), DistanceType::int32);
+  EXPECT_THROW(
+      apsp::choose_distance_type(DistanceType::float32, 10, apsp::WeightRange{0, 1e38, true}),
+      apsp::Error);
 }
 
 }  // namespace

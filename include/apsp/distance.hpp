@@ -9,11 +9,16 @@
 //     threshold = INF + F = 2^29 - 1; for the floats F = -max / 4 (a sum of two is >= -max / 2,
 //     never -inf, so never inf + -inf = NaN) and threshold = +inf (a finite float sum stays
 //     finite; only infinity itself is >= it).
-//   - limit: the largest magnitude a real distance may have, (V - 1) * max|w| < limit
-//     (check_path_bounds in floyd_warshall.hpp): the threshold for int32, max / 4 for the floats.
+//   - limit: a bound on the magnitude of every real distance, (V - 1) * max|w| < limit
+//     (path_bounds_problem below): the threshold for int32, max / 4 for the floats.
 #pragma once
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <limits>
+#include <string>
+#include <type_traits>
 
 namespace apsp {
 
@@ -60,6 +65,54 @@ inline const char* distance_type_name(DistanceType type) {
       return "float64";
   }
   return "?";
+}
+
+// The names of --dtype and of apsp.solve's dtype: int32, float32, float64.
+inline bool distance_type_named(const std::string& name, DistanceType& type) {
+  for (DistanceType t : {DistanceType::int32, DistanceType::float32, DistanceType::float64})
+    if (name == distance_type_name(t)) {
+      type = t;
+      return true;
+    }
+  return false;
+}
+
+// x in the fewest digits that read back as x ("2.5", "1000", "1e+300", "inf").
+inline std::string number_text(double x) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
+}
+
+// Why V vertices with weights of magnitude up to max_abs (negative ones among them or not) cannot
+// be solved in T, or "" when they can. A shortest path has at most V - 1 edges, so every real
+// distance has magnitude at most M = max(V - 1, 1) * max_abs (an edge alone counts, V = 1 too),
+// and M must stay below what T holds: for int32 below infinity (2^30 - 1) with non-negative
+// weights and below the signed variant's threshold (2^29 - 1, detail/blocked_kernels.hpp,
+// "Negative weights") with negative ones; for the floats below max / 4. M is formed in double:
+// near the int32 limits it is an exact integer.
+template <class T>
+std::string path_bounds_problem(std::int64_t vertices, double max_abs, bool negative) {
+  const double limit =
+      std::is_integral<T>::value && !negative ? double(Distance<T>::infinity) : Distance<T>::limit;
+  const double m = double(std::max<std::int64_t>(vertices - 1, 1)) * max_abs;
+  if (m < limit) return "";
+  return "V = " + std::to_string(vertices) + " with weights of magnitude up to " +
+         number_text(max_abs) + ": a shortest path of V - 1 edges could reach " + number_text(m) +
+         ", which " + distance_type_name(Distance<T>::type) + " distances cannot hold" +
+         (negative && std::is_integral<T>::value ? " with negative weights" : "") + " (limit " +
+         number_text(limit) + ")";
+}
+
+// How far a computed distance of type T may be from the exact one, relative to the magnitudes
+// summed: 0 where every sum the solver forms is exact (int32, or whole-number weights whose path
+// lengths, (V - 1) * max|w|, stay below 2^digits of T), else 4 V epsilon (a path of up to V - 1
+// rounded additions). paths.hpp (Tightness) and verify use it.
+template <class T>
+double rounding_slack(std::int64_t vertices, bool integer_weights, double max_abs) {
+  if (std::is_integral<T>::value) return 0;
+  const double m = double(std::max<std::int64_t>(vertices - 1, 1)) * max_abs;
+  if (integer_weights && m < double(std::uint64_t(1) << std::numeric_limits<T>::digits)) return 0;
+  return 4.0 * double(vertices) * double(std::numeric_limits<T>::epsilon());
 }
 
 // Calls f(T{}) for the C++ type of `type`.

@@ -36,21 +36,8 @@ namespace apsp {
 template <class ExecSpace, class T = int>
 using DistanceMatrix = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
-// Every distance must be representable: below infinity with non-negative weights, below the
-// signed variant's threshold T = 2^29 - 1 with negative ones (detail/blocked_kernels.hpp,
-// "Negative weights": the proof that the remaining tiles may skip the infinity test needs
-// M = (V - 1) * max_weight < T). A shortest path has at most V - 1 edges of |w| <= max_weight,
-// so M bounds every real distance: V <= 1073742, or 536871 with negative weights (far beyond
-// what fits in memory today, but checked rather than assumed).
-// (Checked after the memory: a V this large never fits in memory today, which says more.)
-inline void check_path_bounds(std::int64_t vertices, bool negative) {
-  const std::int64_t limit = negative ? detail::negative_threshold : std::int64_t(infinity);
-  if ((vertices - 1) * max_weight >= limit)
-    throw Error("V = " + std::to_string(vertices) + " is too large" +
-                (negative ? " for negative weights" : "") + ": a shortest path of V - 1 edges of " +
-                "weight up to " + std::to_string(max_weight) + " could reach " +
-                std::to_string(limit) + ", which int32 distances cannot hold");
-}
+// Every distance must be representable in the matrix's type: choose_distance_type (graph.hpp)
+// refuses, before any work, the graphs whose paths could leave it (path_bounds_problem).
 
 // A negative cycle leaves shortest paths undefined: an error, and no output.
 inline Error negative_cycle_error(std::int64_t vertex) {

@@ -1,14 +1,16 @@
 // Graph formats besides HW3, read into the same apsp::Graph, and the text form of the output.
 //
 // Every reader streams its file line by line (memory grows with the edges, not the file) and
-// checks what read_hw3 checks: at least one vertex, vertices in range, weights in [0, 1000]
-// (in [-1000, 1000] with allow_negative).
+// checks: at least one vertex, vertices in range, finite weights, >= 0 unless allow_negative.
+// Weights are real numbers ("2.5", "1e6"); whether the distances are int32 (every weight a whole
+// number, the paths within int32's range: today's exact output) or float64 is decided from
+// them afterwards (choose_distance_type in graph.hpp, the CLI's --dtype).
 // The first problem throws apsp::Error as "FILE:LINE: column K: what", K counting the
 // whitespace-separated fields of the line from 1. Duplicate edges and self-loops are kept as
 // they are in the file; the solver keeps the lightest of duplicates.
 //
 //   edge list (.txt, .el, .edges)
-//       "u v w" per line, vertices 0-based, w an integer. "#" starts a comment, to the end of
+//       "u v w" per line, vertices 0-based, w a number. "#" starts a comment, to the end of
 //       the line; blank lines are allowed. V is 1 + the largest vertex id, unless a header
 //       comment "# vertices N" before the first edge gives it (needed for isolated vertices
 //       at the end, or for a graph without edges); a comment whose first word is "vertices"
@@ -17,18 +19,20 @@
 //       "%%MatrixMarket matrix coordinate integer|real|pattern general|symmetric", "%"
 //       comments, the size line "rows cols entries" (rows = cols = V), then "i j [value]",
 //       1-based. Entry (i, j) is the edge i -> j; symmetric adds j -> i too; pattern weighs
-//       every edge 1; a real value must be integral ("3", "3.0", "3e0").
+//       every edge 1; an integer value must be written as one.
 //   DIMACS shortest paths (.gr, 9th DIMACS Implementation Challenge)
 //       "c" comments, one problem line "p sp V E" before the arcs, then E arcs "a u v w",
 //       1-based.
 //
 // Negative weights, which Matrix Market and DIMACS files can carry, are read only with
 // allow_negative (the CLI's --allow-negative); without it the first one is refused with an
-// error saying so. A real Matrix Market weight must be integral either way ("-3.0").
+// error saying so.
 #pragma once
 
+#include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,9 +56,11 @@ Graph read_edge_list(const std::string& path, bool allow_negative = false);
 Graph read_matrix_market(const std::string& path, bool allow_negative = false);
 Graph read_dimacs(const std::string& path, bool allow_negative = false);
 
-// What OUT holds: HW3 (V*V little-endian int32), text, V lines of V space-separated decimal
-// distances, no path written as 1073741823 like in HW3, or NumPy's .npy: the HW3 values after a
-// header that names them a V x V '<i4' array (numpy.load reads it).
+// What OUT holds: HW3 (V*V little-endian int32), text, V lines of V space-separated distances
+// (int32 in decimal, no path written as 1073741823 like in HW3; float32 and float64 in the
+// fewest digits that read back as the same value, no path as "inf"), or NumPy's .npy: the
+// values after a header that names them a V x V array of their type ('<i4', '<f4', '<f8';
+// numpy.load reads it). HW3 holds int32 only.
 enum class OutputFormat { hw3, text, npy };
 
 // The names of --output-format: hw3, text, npy.
@@ -62,29 +68,39 @@ std::optional<OutputFormat> output_format_named(const std::string& name);
 // By OUT's name: .npy is npy, every other name HW3 (the drop-in default).
 OutputFormat output_format_of(const std::string& path);
 
-// The .npy header (format version 1.0) of a V x V int32 array in C order, padded to a multiple
-// of 64 bytes as NumPy writes it.
-std::string npy_header(std::int64_t vertices);
+// The .npy header (format version 1.0) of a V x V array of `type` in C order, padded to a
+// multiple of 64 bytes as NumPy writes it.
+std::string npy_header(std::int64_t vertices, DistanceType type = DistanceType::int32);
 
-// Where the V x V int32 values of a distance or predecessor file lie: all of an HW3 file
-// (vertices = -1: V follows from its size), or after the header of an .npy file, which must
-// describe a square little-endian int32 array in C order (else apsp::Error naming `path`).
-// `head` holds the file's first bytes (up to 4096 or the whole file).
+// Bytes of one value of the type.
+inline std::size_t value_bytes(DistanceType type) {
+  return type == DistanceType::float64 ? 8 : 4;
+}
+
+// Where the V x V values of a distance or predecessor file lie: all of an HW3 file (int32;
+// vertices = -1: V follows from its size), or after the header of an .npy file, which must
+// describe a square little-endian int32, float32 or float64 array in C order (else apsp::Error
+// naming `path`). `head` holds the file's first bytes (up to 4096 or the whole file).
 struct MatrixLayout {
   std::uint64_t offset = 0;
   std::int64_t vertices = -1;
+  DistanceType type = DistanceType::int32;
 };
 MatrixLayout matrix_layout(const std::string& head, const std::string& path);
 
 // Text output is for reading by eye and by small scripts: V = 10000 already takes up to
-// 1.1 GB. Larger outputs stay in HW3.
+// 1.1 GB. Larger outputs stay in HW3 or .npy.
 constexpr std::int32_t max_text_vertices = 10000;
 
-// Bytes of OUT for V vertices, exact for HW3 and at most this for text (11 bytes a distance).
-// Throws apsp::Error for text when V > max_text_vertices, before anything is computed.
-std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices);
+// Bytes of OUT for V values of `type` a row, exact for HW3 and .npy, at most this for text (11
+// bytes an int32, 16 a float32, 25 a float64). Throws apsp::Error, before anything is computed,
+// for text when V > max_text_vertices and for HW3 of a real type.
+std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices,
+                           DistanceType type = DistanceType::int32);
 
 // Appends one row of distances to `text`: space-separated, then a newline.
 void append_text_row(std::string& text, const std::int32_t* row, std::int64_t vertices);
+void append_text_row(std::string& text, const float* row, std::int64_t vertices);
+void append_text_row(std::string& text, const double* row, std::int64_t vertices);
 
 }  // namespace apsp

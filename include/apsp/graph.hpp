@@ -1,21 +1,28 @@
-// The graph as the HW3 format describes it: V vertices, E weighted directed edges.
+// The graph as the readers give it: V vertices, E weighted directed edges. Weights are real
+// numbers (double); the HW3 format and the generator give integers, and the distance type the
+// solver works in (distance.hpp) is chosen from the weights (choose_distance_type).
 #pragma once
 
 #include <apsp/distance.hpp>
+#include <apsp/error.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace apsp {
 
 // Distance of a pair with no path (2^30 - 1), as the HW3 format writes it.
 constexpr int infinity = Distance<int>::infinity;
-// Edge weights are 0..max_weight, or -max_weight..max_weight when negative weights are allowed
-// (the readers' allow_negative, the CLI's --allow-negative). With these bounds no sum of two
-// distances overflows int32; the solver's signed arithmetic handles both bounds.
+// HW3 input weights are 0..max_weight, or -max_weight..max_weight when negative weights are
+// allowed (the readers' allow_negative, the CLI's --allow-negative). The text formats take any
+// finite weight; the distance type must hold their sums (path_bounds_problem).
 constexpr int max_weight = 1000;
 
-// The lightest weight a reader accepts.
+// The lightest weight the HW3 reader accepts.
 constexpr int lowest_weight(bool allow_negative) {
   return allow_negative ? -max_weight : 0;
 }
@@ -23,7 +30,12 @@ constexpr int lowest_weight(bool allow_negative) {
 struct Edge {
   std::int32_t src;
   std::int32_t dst;
-  std::int32_t weight;
+  double weight;
+
+  Edge() = default;  // trivial: edges travel as bytes (MPI, device copies)
+  // Any arithmetic weight, without a narrowing complaint for Edge{u, v, int_weight}.
+  template <class W>
+  Edge(std::int32_t from, std::int32_t to, W w) : src(from), dst(to), weight(double(w)) {}
 };
 
 struct Graph {
@@ -31,10 +43,59 @@ struct Graph {
   std::vector<Edge> edges;
 };
 
+// What the distance type depends on: the weights' range and whether all are whole numbers.
+struct WeightRange {
+  double lowest = 0, highest = 0;  // 0 and 0 without edges
+  bool integers = true;
+  bool negative() const { return lowest < 0; }
+  double largest_magnitude() const { return std::max(-lowest, highest); }
+};
+
+inline WeightRange weight_range(const std::vector<Edge>& edges) {
+  WeightRange range;
+  bool first = true;
+  for (const Edge& e : edges) {
+    range.lowest = first ? e.weight : std::min(range.lowest, e.weight);
+    range.highest = first ? e.weight : std::max(range.highest, e.weight);
+    range.integers = range.integers && e.weight == std::floor(e.weight);
+    first = false;
+  }
+  return range;
+}
+
 inline bool has_negative_weight(const Graph& graph) {
   for (const Edge& e : graph.edges)
     if (e.weight < 0) return true;
   return false;
+}
+
+// The distance type of a run (--dtype): the one asked for, after checking that it can hold the
+// graph's distances; or, with nothing asked (auto), int32 when every weight is a whole number
+// and int32 holds the paths (today's inputs keep today's exact output), else float64. Throws
+// apsp::Error saying which type would do.
+inline DistanceType choose_distance_type(std::optional<DistanceType> asked, std::int64_t vertices,
+                                         const WeightRange& weights) {
+  const double m = weights.largest_magnitude();
+  const bool negative = weights.negative();
+  const std::string int32_problem = path_bounds_problem<int>(vertices, m, negative);
+  if (!asked) {
+    if (weights.integers && int32_problem.empty()) return DistanceType::int32;
+    asked = DistanceType::float64;
+  }
+  if (*asked == DistanceType::int32) {
+    if (!weights.integers)
+      throw Error(
+          "--dtype int32 needs whole-number weights and this graph has others: use --dtype "
+          "float64 (or float32)");
+    if (!int32_problem.empty()) throw Error(int32_problem + ": use --dtype float64");
+    return *asked;
+  }
+  const std::string problem = *asked == DistanceType::float32
+                                  ? path_bounds_problem<float>(vertices, m, negative)
+                                  : path_bounds_problem<double>(vertices, m, negative);
+  if (!problem.empty())
+    throw Error(problem + (*asked == DistanceType::float32 ? ": use --dtype float64" : ""));
+  return *asked;
 }
 
 }  // namespace apsp

@@ -15,6 +15,12 @@
 
 namespace apsp {
 
+// An edge as an HW3 file holds it: three little-endian int32 (Edge has a real weight).
+struct Hw3Edge {
+  std::int32_t src, dst, weight;
+};
+static_assert(sizeof(Hw3Edge) == 12, "the HW3 triple is 12 bytes");
+
 // Reads and checks a whole HW3 input file. Throws apsp::Error naming the first problem:
 // unreadable file, truncated header or edge list, trailing bytes, V <= 0, E < 0, a vertex out
 // of range or a weight out of range. A negative weight is accepted only with allow_negative

@@ -66,6 +66,13 @@ struct Tightness {
   }
 };
 
+// The rule for distances of type T on V vertices: the slack of rounding_slack (distance.hpp),
+// 0 where every sum is exact.
+template <class T>
+Tightness<T> tightness_for(std::int64_t vertices, bool integer_weights, double max_abs) {
+  return Tightness<T>{T(rounding_slack<T>(vertices, integer_weights, max_abs))};
+}
+
 // The shortest-path edges by source: u -> targets(e) of weight weights(e) for e in
 // [offsets(u), offsets(u + 1)).
 template <class ExecSpace, class T = int>

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,9 @@ struct SolveConfig {
   Algorithm algorithm = Algorithm::automatic;  // automatic: chosen from the graph (sssp.hpp)
   ShapeRequest shape;                          // --tile, --shape
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
-  bool allow_negative = false;   // accept negative weights (-1000..1000) in the input
+  bool allow_negative = false;   // accept negative weights in the input
+  // The distances' type (--dtype); none: auto (choose_distance_type in graph.hpp).
+  std::optional<DistanceType> dtype;
   // Also write the predecessor matrix here: pred(i,j) = the vertex before j on a shortest
   // i -> j path, -1 for j = i and where there is no path (paths.hpp); in the output's format.
   // "" for none.
@@ -54,6 +57,7 @@ struct SolveStats {
   std::int64_t vertices = 0;
   std::int64_t edges = 0;
   std::string algorithm = "fw";  // "fw" or "sssp"
+  std::string dtype = "int32";   // the distances' type: int32, float32, float64
   std::string backend;
   std::string device;
   int concurrency = 0;
@@ -95,7 +99,7 @@ std::vector<NamedFile> files_of(const SolveConfig& config);
 // One shortest path, printed by `apsp path`.
 struct ShortestPath {
   bool reachable = false;
-  std::int64_t length = 0;    // the sum of the path's edge weights (lightest of parallel edges)
+  double length = 0;          // the sum of the path's edge weights (lightest of parallel edges)
   std::vector<int> vertices;  // source first, target last
 };
 

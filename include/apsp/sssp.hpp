@@ -47,10 +47,11 @@ constexpr bool sssp_available = false;
 constexpr double sssp_max_density = 0.02;
 
 // The algorithm a run on `backend` uses: `asked`, or for Algorithm::automatic the faster one
-// for this graph (never sssp with negative weights). Throws apsp::Error when sssp is asked for
-// and cannot run (a build without Kokkos Kernels, a device backend, negative weights).
+// for this graph. sssp (a bucket queue) needs int32 distances (`type`) and weights in
+// [0, max_weight]: never chosen otherwise. Throws apsp::Error when sssp is asked for and cannot
+// run (a build without Kokkos Kernels, a device backend, negative, real or heavy weights).
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
-                           const Graph& graph);
+                           const Graph& graph, DistanceType type = DistanceType::int32);
 
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
 

@@ -44,15 +44,18 @@ struct VerifyResult {
   VerifyCheck check = VerifyCheck::none;
   std::int64_t row = -1, column = -1;
   std::string expected;  // "17", "at most 17", "at least 17"
-  std::int64_t found = 0;
+  double found = 0;      // (the int32 infinity as +inf)
   std::string reason;
   // One line: "verified: V = ..." or "mismatch at (i, j): expected X, found Y (reason)".
   std::string message;
 };
 
+// OUT holds int32 (HW3 or .npy), float32 or float64 (.npy) distances. int32 outputs are checked
+// exactly; the floats exactly where their sums are (whole-number weights, paths below 2^24 or
+// 2^53), else within the solver's rounding (rounding_slack in distance.hpp).
 // Throws apsp::Error when a file cannot be used at all: an unreadable or invalid input (as
 // read_graph), an input with a negative weight (Dijkstra needs weights >= 0), an output that is
-// not exactly V*V*4 bytes, a read error.
+// not exactly V*V values, a read error.
 VerifyResult verify(const std::string& input, const std::string& output,
                     const VerifyOptions& options = {});
 

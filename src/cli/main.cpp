@@ -57,9 +57,14 @@ const char* usage = R"(usage:
       as V*V int32 distances (row-major, 0 on the diagonal, 1073741823 where there is no path).
       --format F          format of IN: auto (default: by extension, .mtx Matrix Market,
                           .gr DIMACS, .txt .el .edges edge list 'u v w', others HW3),
-                          hw3, edges, mtx or dimacs
-      --output-format F   hw3 (default), text: V lines of V distances (V <= 10000), or npy:
-                          NumPy's .npy, a V x V int32 array (default when OUT ends in .npy)
+                          hw3, edges, mtx or dimacs; text formats take real weights
+      --dtype T           distance type: auto (default: int32 when every weight is a whole
+                          number and int32 holds the paths, else float64), int32, float32
+                          (exact for whole-number distances below 2^24) or float64; no path
+                          is inf in float32/float64, which need --output-format npy or text
+      --output-format F   hw3 (default, int32 only), text: V lines of V distances (V <= 10000;
+                          floats in their shortest exact form), or npy: NumPy's .npy, a V x V
+                          array of the distance type (default when OUT ends in .npy)
       --backend NAME      execution space: %s (default %s)
       --algorithm A       fw (blocked Floyd-Warshall), sssp (Dijkstra from every source,
                           host backends, needs Kokkos Kernels) or auto (default: sssp for
@@ -70,16 +75,17 @@ const char* usage = R"(usage:
       --progress          report rounds done, rate and ETA on stderr
                           (default: when stderr is a terminal)
       --max-memory SIZE   use at most SIZE bytes of device memory (K, M, G suffixes)
-      --allow-negative    accept negative weights (-1000 to 1000; Floyd-Warshall only); a
+      --allow-negative    accept negative weights (HW3: down to -1000; Floyd-Warshall only); a
                           negative cycle is an error, "negative cycle through vertex v"
       --predecessors P    also write the predecessor matrix to P, like OUT: P(i,j) = the vertex
                           before j on a shortest i -> j path (among those of fewest edges,
                           the smallest), -1 for j = i and where there is no path; a function
                           of the graph alone, the same on every backend and rank count
-  apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--backend NAME]
+  apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--dtype T]
+                   [--backend NAME]
       Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
-      HW3 predecessor matrix of an earlier run on IN (checked against IN as it is followed),
-      or computed. Exit code 1 when V cannot be reached from U.
+      predecessor matrix (HW3 or .npy) of an earlier run on IN (checked against IN as it is
+      followed), or computed. Exit code 1 when V cannot be reached from U.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
       weights uniform in [0, W] (default 1000). Byte-identical for the same arguments.
@@ -124,6 +130,14 @@ std::string backend_list() {
 
 void print_usage(std::FILE* to) {
   std::fprintf(to, usage, backend_list().c_str(), apsp::default_backend_name().c_str());
+}
+
+std::optional<apsp::DistanceType> dtype_option(const std::string& value) {
+  apsp::DistanceType type;
+  if (value == "auto") return std::nullopt;
+  if (!apsp::distance_type_named(value, type))
+    throw UsageError("--dtype expects auto, int32, float32 or float64, got '" + value + "'");
+  return type;
 }
 
 apsp::Format format_option(const std::string& value) {
@@ -172,10 +186,11 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
 }
 
 Command solve(int argc, char** argv) {
-  const Arguments args = parse(argc, argv, 1,
-                               {"--backend", "--tile", "--shape", "--stats", "--max-memory",
-                                "--format", "--output-format", "--algorithm", "--predecessors"},
-                               {"--progress", "--allow-negative"});
+  const Arguments args =
+      parse(argc, argv, 1,
+            {"--backend", "--tile", "--shape", "--stats", "--max-memory", "--format",
+             "--output-format", "--algorithm", "--predecessors", "--dtype"},
+            {"--progress", "--allow-negative"});
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
                      std::to_string(args.positional.size()) + " file names");
@@ -194,6 +209,7 @@ Command solve(int argc, char** argv) {
     if (name == "--allow-negative") config.allow_negative = true;
     if (name == "--predecessors") config.predecessors = value;
     if (name == "--format") config.format = format_option(value);
+    if (name == "--dtype") config.dtype = dtype_option(value);
     if (name == "--algorithm") {
       const auto algorithm = apsp::algorithm_named(value);
       if (!algorithm) throw UsageError("--algorithm expects auto, fw or sssp, got '" + value + "'");
@@ -320,8 +336,8 @@ int run_path(const apsp::SolveConfig& config, long long source, long long target
     std::printf("%lld -> %lld: no path\n", source, target);
     return 1;
   }
-  std::printf("%lld -> %lld: length %lld, %zu edges\n", source, target,
-              static_cast<long long>(found.length), found.vertices.size() - 1);
+  std::printf("%lld -> %lld: length %s, %zu edges\n", source, target,
+              apsp::number_text(found.length).c_str(), found.vertices.size() - 1);
   std::string line;
   for (const int v : found.vertices)
     line += (line.empty() ? "" : " ") + std::to_string(v);
@@ -331,7 +347,7 @@ int run_path(const apsp::SolveConfig& config, long long source, long long target
 
 Command path(int argc, char** argv) {
   const Arguments args =
-      parse(argc, argv, 2, {"--predecessors", "--format", "--backend", "--max-memory"},
+      parse(argc, argv, 2, {"--predecessors", "--format", "--backend", "--max-memory", "--dtype"},
             {"--allow-negative"});
   if (args.positional.size() != 3) throw UsageError("path expects IN, U and V (see apsp --help)");
   apsp::SolveConfig config;
@@ -344,6 +360,7 @@ Command path(int argc, char** argv) {
     if (name == "--max-memory") config.max_memory = parse_size(name, value);
     if (name == "--allow-negative") config.allow_negative = true;
     if (name == "--format") config.format = format_option(value);
+    if (name == "--dtype") config.dtype = dtype_option(value);
     if (name == "--predecessors" && value.empty())
       throw UsageError("--predecessors is an empty file name");
   }

@@ -32,6 +32,7 @@
 #include <future>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,12 +63,19 @@ class KokkosThread {
     thread_ = std::thread([this] { loop(); });
     // No warnings on import (Kokkos 3.4's OpenMP one about OMP_PROC_BIND goes to stdout): the
     // command-line form of the option, which every Kokkos from 3.4 to 5.x reads.
-    run([] {
-      char name[] = "apsp", quiet[] = "--kokkos-disable-warnings";
-      char* argv[] = {name, quiet, nullptr};
-      int argc = 2;
-      Kokkos::initialize(argc, argv);
-    });
+    try {
+      run([] {
+        char name[] = "apsp", quiet[] = "--kokkos-disable-warnings";
+        char* argv[] = {name, quiet, nullptr};
+        int argc = 2;
+        Kokkos::initialize(argc, argv);
+      });
+    } catch (...) {
+      // Kokkos could not start (a CUDA build on a machine without a GPU): end the thread before
+      // the members it waits on go, and let the import fail with the reason.
+      end_thread();
+      throw;
+    }
   }
   void run(const std::function<void()>& f) {
     std::packaged_task<void()> task(f);
@@ -86,6 +94,11 @@ class KokkosThread {
     run([] {
       if (Kokkos::is_initialized()) Kokkos::finalize();
     });
+    end_thread();
+  }
+
+ private:
+  void end_thread() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stopped_ = true;
@@ -94,7 +107,6 @@ class KokkosThread {
     thread_.join();
   }
 
- private:
   void loop() {
     for (;;) {
       std::packaged_task<void()> task;
@@ -142,15 +154,37 @@ void copy_rows(const View& from, std::int64_t count, std::int64_t n,
                       Kokkos::subview(from, i, std::make_pair(std::int64_t(0), n)));
 }
 
-// Whether every sum the solver forms is exact in T: int32, or integer weights whose path
-// lengths stay below 2^digits.
+// Whether every weight is a whole number (the predecessors' Tightness, paths.hpp).
 template <class T>
-bool exact_sums(const std::vector<WeightedEdge<T>>& edges, std::int64_t n, double max_abs) {
-  if (std::is_integral<T>::value) return true;
+bool whole_weights(const std::vector<WeightedEdge<T>>& edges) {
   for (const auto& e : edges)
     if (double(e.weight) != std::floor(double(e.weight))) return false;
-  return max_abs * double(std::max<std::int64_t>(n - 1, 1)) <
-         std::ldexp(1.0, std::numeric_limits<T>::digits);
+  return true;
+}
+
+// The distance type of apsp.solve: choose_distance_type (graph.hpp), the CLI's --dtype rule, with
+// its messages in Python's terms.
+std::string distance_type(const std::string& asked, std::int64_t n, double lowest, double highest,
+                          bool integers) {
+  std::optional<DistanceType> type;
+  if (asked != "auto") {
+    DistanceType named;
+    if (!distance_type_named(asked, named))
+      throw py::value_error("dtype must be auto, int32, float32 or float64, got '" + asked + "'");
+    type = named;
+  }
+  try {
+    return distance_type_name(
+        choose_distance_type(type, n, WeightRange{lowest, highest, integers}));
+  } catch (const Error& e) {
+    std::string message = e.what();
+    for (std::size_t at; (at = message.find("--dtype ")) != std::string::npos;) {
+      const std::size_t end = std::min(message.find_first_of(" ,)", at + 8), message.size());
+      message = message.substr(0, at) + "dtype='" + message.substr(at + 8, end - at - 8) + "'" +
+                message.substr(end);
+    }
+    throw py::value_error(message);
+  }
 }
 
 // Solves on the Kokkos thread and returns (distances, predecessors or None). The matrix is
@@ -161,12 +195,9 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
               const std::vector<WeightedEdge<T>>& edges,
               const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
   // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
-  if (max_abs * double(std::max<std::int64_t>(n - 1, 0)) >= Distance<T>::limit)
-    throw py::value_error(std::string("weights up to ") + std::to_string(max_abs) + " on " +
-                          std::to_string(n) + " vertices could reach " +
-                          std::to_string(Distance<T>::limit) + ", beyond " +
-                          distance_type_name(Distance<T>::type) +
-                          (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
+  if (!bounds.empty())
+    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
 
   // Memory, before any work: the padded matrix, the edges and the predecessor rows' work space
   // on the device; the NumPy results on the host (one memory on a CPU).
@@ -237,9 +268,7 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
           if (cycle < 0 && predecessors) {
             // The library's rule (paths.hpp): exact where the sums are, else with a slack that
             // covers the solver's rounding.
-            Tightness<T> rule;
-            if (!exact_sums(edges, n, max_abs))
-              rule.slack = T(4.0 * double(n) * double(std::numeric_limits<T>::epsilon()));
+            const Tightness<T> rule = tightness_for<T>(n, whole_weights(edges), max_abs);
             PredecessorRows<Exec, T> rows(
                 exec, d, 0, n, select_path_edges(exec, d, n, device_edges, rule), batch, rule);
             for (std::int64_t first = 0; first < n; first += batch) {
@@ -390,4 +419,6 @@ PYBIND11_MODULE(_native, m) {
         py::arg("num_vertices"), py::arg("predecessors"));
   m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
   m.def("config", &config);
+  m.def("distance_type", &distance_type, py::arg("asked"), py::arg("num_vertices"),
+        py::arg("lowest"), py::arg("highest"), py::arg("integers"));
 }

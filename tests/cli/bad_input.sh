@@ -85,7 +85,9 @@ case $case in
   huge_vertex_count_with_edges)
     # The same with an edge: its bytes added to the saturated matrix size must not wrap to 0.
     hw3 "$work/huge.in" 2147483600 1 0 1 5
-    args=(--algorithm fw "$work/huge.in" /dev/null) message="V = 2147483600 needs" check_out=0 ;;
+    # Paths of up to V - 1 edges of weight 5 leave int32: auto takes float64, to .npy.
+    args=(--algorithm fw --output-format npy "$work/huge.in" /dev/null)
+    message="V = 2147483600 needs" check_out=0 ;;
   # The text formats: the file, line and field of the problem.
   edges_not_integer)
     printf '# a graph\n0 1 5\n1 x 2\n' >"$work/g.txt"
@@ -97,8 +99,24 @@ case $case in
     printf '0 1 -4\n' >"$work/g.edges"
     args=("$work/g.edges" "$out") message="g.edges:1: column 3: weight -4 is negative (negative weights need --allow-negative)" ;;
   mtx_real_weight)
+    # Read as float64 distances, which HW3 output cannot hold.
     printf '%%%%MatrixMarket matrix coordinate real general\n%% c\n3 3 2\n1 2 1\n2 3 1.5\n' >"$work/g.mtx"
-    args=("$work/g.mtx" "$out") message="g.mtx:5: column 3: weight 1.5 is not an integer" ;;
+    args=("$work/g.mtx" "$out")
+    message="the distances are float64 and HW3 output holds int32 only: use --output-format npy|text" ;;
+  dtype_int32_real_weight)
+    printf '0 1 1\n1 2 1.5\n' >"$work/g.txt"
+    args=(--dtype int32 --output-format npy "$work/g.txt" "$out")
+    message="--dtype int32 needs whole-number weights and this graph has others: use --dtype float64" ;;
+  dtype_int32_paths_too_long)
+    # 10 vertices, weight 2^27: a path of 9 edges could reach 9 * 2^27 > 2^30 - 1.
+    printf '0 1 134217728\n8 9 1\n' >"$work/g.txt"
+    args=(--dtype int32 "$work/g.txt" "$out")
+    message="which int32 distances cannot hold (limit 1073741823): use --dtype float64" ;;
+  dtype_float32_too_heavy)
+    printf '0 1 1e38\n1 2 1\n' >"$work/g.txt"
+    args=(--dtype float32 --output-format npy "$work/g.txt" "$out") message="which float32 distances cannot hold" ;;
+  unknown_dtype)
+    args=(--dtype int64 "$in" "$out") message="--dtype expects auto, int32, float32 or float64, got 'int64'" ;;
   mtx_not_square)
     printf '%%%%MatrixMarket matrix coordinate pattern general\n3 4 0\n' >"$work/g.mtx"
     args=("$work/g.mtx" "$out") message="g.mtx:2: the matrix is 3 x 4" ;;

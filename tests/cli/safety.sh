@@ -217,14 +217,19 @@ case $case in
     hw3 reach.bin 5 5 0 1 7 1 2 3 3 4 1000 0 2 20 2 3 1 # 3 reachable from 0 now
     refused "say that 0 -> 3 has no path, but one of length 11 exists" \
       path reach.bin 0 3 --predecessors p.bin ;;
-  mtx_real_not_integer)
-    printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1e-400\n' >tiny.mtx
-    refused "weight 1e-400 is not an integer" tiny.mtx o.bin
-    printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 5.0000000000000001\n' >near.mtx
-    refused "weight 5.0000000000000001 is not an integer" near.mtx o.bin
+  mtx_real_weights)
+    # Read as the nearest double: 1e-400 is 0 and 5.0000000000000001 is 5, whole numbers both,
+    # so the distances stay int32 (auto) and HW3 takes them; 2.5 makes them float64.
+    printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1e-400\n2 3 5.0000000000000001\n' >near.mtx
+    succeeds near.mtx o.bin --output-format text
+    [[ "$(sed -n 1p o.bin)" == "0 0 5" ]] || fail "near-integers read wrong: $(cat o.bin)"
     printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 5.000e0\n2 3 0.15E2\n' >ok.mtx
     succeeds ok.mtx o.bin --output-format text
-    [[ "$(sed -n 1p o.bin)" == "0 5 20" ]] || fail "exact reals read wrong: $(cat o.bin)" ;;
+    [[ "$(sed -n 1p o.bin)" == "0 5 20" ]] || fail "exact reals read wrong: $(cat o.bin)"
+    printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 2.5\n2 3 0.1\n' >real.mtx
+    refused "HW3 output holds int32 only: use --output-format npy|text" real.mtx o.bin
+    succeeds real.mtx o.txt --output-format text
+    [[ "$(sed -n 1p o.txt)" == "0 2.5 2.6" ]] || fail "float64 text: $(cat o.txt)" ;;
   *)
     fail "unknown case '$case'" ;;
 esac

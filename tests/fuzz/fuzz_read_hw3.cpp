@@ -10,6 +10,7 @@
 #include <apsp/hw3_io.hpp>
 #include <apsp/outputs.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -39,5 +40,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::optional<apsp::Graph> relaxed = read(path, true, relaxed_error);
   const apsp::Graph* graph = apsp_fuzz::checked_readings(strict, strict_error, relaxed);
   if (graph && size != 8 + 12 * graph->edges.size()) std::abort();
+  // The HW3 contract on top of every reader's: whole-number weights in [-1000, 1000].
+  if (graph)
+    for (const apsp::Edge& e : graph->edges)
+      if (e.weight != std::floor(e.weight) || e.weight < apsp::lowest_weight(true) ||
+          e.weight > apsp::max_weight)
+        std::abort();
   return 0;
 }

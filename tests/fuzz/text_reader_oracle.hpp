@@ -1,6 +1,7 @@
 // What the fuzz targets of the text readers (edge list, Matrix Market, DIMACS) check beyond "no
 // crash, no sanitizer report": an error names the file; a graph that is returned keeps every
-// promise of apsp::Graph, and written back in the same format, it reads as the same graph.
+// promise of apsp::Graph, and written back in the same format (weights in their shortest exact
+// form), it reads as the same graph.
 // Each input is read twice, refusing and allowing negative weights: the two readings agree,
 // except that only the second reads a graph with a negative weight, and the first then names
 // the option that would read it.
@@ -26,11 +27,11 @@ inline std::string written_as(const apsp::Graph& graph, apsp::Format format) {
   std::string text =
       format == apsp::Format::edge_list ? "# vertices " + v + "\n"
       : format == apsp::Format::matrix_market
-          ? "%%MatrixMarket matrix coordinate integer general\n" + v + " " + v + " " + e + "\n"
+          ? "%%MatrixMarket matrix coordinate real general\n" + v + " " + v + " " + e + "\n"
           : "p sp " + v + " " + e + "\n";
   for (const apsp::Edge& edge : graph.edges)
     text += (format == apsp::Format::dimacs ? "a " : "") + std::to_string(edge.src + base) + " " +
-            std::to_string(edge.dst + base) + " " + std::to_string(edge.weight) + "\n";
+            std::to_string(edge.dst + base) + " " + apsp::number_text(edge.weight) + "\n";
   return text;
 }
 

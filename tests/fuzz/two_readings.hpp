@@ -1,12 +1,13 @@
 // What every reader target checks of its two readings of one input, refusing (strict) and
 // allowing (relaxed) negative weights: a graph that is read keeps every promise of apsp::Graph
-// (at least one vertex, vertices in range, weights in [-max_weight, max_weight]), and the two
+// (at least one vertex, vertices in range, finite weights), and the two
 // agree, except that only the relaxed reading reads a graph with a negative weight, and the
 // strict one then names the option that would read it.
 #pragma once
 
 #include <apsp/graph.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -35,7 +36,7 @@ inline const apsp::Graph* checked_readings(const std::optional<apsp::Graph>& str
   if (graph.vertices < 1) std::abort();
   for (const apsp::Edge& e : graph.edges)
     if (e.src < 0 || e.src >= graph.vertices || e.dst < 0 || e.dst >= graph.vertices ||
-        e.weight < apsp::lowest_weight(true) || e.weight > apsp::max_weight)
+        !std::isfinite(e.weight))
       std::abort();
   if (apsp::has_negative_weight(graph)
           ? strict || strict_error.find("--allow-negative") == std::string::npos

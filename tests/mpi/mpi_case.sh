@@ -34,6 +34,17 @@ negative_graph() {
   }' >negative.txt
 }
 
+# real_graph V: real.txt, an edge list with real weights, some negative, and no negative cycle.
+real_graph() {
+  awk -v n="$1" 'BEGIN {
+    srand(11)
+    print "# vertices " n
+    for (v = 0; v < n; v++) p[v] = rand() * 3
+    for (u = 0; u < n; u++) for (v = 0; v < n; v++)
+      if (rand() < 0.05) printf "%d %d %.17g\n", u, v, rand() * 10 + p[u] - p[v]
+  }' >real.txt
+}
+
 options=()      # for both solvers
 mpi_options=()  # for the MPI run only
 in=in.in
@@ -87,6 +98,15 @@ case $case in
   format-*)  # format-EXT: every input format (testcases/formats/08-duplicates-self-loops.EXT)
     in=$testcases/formats/08-duplicates-self-loops.${case#format-}
     expected=$testcases/08-duplicates-self-loops.out options=(--tile 32) ;;
+  real)  # float64 distances (auto, for real weights) and their predecessors
+    real_graph 150
+    in=real.txt options=(--tile 32 --allow-negative --output-format npy) paths=1 ;;
+  real32_text)  # float32, rows of varying length through rank 0
+    real_graph 130
+    in=real.txt options=(--tile 32 --allow-negative --dtype float32 --output-format text) ;;
+  real_hw3)
+    real_graph 40
+    in=real.txt options=(--allow-negative) message="HW3 output holds int32 only" ;;
   npy)  # NumPy's format: its header, then the rows at their offsets
     graph 130 0.05
     options=(--tile 32 --output-format npy) paths=1 ;;

@@ -153,17 +153,14 @@ def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False):
             raise ValueError("%s must be a one-dimensional integer array" % name)
     if weight.ndim != 1 or not (weight.size == 0 or np.issubdtype(weight.dtype, np.number)):
         raise ValueError("weight must be a one-dimensional numeric array")
+    if weight.size and not np.all(np.isfinite(weight)):
+        raise ValueError("weights must be finite")
     integral = (np.issubdtype(weight.dtype, np.integer)
-                or bool(np.all(np.isfinite(weight)) and np.all(weight == np.floor(weight))))
-    if dtype == "auto":
-        # int32 where every path length fits (Distance<int>::threshold, 2^29 - 1).
-        in_range = weight.size == 0 or (
-            float(np.max(np.abs(weight))) * max(int(num_vertices) - 1, 0) < (1 << 29) - 1)
-        dtype = "int32" if integral and in_range else "float64"
-    elif dtype == "int32" and not integral:
-        raise ValueError("dtype='int32' needs integer weights: use dtype='float64'")
-    elif dtype == "int32" and weight.size and float(np.max(np.abs(weight))) > (1 << 29):
-        raise ValueError("weights too large for dtype='int32': use dtype='float64'")
+                or bool(np.all(weight == np.floor(weight))))
+    # The CLI's --dtype rule (auto: int32 for whole numbers whose paths int32 holds).
+    lowest = float(np.min(weight)) if weight.size else 0.0
+    highest = float(np.max(weight)) if weight.size else 0.0
+    dtype = _native.distance_type(dtype, int(num_vertices), lowest, highest, integral)
     native = getattr(_native, "solve_" + dtype)
     dist, pred = native(src.astype(np.int64), dst.astype(np.int64),
                         weight.astype(np.dtype(dtype), copy=False), int(num_vertices),
