@@ -111,14 +111,13 @@ std::function<void(int)> injected_failure(int rank) {
 // that cannot be used is a warning on stderr.
 template <class ExecSpace>
 void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Plan& plan) {
-  // `apsp tune` measures int32 shapes: real types take their table's.
-  if (request.any() && tuning_enabled() && plan.distance == DistanceType::int32) {
+  if (request.any() && tuning_enabled()) {
     std::string warning;
     const std::vector<TunedShape> cache = read_tuning_cache(tuning_cache_path(), warning);
     const TunedShape* tuned =
-        find_tuned_shape(cache, detail::tuning_key(exec), plan.vertices, warning);
+        find_tuned_shape(cache, detail::tuning_key(exec, plan.distance), plan.vertices, warning);
     if (tuned) {
-      for (const ShapeChoice& shape : available_shapes(exec))
+      for (const ShapeChoice& shape : available_shapes(exec, plan.distance))
         if (shape.params == tuned->shape) {
           plan.shape = shape;
           plan.shape_source = "tuned";

@@ -65,9 +65,9 @@ std::string SolveStats::to_json() const {
   return j.str();
 }
 
-std::vector<ShapeChoice> shapes_of(const std::string& backend) {
+std::vector<ShapeChoice> shapes_of(const std::string& backend, DistanceType type) {
   std::vector<ShapeChoice> shapes;
-  with_backend(backend, [&](auto exec) { shapes = available_shapes(exec); });
+  with_backend(backend, [&](auto exec) { shapes = available_shapes(exec, type); });
   return shapes;
 }
 

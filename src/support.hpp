@@ -42,13 +42,15 @@ SolveStats stats_of(const ExecSpace& exec) {
 
 // What a tuned shape must have been measured for to apply here (tuning.hpp).
 template <class ExecSpace>
-TuningKey tuning_key(const ExecSpace& exec) {
+TuningKey tuning_key(const ExecSpace& exec, DistanceType type = DistanceType::int32) {
   TuningKey key;
   key.backend = backend_name<ExecSpace>();
   key.device = describe_device(exec);
   key.isa = device_isa(exec);
   key.concurrency = exec.concurrency();
-  key.table = shape_table_hash<ExecSpace>();
+  key.dtype = distance_type_name(type);
+  key.table =
+      visit_distance_type(type, [](auto t) { return shape_table_hash<ExecSpace, decltype(t)>(); });
   return key;
 }
 

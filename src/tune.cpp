@@ -28,20 +28,21 @@ std::vector<Edge> random_edges(std::int64_t vertices) {
   return edges;
 }
 
-// V^3 / seconds of shape `index` at V = vertices: a warm-up solve, then the median of `runs`.
-template <class ExecSpace>
+// V^3 / seconds of shape `index` at V = vertices in distances of type T: a warm-up solve, then
+// the median of `runs`.
+template <class T, class ExecSpace>
 double measure(const ExecSpace& exec, int index, std::int64_t vertices, int runs) {
   ShapeRequest request;
   request.shape = index;
-  const Plan plan = make_plan(exec, vertices, false, request);
+  const Plan plan = make_plan(exec, vertices, false, request, Distance<T>::type);
   const std::int64_t n = plan.padded;
-  const std::uint64_t needed = matrix_bytes(n, n);
+  const std::uint64_t needed = matrix_bytes(n, n, sizeof(T));
   const std::uint64_t usable = detail::usable_memory(exec, 0);
   if (needed > usable)
     throw Error("V = " + std::to_string(vertices) + " needs " + detail::size_text(needed) + " on " +
                 describe_device(exec) + ", but only " + detail::size_text(usable) +
                 " are free: choose smaller --sizes");
-  DistanceMatrix<ExecSpace> dist(
+  DistanceMatrix<ExecSpace, T> dist(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tune::dist"), n, n);
   fill_distance_matrix(exec, dist, random_edges(vertices));
   floyd_warshall(exec, dist, plan);
@@ -63,7 +64,7 @@ TuneResult tune_on(const ExecSpace& exec, const TuneConfig& config,
                    const std::function<void(const TuneRow&)>& report) {
   detail::ScopedRegion region("apsp::tune");
   TuneResult result;
-  result.key = detail::tuning_key(exec);
+  result.key = detail::tuning_key(exec, config.dtype);
   result.cache = config.cache.empty() ? tuning_cache_path() : config.cache;
   std::vector<std::int64_t> sizes = config.sizes;
   if (sizes.empty())
@@ -71,7 +72,7 @@ TuneResult tune_on(const ExecSpace& exec, const TuneConfig& config,
                                            : std::vector<std::int64_t>{4096, 8192, 16384};
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  const std::vector<ShapeChoice> shapes = available_shapes(exec);
+  const std::vector<ShapeChoice> shapes = available_shapes(exec, config.dtype);
   if (shapes.empty())
     throw Error(std::string("no tile shape fits the scratch pad of ") + ExecSpace::name());
   std::vector<double> previous(shapes.size(), 0);
@@ -81,7 +82,9 @@ TuneResult tune_on(const ExecSpace& exec, const TuneConfig& config,
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       TuneRow row{sizes[s], shapes[i].index, shapes[i].name, 0, i == 0, false};
       if (s == 0 || previous[i] >= previous_best / 2)
-        row.rate = measure(exec, shapes[i].index, sizes[s], std::max(1, config.runs));
+        row.rate = visit_distance_type(config.dtype, [&](auto t) {
+          return measure<decltype(t)>(exec, shapes[i].index, sizes[s], std::max(1, config.runs));
+        });
       previous[i] = row.rate;
       rows.push_back(row);
     }

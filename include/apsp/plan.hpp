@@ -84,11 +84,12 @@ std::vector<ShapeChoice> available_shapes(const ExecSpace& exec, DistanceType ty
 }
 
 // A hash (FNV-1a, hex) of the backend's compiled table: every shape, runnable here or not, and
-// its scratch level. A tuning cache written for another table is stale (tuning.hpp).
-template <class ExecSpace>
+// its scratch level, for distances of type T. A tuning cache written for another table is stale
+// (tuning.hpp).
+template <class ExecSpace, class T = int>
 std::string shape_table_hash() {
-  std::string all = std::to_string(detail::ShapeTable<ExecSpace>::scratch_level);
-  detail::for_each_shape(typename detail::ShapeTable<ExecSpace>::type{},
+  std::string all = std::to_string(detail::ShapeTable<ExecSpace, T>::scratch_level);
+  detail::for_each_shape(typename detail::ShapeTable<ExecSpace, T>::type{},
                          [&](auto shape, int) { all += ";" + decltype(shape)::name(); });
   std::uint64_t hash = 14695981039346656037ull;
   for (const unsigned char c : all)

@@ -110,7 +110,9 @@ struct ShortestPath {
 // input and for a negative cycle.
 ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target);
 
-// The tile shapes a backend ("" = default) can run on this device, best first.
-std::vector<ShapeChoice> shapes_of(const std::string& backend);
+// The tile shapes a backend ("" = default) can run on this device for distances of `type`, best
+// first.
+std::vector<ShapeChoice> shapes_of(const std::string& backend,
+                                   DistanceType type = DistanceType::int32);
 
 }  // namespace apsp

@@ -80,7 +80,8 @@ struct TuneConfig {
   std::string backend;              // "" = the build's default
   std::vector<std::int64_t> sizes;  // empty: 512, 1024, 2048 on CPUs; 4096, 8192, 16384 on GPUs
   int runs = 3;
-  std::string cache;  // "" = tuning_cache_path()
+  std::string cache;                         // "" = tuning_cache_path()
+  DistanceType dtype = DistanceType::int32;  // the distance type whose shapes are timed
 };
 struct TuneRow {
   std::int64_t vertices = 0;

@@ -91,13 +91,16 @@ const char* usage = R"(usage:
       weights uniform in [0, W] (default 1000). Byte-identical for the same arguments.
   apsp compare A B
       Compares two HW3 outputs; exit code 0 when identical, 1 when not.
-  apsp shapes [--backend NAME]
-      The tile shapes this device can run, the default first.
-  apsp tune [--backend NAME] [--sizes V,V,...] [--runs N]
-      Times every tile shape of `apsp shapes` at each size (default 512,1024,2048 on CPUs,
+  apsp shapes [--backend NAME] [--dtype T]
+      The tile shapes this device can run for distances of type T (default int32), the default
+      first.
+  apsp tune [--backend NAME] [--sizes V,V,...] [--runs N] [--dtype T]
+      Times every tile shape of `apsp shapes --dtype T` (T: int32, the default, float32 or
+      float64; each type has its own entries) at each size (default 512,1024,2048 on CPUs,
       4096,8192,16384 on GPUs; the median of N runs, default 3), prints the table and stores
       the fastest for each range of V in $XDG_CACHE_HOME/apsp/tuning.json (else
-      ~/.cache/apsp/tuning.json); later runs on this device take it ("shape_source" in --stats).
+      ~/.cache/apsp/tuning.json); later runs on this device with distances of type T take it
+      ("shape_source" in --stats).
       --tile and --shape always win; APSP_TUNING=off ignores the cache.
   apsp verify IN OUT [--samples K] [--seed S] [--format F]
       Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
@@ -272,23 +275,30 @@ Command generate(int argc, char** argv) {
 }
 
 int shapes(int argc, char** argv) {
-  const Arguments args = parse(argc, argv, 2, {"--backend"}, {});
+  const Arguments args = parse(argc, argv, 2, {"--backend", "--dtype"}, {});
   if (!args.positional.empty()) throw UsageError("shapes takes no file names");
   std::string backend;
-  for (const auto& option : args.options)
-    backend = option.second;
-  for (const auto& shape : apsp::shapes_of(backend))
+  apsp::DistanceType type = apsp::DistanceType::int32;
+  for (const auto& [name, value] : args.options) {
+    if (name == "--backend") backend = value;
+    if (name == "--dtype") type = dtype_option(value).value_or(apsp::DistanceType::int32);
+  }
+  for (const auto& shape : apsp::shapes_of(backend, type))
     std::printf("%d: %s\n", shape.index, shape.name.c_str());
   return 0;
 }
 
 int tune(int argc, char** argv) {
-  const Arguments args = parse(argc, argv, 2, {"--backend", "--sizes", "--runs"}, {});
+  const Arguments args = parse(argc, argv, 2, {"--backend", "--sizes", "--runs", "--dtype"}, {});
   if (!args.positional.empty()) throw UsageError("tune takes no file names");
   apsp::TuneConfig config;
   for (const auto& [name, value] : args.options) {
     if (name == "--backend") config.backend = value;
     if (name == "--runs") config.runs = int(parse_integer(name, value, 1, 100));
+    if (name == "--dtype") {
+      if (value == "auto") throw UsageError("tune --dtype names a type: int32, float32 or float64");
+      config.dtype = *dtype_option(value);
+    }
     if (name == "--sizes") {
       config.sizes.clear();
       for (const std::string& size : apsp::cli::split_list(value))
@@ -309,8 +319,9 @@ int tune(int argc, char** argv) {
                 row.is_default ? "  (default)" : "", row.chosen ? "  <- chosen" : "");
     std::fflush(stdout);
   });
-  std::printf("%s on %s (%s): stored in %s\n", result.key.backend.c_str(),
-              result.key.device.c_str(), result.key.isa.c_str(), result.cache.c_str());
+  std::printf("%s on %s (%s, %s): stored in %s\n", result.key.backend.c_str(),
+              result.key.device.c_str(), result.key.isa.c_str(), result.key.dtype.c_str(),
+              result.cache.c_str());
   for (const apsp::TunedShape& e : result.entries) {
     const std::string upper = e.max_vertices == INT64_MAX ? "" : std::to_string(e.max_vertices);
     std::printf(

@@ -110,7 +110,8 @@ expect_one_apsp_line tune.err
 rmdir "$cache"
 
 # Bad arguments: one line, exit code 2, no cache written.
-for args in "--sizes 0" "--sizes 64,,128" "--runs 0" "--runs x" "file.in"; do
+for args in "--sizes 0" "--sizes 64,,128" "--runs 0" "--runs x" "file.in" "--dtype auto" \
+  "--dtype int64"; do
   rc=0
   # shellcheck disable=SC2086 # the arguments are split on purpose
   "$apsp" tune $args >/dev/null 2>tune.err || rc=$?
@@ -119,3 +120,20 @@ for args in "--sizes 0" "--sizes 64,,128" "--runs 0" "--runs x" "file.in"; do
 done
 [[ ! -e "$cache" ]] || fail "a refused tune wrote the cache"
 echo "OK: bad arguments refused"
+
+# Each distance type has its own entries, and a run takes those of its type.
+"$apsp" tune --sizes 300 --runs 1 >/dev/null 2>&1 || fail "tune failed"
+"$apsp" tune --dtype float64 --sizes 300 --runs 1 >tune.txt 2>tune.err ||
+  fail "tune --dtype float64: $(cat tune.err)"
+grep -q "float64): stored in $cache" tune.txt || fail "not float64's entries: $(cat tune.txt)"
+[[ $(grep -c '"dtype": "float64"' "$cache") == 1 && $(grep -c '"dtype": "int32"' "$cache") == 1 ]] ||
+  fail "one entry of each type expected: $(cat "$cache")"
+solves tuned 0
+printf '# vertices 300\n0 1 0.5\n1 299 2.25\n' >real.txt
+for dtype_source in float64:tuned float32:table; do
+  "$apsp" --dtype "${dtype_source%:*}" real.txt real.npy --stats real.json 2>stderr.txt ||
+    fail "--dtype ${dtype_source%:*}: $(cat stderr.txt)"
+  [[ "$(source_of real.json)" == "${dtype_source#*:}" ]] ||
+    fail "--dtype ${dtype_source%:*}: shape_source $(source_of real.json)"
+done
+echo "OK: float64 entries beside int32's, taken by float64 runs only"
