@@ -106,32 +106,6 @@ std::function<void(int)> injected_failure(int rank) {
   };
 }
 
-// The plan's tile shape: the user's --tile or --shape; else the shape that `apsp tune` measured
-// fastest for this V on this device (tuning.hpp); else the table's first that fits. A cache
-// that cannot be used is a warning on stderr.
-template <class ExecSpace>
-void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Plan& plan) {
-  if (request.any() && tuning_enabled()) {
-    std::string warning;
-    const std::vector<TunedShape> cache = read_tuning_cache(tuning_cache_path(), warning);
-    const TunedShape* tuned =
-        find_tuned_shape(cache, detail::tuning_key(exec, plan.distance), plan.vertices, warning);
-    if (tuned) {
-      for (const ShapeChoice& shape : available_shapes(exec, plan.distance))
-        if (shape.params == tuned->shape) {
-          plan.shape = shape;
-          plan.shape_source = "tuned";
-          return;
-        }
-      warning = "ignoring the tuned shape for V = " + std::to_string(plan.vertices) +
-                ": this device cannot run it (run apsp tune again)";
-    }
-    if (!warning.empty()) std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
-  }
-  plan.shape = choose_shape(exec, request, plan.distance);
-  plan.shape_source = request.any() ? "table" : "user";
-}
-
 // Predecessor rows computed at once: enough for the device, within `memory` bytes.
 template <class T, class ExecSpace>
 std::int64_t predecessor_batch(const ExecSpace& exec, std::int64_t rows, std::int64_t n,
@@ -223,7 +197,7 @@ class Pipeline {
                 "--algorithm fw");
           // Checked whichever algorithm runs: a --tile or --shape that this device cannot run
           // is an error, not silently ignored when auto picks Dijkstra.
-          choose_planned_shape(exec_, config_.shape, p);
+          detail::choose_planned_shape(exec_, config_.shape, p);
           const Algorithm asked = p.predecessors ? Algorithm::floyd_warshall : config_.algorithm;
           p.algorithm = choose_algorithm(asked, stats_.backend, detail::host_memory<ExecSpace>,
                                          graph_, p.distance);

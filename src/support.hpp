@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,33 @@ TuningKey tuning_key(const ExecSpace& exec, DistanceType type = DistanceType::in
   key.table =
       visit_distance_type(type, [](auto t) { return shape_table_hash<ExecSpace, decltype(t)>(); });
   return key;
+}
+
+// The plan's tile shape (of its distance type): the user's --tile or --shape; else the shape
+// that `apsp tune` measured fastest for this V on this device (tuning.hpp); else the table's
+// first that fits. A cache that cannot be used is a warning on stderr. The CLI and the Python
+// module choose alike.
+template <class ExecSpace>
+void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Plan& plan) {
+  if (request.any() && tuning_enabled()) {
+    std::string warning;
+    const std::vector<TunedShape> cache = read_tuning_cache(tuning_cache_path(), warning);
+    const TunedShape* tuned =
+        find_tuned_shape(cache, tuning_key(exec, plan.distance), plan.vertices, warning);
+    if (tuned) {
+      for (const ShapeChoice& shape : available_shapes(exec, plan.distance))
+        if (shape.params == tuned->shape) {
+          plan.shape = shape;
+          plan.shape_source = "tuned";
+          return;
+        }
+      warning = "ignoring the tuned shape for V = " + std::to_string(plan.vertices) +
+                ": this device cannot run it (run apsp tune again)";
+    }
+    if (!warning.empty()) std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
+  }
+  plan.shape = choose_shape(exec, request, plan.distance);
+  plan.shape_source = request.any() ? "table" : "user";
 }
 
 // Runs every kernel once on a two-tile matrix, so that a timed solve does not include what

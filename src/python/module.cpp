@@ -18,6 +18,7 @@
 #include <apsp/version.hpp>
 
 #include "../io_support.hpp"
+#include "../support.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -208,6 +209,8 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     kokkos_thread().run([&] {
       Exec exec;
       plan = make_plan(exec, n, negative, {}, Distance<T>::type);
+      detail::choose_planned_shape(exec, {}, plan);  // `apsp tune --dtype`'s shape, if any
+      plan.padded = padded_size(n, plan.shape);
       device_free = available_memory(exec);
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
