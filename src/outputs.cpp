@@ -488,8 +488,8 @@ Values values_of(std::FILE* file, const std::string& path) {
 }  // namespace
 
 // HW3 and .npy outputs compare by their values: an .npy file and the HW3 file of the same
-// distances are identical. Values of one type compare bit for bit (float outputs of the same
-// graph are identical on every backend and shape, tests/test_real_distances.cpp).
+// distances are identical. Values of one type compare bit for bit (float outputs of one graph
+// and tile size are identical on every backend and rank count).
 Comparison compare_outputs(const std::string& a, const std::string& b) {
   File fa = open_for_reading(a), fb = open_for_reading(b);
   const Values va = values_of(fa.get(), a), vb = values_of(fb.get(), b);

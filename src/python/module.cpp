@@ -28,6 +28,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <future>
@@ -138,21 +139,27 @@ template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
 // Rows [0, count) of `from`, their first n entries, into the NumPy array at `to` (n per row):
-// directly, without a padded copy on the host.
+// the padded rows in one transfer (none on a host backend), then each row's first n entries in
+// parallel on the host.
 template <class View>
 void copy_rows(const View& from, std::int64_t count, std::int64_t n,
                typename View::non_const_value_type* to) {
   using V = typename View::non_const_value_type;
   using Rows = Kokkos::View<V**, Kokkos::LayoutRight, Kokkos::HostSpace,
                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using Row = Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   if (std::int64_t(from.extent(1)) == n && std::int64_t(from.extent(0)) == count) {
     Kokkos::deep_copy(Rows(to, count, n), from);
     return;
   }
-  for (std::int64_t i = 0; i < count; ++i)
-    Kokkos::deep_copy(Row(to + i * n, n),
-                      Kokkos::subview(from, i, std::make_pair(std::int64_t(0), n)));
+  const auto host = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(),
+      Kokkos::subview(from, std::make_pair(std::int64_t(0), count), Kokkos::ALL));
+  Kokkos::parallel_for(
+      "apsp::python::copy_rows",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          0, count),
+      [&](std::int64_t i) { std::memcpy(to + i * n, &host(i, 0), std::size_t(n) * sizeof(V)); });
+  Kokkos::DefaultHostExecutionSpace().fence();
 }
 
 // Whether every weight is a whole number (the predecessors' Tightness, paths.hpp).
@@ -224,9 +231,12 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
       {matrix_bytes(padded, padded, sizeof(T)), edges.size() * sizeof(WeightedEdge<T>),
        predecessors ? PathEdges<Exec, T>::bytes(n, std::int64_t(edges.size())) : 0,
        predecessors ? PredecessorRows<Exec, T>::bytes(batch, padded) : 0});
-  const std::uint64_t host_need =
-      saturating_sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0});
   const bool one_memory = detail::host_memory<Exec>;
+  // The results, and on a device their padded rows as they come off it (copy_rows; a dense
+  // input's padded matrix goes up from the host the same way).
+  const std::uint64_t host_need =
+      saturating_sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0,
+                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T))});
   if (one_memory ? saturating_sum({device_need, host_need}) > device_free
                  : device_need > device_free || host_need > host_free) {
     const std::string message =
