@@ -1,7 +1,7 @@
 """The command line's distance types (--dtype) against SciPy itself: real-valued weights in the
 edge list, Matrix Market and DIMACS formats, float64 and float32 results in .npy and text,
 int32 for whole numbers (auto), negative weights and cycles, predecessors, and verify, compare
-and path on float outputs. Runs the apsp binary of the build (APSP_BUILD_DIR)."""
+and path on float outputs. Runs the apsp binary of the build (APSP_BUILD_DIR), or APSP_CLI."""
 
 import os
 import subprocess
@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 import scipy.sparse.csgraph as csgraph
 
-APSP = os.path.join(os.environ.get("APSP_BUILD_DIR", "build/openmp"), "apsp")
+# APSP_CLI: another binary (a GPU build's, on a node where only the binary travels).
+APSP = os.environ.get("APSP_CLI") or os.path.join(os.environ.get("APSP_BUILD_DIR", "build/openmp"),
+                                                  "apsp")
 INF32 = (1 << 30) - 1
 RNG = np.random.default_rng(20261125)
 
