@@ -14,6 +14,7 @@ import scipy.sparse
 import scipy.sparse.csgraph as csgraph
 
 import apsp
+from path_trees import check_paths
 
 RNG = np.random.default_rng(20261124)
 
@@ -34,25 +35,6 @@ def potential_reweighted(n, density, rng=RNG):
     out = np.where(edge, w + p[:, None] - p[None, :], 0.0)
     out[edge & (out == 0)] = 1e-3  # keep every edge an edge in the dense convention
     return out
-
-
-def check_paths(dist, pred, graph_weight):
-    """Every predecessor row is a tree whose paths are shortest (graph_weight[u, v]: the
-    lightest edge u -> v, inf for none)."""
-    n = dist.shape[0]
-    for i in range(n):
-        for j in range(n):
-            if i == j or np.isinf(dist[i, j]):
-                assert pred[i, j] == -9999
-                continue
-            length, v, steps = 0.0, j, 0
-            while v != i:
-                u = pred[i, v]
-                assert u >= 0
-                length += graph_weight[u, v]
-                v, steps = u, steps + 1
-                assert steps < n, "predecessor row %d loops" % i
-            assert length == pytest.approx(dist[i, j], rel=1e-9, abs=1e-9)
 
 
 def lightest(dense_graph, directed=True):
