@@ -72,11 +72,12 @@ class KokkosThread {
         int argc = 2;
         Kokkos::initialize(argc, argv);
       });
-    } catch (...) {
+    } catch (const std::exception& e) {
       // Kokkos could not start (a CUDA build on a machine without a GPU): end the thread before
       // the members it waits on go, and let the import fail with the reason.
       end_thread();
-      throw;
+      throw std::runtime_error(std::string("apsp: Kokkos could not start this build's backend (") +
+                               Kokkos::DefaultExecutionSpace::name() + "): " + e.what());
     }
   }
   void run(const std::function<void()>& f) {
