@@ -548,9 +548,11 @@ TEST(NpyOutput, OtherArraysAreRefusedByName) {
       {"{'descr': '<i4', 'fortran_order': False, 'shape': (9,), }\n", "not a square"},
       {"{'descr': '<i4', 'fortran_order': False, }\n", "without a shape"},
   };
-  for (const auto& [dict, message] : cases)
+  for (const auto& [text, message] : cases) {
+    const std::string& dict = text;  // a lambda captures no structured binding before C++20
     apsp_test::expect_error_naming([&] { apsp::matrix_layout(with_dict(dict), "m.npy"); },
                                    {"'m.npy'", message}, dict);
+  }
   apsp_test::expect_error_naming(
       [&] { apsp::matrix_layout(std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 17), "c.npy"); },
       {"cut"});

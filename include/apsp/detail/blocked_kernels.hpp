@@ -113,7 +113,7 @@ struct Relaxation {
     if constexpr (Negative) {
       const V inf = V{} + Distance<T>::infinity, floor = V{} + Distance<T>::floor, sum = a + b;
       const V clamped = sum < floor ? floor : sum;
-      return (a == inf) | (b == inf) ? inf : clamped;
+      return ((a == inf) | (b == inf)) ? inf : clamped;
     } else {
       return a + b;
     }
