@@ -100,11 +100,11 @@ std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vert
 // (exact for whole-number weights): Dijkstra, or Bellman-Ford when the graph has negative weights
 // (then a negative cycle that `source` reaches is an error). One search on the host, to check a
 // saved path against.
-std::vector<double> distances_from(const Graph& graph, std::int64_t source) {
+std::vector<double> distances_from(const Graph& graph, bool negative, std::int64_t source) {
   const std::size_t v = std::size_t(graph.vertices);
   std::vector<double> dist(v, unreachable);
   dist[std::size_t(source)] = 0;
-  if (!has_negative_weight(graph)) {
+  if (!negative) {
     std::vector<std::size_t> first(v + 1, 0);
     for (const Edge& e : graph.edges)
       ++first[std::size_t(e.src) + 1];
@@ -150,16 +150,16 @@ std::vector<double> distances_from(const Graph& graph, std::int64_t source) {
 // found none) against one search from the source. Exactly where every sum is exact in any type
 // (whole-number weights, paths below 2^24); else within the rounding of the least precise type
 // that could have made the file (float32, Tightness in paths.hpp).
-void check_against_true_distance(const Graph& graph, const ShortestPath& path, std::int64_t source,
-                                 std::int64_t target, const std::string& file) {
-  const double shortest = distances_from(graph, source)[std::size_t(target)];
+void check_against_true_distance(const Graph& graph, const WeightRange& weights,
+                                 const ShortestPath& path, std::int64_t source, std::int64_t target,
+                                 const std::string& file) {
+  const double shortest = distances_from(graph, weights.negative(), source)[std::size_t(target)];
   const std::string pair = std::to_string(source) + " -> " + std::to_string(target);
   if (!path.reachable && shortest != unreachable)
     throw Error("predecessors '" + file + "' say that " + pair +
                 " has no path, but one of length " + number_text(shortest) +
                 " exists: a stale predecessor matrix, or one of another graph");
   if (!path.reachable) return;
-  const WeightRange weights = weight_range(graph.edges);
   const Tightness<float> rule =
       tightness_for<float>(graph.vertices, weights.integers, weights.largest_magnitude());
   const double allowed =
@@ -173,8 +173,8 @@ void check_against_true_distance(const Graph& graph, const ShortestPath& path, s
 
 template <class T, class ExecSpace>
 std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
-                                          const Graph& graph, std::int64_t source) {
-  const WeightRange weights = weight_range(graph.edges);
+                                          const Graph& graph, const WeightRange& weights,
+                                          std::int64_t source) {
   const Plan plan =
       make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
   const Tightness<T> rule =
@@ -215,20 +215,20 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     if (v < 0 || v >= graph.vertices)
       throw Error("vertex " + std::to_string(v) + " out of range [0, " +
                   std::to_string(graph.vertices) + ") of '" + config.input + "'");
+  const WeightRange weights = weight_range(graph.edges);
   if (config.predecessors.empty()) {
-    const DistanceType type =
-        choose_distance_type(config.dtype, graph.vertices, weight_range(graph.edges));
+    const DistanceType type = choose_distance_type(config.dtype, graph.vertices, weights);
     std::vector<int> pred;
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
-        pred = computed_predecessor_row<decltype(t)>(exec, config, graph, source);
+        pred = computed_predecessor_row<decltype(t)>(exec, config, graph, weights, source);
       });
     });
     return follow_predecessors(graph, pred, source, target, "apsp");
   }
   const std::vector<int> pred = read_predecessor_row(config.predecessors, graph.vertices, source);
   const ShortestPath path = follow_predecessors(graph, pred, source, target, config.predecessors);
-  check_against_true_distance(graph, path, source, target, config.predecessors);
+  check_against_true_distance(graph, weights, path, source, target, config.predecessors);
   return path;
 }
 
