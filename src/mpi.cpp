@@ -38,12 +38,6 @@ class MpiRanks final : public Ranks {
   void min(std::int64_t* values, int count) override {
     MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, MPI_MIN, comm_);
   }
-  void max(double* values, int count) override {
-    MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_MAX, comm_);
-  }
-  void sum(std::uint64_t* values, int count) override {
-    MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_UINT64_T, MPI_SUM, comm_);
-  }
 
   std::vector<char> gather(const void* data, std::uint64_t count, int unit) override {
     std::vector<std::uint64_t> counts(std::size_t(size_), 0);

@@ -8,6 +8,7 @@
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solve.hpp>
+#include <apsp/solver.hpp>
 
 #include "support.hpp"
 
@@ -171,40 +172,31 @@ void check_against_true_distance(const Graph& graph, const WeightRange& weights,
                 number_text(shortest) + ": a stale predecessor matrix, or one of another graph");
 }
 
+// Row `source` of the predecessor matrix, computed with the one solver (solver.hpp) on one
+// process: the plan's shape as a run of `apsp` would choose it.
 template <class T, class ExecSpace>
 std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
                                           const Graph& graph, const WeightRange& weights,
                                           std::int64_t source) {
-  const Plan plan =
-      make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
-  const Tightness<T> rule =
-      tightness_for<T>(graph.vertices, weights.integers, weights.largest_magnitude());
-  const std::int64_t n = plan.padded;
+  Plan plan = make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
+  detail::choose_planned_shape(exec, config.shape, plan);
+  plan.padded = padded_size(graph.vertices, plan.shape);
+  plan.predecessors = true;
+  OneRank one;
+  Solver<ExecSpace, T> solver(exec, one, plan,
+                              WeightFacts{weights.integers, weights.largest_magnitude()});
   const std::int64_t edges = std::int64_t(graph.edges.size());
-  const std::uint64_t needed = detail::saturating_sum(
-      {matrix_bytes(n, n, sizeof(T)), 2 * std::uint64_t(edges) * sizeof(Edge),
-       PathEdges<ExecSpace, T>::bytes(graph.vertices, edges),
-       PredecessorRows<ExecSpace, T>::bytes(1, n)});
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
-  if (needed > usable)
-    throw Error("V = " + std::to_string(graph.vertices) + " needs " + detail::size_text(needed) +
-                " on " + describe_device(exec) + " for the distances and shortest-path edges, " +
-                "but only " + detail::size_text(usable) + " can be used");
-  DistanceMatrix<ExecSpace, T> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"),
-                                    n, n);
-  const DeviceEdges<ExecSpace> device_edges = upload_edges(exec, graph.edges);
-  fill_distance_matrix(exec, dist, device_edges);
-  floyd_warshall(exec, dist, plan);
-  if (plan.negative_weights) {
-    const std::int64_t cycle = negative_cycle_vertex(exec, dist, 0, graph.vertices);
-    if (cycle >= 0) throw negative_cycle_error(cycle);
-  }
-  PredecessorRows<ExecSpace, T> rows(
-      exec, dist, 0, graph.vertices,
-      select_path_edges(exec, dist, graph.vertices, device_edges, rule), 1, rule);
-  const auto pred = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), Kokkos::subview(rows.compute(source, 1), 0, Kokkos::ALL));
-  return std::vector<int>(pred.data(), pred.data() + graph.vertices);
+  solver.check_memory(edges, edges, usable, describe_device(exec),
+                      config.max_memory > 0 && usable == config.max_memory);
+  solver.load(graph.edges);
+  solver.compute();
+  solver.select_paths();
+  std::vector<int> pred;
+  solver.predecessor_rows([&](std::int64_t, std::int64_t, const int* row,
+                              std::int64_t) { pred.assign(row, row + graph.vertices); },
+                          source, 1);
+  return pred;
 }
 
 }  // namespace

@@ -1,14 +1,13 @@
-// Helpers of the library's sources that touch the device: memory, the record of a run, the
-// tuning key, the kernels' warm-up and the download of device rows through pinned buffers.
+// Helpers of the application's sources that touch the device: the record of a run, the tuning
+// key and the planned shape.
 #pragma once
 
 #include <apsp/backends.hpp>
 #include <apsp/detail/region.hpp>
-#include <apsp/detail/staging.hpp>
 #include <apsp/error.hpp>
-#include <apsp/floyd_warshall.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solve.hpp>
+#include <apsp/solver.hpp>
 #include <apsp/tuning.hpp>
 
 #include "io_support.hpp"
@@ -24,11 +23,11 @@
 namespace apsp {
 namespace detail {
 
-// Bytes a run may allocate on the backend: what is free, capped by --max-memory.
+// Bytes a run may allocate on the backend: what is free, capped by `cap` (0: no cap).
 template <class ExecSpace>
-std::uint64_t usable_memory(const ExecSpace& exec, std::uint64_t max_memory) {
+std::uint64_t usable_memory(const ExecSpace& exec, std::uint64_t cap) {
   const std::uint64_t free_bytes = available_memory(exec);
-  return max_memory > 0 && max_memory < free_bytes ? max_memory : free_bytes;
+  return cap > 0 && cap < free_bytes ? cap : free_bytes;
 }
 
 // The record of a run, with what describes the backend filled in.
@@ -80,64 +79,6 @@ void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Pl
   }
   plan.shape = choose_shape(exec, request, plan.distance);
   plan.shape_source = request.any() ? "table" : "user";
-}
-
-// Runs every kernel once on a two-tile matrix, so that a timed solve does not include what
-// only the first launch pays (lazy module loading on CUDA, first touch of scratch pools).
-// The kernels of the plan: its shape, its type T (plan.distance) and its arithmetic
-// (plan.negative_weights).
-template <class ExecSpace, class T = int>
-void warm_up(const ExecSpace& exec, const Plan& plan) {
-  Plan two_tiles = plan;
-  two_tiles.vertices = two_tiles.padded = 2 * std::int64_t(plan.shape.tile);
-  DistanceMatrix<ExecSpace, T> dist("apsp::warm_up", two_tiles.padded, two_tiles.padded);
-  fill_distance_matrix(exec, dist, std::vector<Edge>{});
-  floyd_warshall(exec, dist, two_tiles);
-}
-
-// Hands rows [0, count) of `rows` to write_row(i, data) in order, data pointing at the row on
-// the host. On a host backend straight from the matrix; on a device through two pinned
-// buffers, so that copying one chunk overlaps writing the previous one. Adds the time spent
-// waiting for copies to download_s and the time in write_row to write_s.
-template <class ExecSpace, class T, class WriteRow>
-void download_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
-                   std::int64_t count, WriteRow&& write_row, double& download_s, double& write_s) {
-  ScopedRegion region("apsp::download_rows");
-  const std::int64_t n = rows.extent(1);
-  if (count <= 0) return;
-  if constexpr (host_memory<ExecSpace>) {
-    const auto start = Clock::now();
-    for (std::int64_t i = 0; i < count; ++i)
-      write_row(i, rows.data() + i * n);
-    write_s += seconds_since(start);
-  } else {
-    using Staging = Kokkos::View<T**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
-    const std::int64_t chunk = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(count, (64 << 20) / (n * std::int64_t(sizeof(T)))));
-    Staging buffers[2] = {
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging0"), chunk, n),
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging1"), chunk, n)};
-    const auto copy_chunk = [&](std::int64_t from, int buffer) {
-      const std::int64_t to = std::min(count, from + chunk);
-      Kokkos::deep_copy(
-          exec,
-          Kokkos::subview(buffers[buffer], std::make_pair(std::int64_t(0), to - from), Kokkos::ALL),
-          Kokkos::subview(rows, std::make_pair(from, to), Kokkos::ALL));
-    };
-    copy_chunk(0, 0);
-    int current = 0;
-    for (std::int64_t from = 0; from < count; from += chunk) {
-      auto start = Clock::now();
-      exec.fence();  // chunk `from` is in buffers[current]
-      download_s += seconds_since(start);
-      if (from + chunk < count) copy_chunk(from + chunk, 1 - current);
-      start = Clock::now();
-      for (std::int64_t i = from; i < std::min(count, from + chunk); ++i)
-        write_row(i, &buffers[current](i - from, 0));
-      write_s += seconds_since(start);
-      current = 1 - current;
-    }
-  }
 }
 
 }  // namespace detail

@@ -307,13 +307,16 @@ TEST(DistanceType, AutoKeepsIntegersExactAndTakesFloat64Otherwise) {
   using apsp::DistanceType;
   apsp::WeightRange integers{-1000, 1000, true};
   EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 40000, integers), DistanceType::int32);
-  // Beyond int32 with negative weights: float64, or an error naming it when int32 is asked for.
+  // Beyond int32 with negative weights: float64, or an error suggesting it when int32 is asked
+  // for (a typed error: each driver names its own option; the library names none).
   EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 600000, integers), DistanceType::float64);
   try {
     apsp::choose_distance_type(DistanceType::int32, 600000, integers);
     ADD_FAILURE() << "int32 cannot hold these paths";
-  } catch (const apsp::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--dtype float64"), std::string::npos) << e.what();
+  } catch (const apsp::DistanceTypeError& e) {
+    EXPECT_EQ(e.facts().kind, apsp::ErrorFacts::Kind::distance_type);
+    EXPECT_EQ(e.facts().suggested_type, int(DistanceType::float64));
+    EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << e.what();
   }
   apsp::WeightRange real{0, 2.5, false};
   EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 10, real), DistanceType::float64);

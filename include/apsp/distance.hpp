@@ -67,7 +67,7 @@ inline const char* distance_type_name(DistanceType type) {
   return "?";
 }
 
-// The names of --dtype and of apsp.solve's dtype: int32, float32, float64.
+// The names the drivers take for the types: int32, float32, float64.
 inline bool distance_type_named(const std::string& name, DistanceType& type) {
   for (DistanceType t : {DistanceType::int32, DistanceType::float32, DistanceType::float64})
     if (name == distance_type_name(t)) {

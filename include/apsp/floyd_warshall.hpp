@@ -9,7 +9,8 @@
 //   apsp::fill_distance_matrix(exec, dist, graph.edges);
 //   apsp::floyd_warshall(exec, dist, plan);
 //
-// With negative weights (plan.negative_weights) check negative_cycle_vertex() afterwards.
+// With negative weights (plan.negative_weights) check negative_cycle_vertex() afterwards
+// (NegativeCycleError, error.hpp). apsp::Solver (solver.hpp) does all of it, on any ranks.
 // The paths themselves come afterwards, from the distances and the edges (paths.hpp). A block of
 // rows on each of several ranks: apsp::mpi::floyd_warshall (mpi.hpp), the same rounds.
 #pragma once
@@ -38,12 +39,6 @@ using DistanceMatrix = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace
 
 // Every distance must be representable in the matrix's type: choose_distance_type (graph.hpp)
 // refuses, before any work, the graphs whose paths could leave it (path_bounds_problem).
-
-// A negative cycle leaves shortest paths undefined: an error, and no output.
-inline Error negative_cycle_error(std::int64_t vertex) {
-  return Error("negative cycle through vertex " + std::to_string(vertex) +
-               ": shortest paths are undefined (no output written)");
-}
 
 // Bytes of a rows x cols matrix of `element`-byte distances (int32 unless said), saturating
 // (V near 2^31 gives 2^64 bytes, which must read as "too much", not wrap to 0).

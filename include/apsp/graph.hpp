@@ -69,10 +69,10 @@ inline bool has_negative_weight(const Graph& graph) {
   return false;
 }
 
-// The distance type of a run (--dtype): the one asked for, after checking that it can hold the
-// graph's distances; or, with nothing asked (auto), int32 when every weight is a whole number
-// and int32 holds the paths (today's inputs keep today's exact output), else float64. Throws
-// apsp::Error saying which type would do.
+// The distance type of a run: the one asked for, after checking that it can hold the graph's
+// distances; or, with nothing asked (auto), int32 when every weight is a whole number and int32
+// holds the paths (today's inputs keep today's exact output), else float64. Throws
+// DistanceTypeError (error.hpp) with the type that would do.
 inline DistanceType choose_distance_type(std::optional<DistanceType> asked, std::int64_t vertices,
                                          const WeightRange& weights) {
   const double m = weights.largest_magnitude();
@@ -82,19 +82,19 @@ inline DistanceType choose_distance_type(std::optional<DistanceType> asked, std:
     if (weights.integers && int32_problem.empty()) return DistanceType::int32;
     asked = DistanceType::float64;
   }
+  const int wider = int(DistanceType::float64);
   if (*asked == DistanceType::int32) {
     if (!weights.integers)
-      throw Error(
-          "--dtype int32 needs whole-number weights and this graph has others: use --dtype "
-          "float64 (or float32)");
-    if (!int32_problem.empty()) throw Error(int32_problem + ": use --dtype float64");
+      throw DistanceTypeError("int32 distances need whole-number weights and this graph has others",
+                              wider);
+    if (!int32_problem.empty()) throw DistanceTypeError(int32_problem, wider);
     return *asked;
   }
   const std::string problem = *asked == DistanceType::float32
                                   ? path_bounds_problem<float>(vertices, m, negative)
                                   : path_bounds_problem<double>(vertices, m, negative);
   if (!problem.empty())
-    throw Error(problem + (*asked == DistanceType::float32 ? ": use --dtype float64" : ""));
+    throw DistanceTypeError(problem, *asked == DistanceType::float32 ? wider : -1);
   return *asked;
 }
 

@@ -52,15 +52,14 @@ struct Plan {
   std::int64_t vertices = 0;
   std::int64_t padded = 0;  // N, a multiple of shape.tile (Floyd-Warshall); V for sssp
   ShapeChoice shape;
-  // Where the shape came from: "user" (--tile, --shape), "tuned" (apsp tune's cache) or "table"
-  // (the backend's first that fits the device).
+  // Where the shape came from: "user" (the caller's ShapeRequest), "tuned" (apsp tune's cache) or
+  // "table" (the backend's first that fits the device).
   std::string shape_source = "table";
   // Some weight is negative: the kernels' signed variant (detail/blocked_kernels.hpp,
   // "Arithmetic") and a negative-cycle check afterwards.
   bool negative_weights = false;
   bool predecessors = false;                    // the predecessor rows too (paths.hpp)
   DistanceType distance = DistanceType::int32;  // what the matrix holds (distance.hpp)
-  std::uint64_t memory = 0;  // bytes of device memory the run may use on each device
 };
 
 // Tile sizes of the backend's table for distances of type T that this device can run, best
@@ -112,12 +111,13 @@ ShapeChoice choose_shape(const ExecSpace& exec, const ShapeRequest& request = {}
     sizes += (sizes.empty() ? "" : ", ") + std::to_string(s.tile);
   }
   if (shapes.empty())
-    throw Error(std::string("no tile shape fits the scratch pad of ") + ExecSpace::name());
+    throw UnavailableError(std::string("no tile shape fits the scratch pad of ") +
+                           ExecSpace::name());
   if (request.shape >= 0)
-    throw Error("shape " + std::to_string(request.shape) + " is not available on " +
-                ExecSpace::name() + " (see apsp shapes)");
-  throw Error("tile size " + std::to_string(request.tile) + " is not available on " +
-              ExecSpace::name() + " (available: " + sizes + ")");
+    throw ShapeError("shape " + std::to_string(request.shape) + " is not available on " +
+                     ExecSpace::name());
+  throw ShapeError("tile size " + std::to_string(request.tile) + " is not available on " +
+                   ExecSpace::name() + " (available: " + sizes + ")");
 }
 
 inline std::int64_t padded_size(std::int64_t vertices, const ShapeChoice& shape) {

@@ -1,6 +1,6 @@
 // The ranks of a run and how its rows are partitioned among them.
 //
-// One process is one rank (OneRank, no MPI needed); under mpirun, apsp::mpi::ranks(comm)
+// One process is one rank (OneRank, no MPI needed); under MPI, apsp::mpi::ranks(comm)
 // (include/apsp/mpi.hpp) wraps an MPI communicator. The pipeline (src/pipeline.cpp) and the
 // row-block rounds (detail/row_block_rounds.hpp) are written once against this interface: with
 // one rank every collective is a no-op or a copy, so P = 1 is the same path as P > 1.
@@ -32,8 +32,6 @@ class Ranks {
   virtual void broadcast(void* data, std::uint64_t bytes, int root) = 0;
   // Element-wise over the ranks, the result on every rank.
   virtual void min(std::int64_t* values, int count) = 0;
-  virtual void max(double* values, int count) = 0;
-  virtual void sum(std::uint64_t* values, int count) = 0;
   // `count` elements of `unit` bytes from every rank, concatenated in rank order, on every rank.
   virtual std::vector<char> gather(const void* data, std::uint64_t count, int unit) = 0;
   // Root's data holds counts[p] elements of `unit` bytes for each rank p, in rank order; each
@@ -56,8 +54,6 @@ class OneRank final : public Ranks {
   int size() const override { return 1; }
   void broadcast(void*, std::uint64_t, int) override {}
   void min(std::int64_t*, int) override {}
-  void max(double*, int) override {}
-  void sum(std::uint64_t*, int) override {}
   std::vector<char> gather(const void* data, std::uint64_t count, int unit) override {
     const char* p = static_cast<const char*>(data);
     return std::vector<char>(p, p + count * std::uint64_t(unit));
@@ -72,7 +68,8 @@ class OneRank final : public Ranks {
   std::unique_ptr<Ranks> sharing_device(int) override { return std::make_unique<OneRank>(); }
 };
 
-// An error all ranks have agreed on: `collectively` lets it pass.
+// An error all ranks have agreed on: `collectively` lets it pass. It keeps the failing rank's
+// message and facts (error.hpp), so each driver words it the same on every rank.
 struct Agreed : Error {
   using Error::Error;
 };
@@ -85,19 +82,24 @@ inline std::string broadcast_string(Ranks& ranks, std::string text, int root) {
   return text;
 }
 
-// Returns when no rank has an error; otherwise throws, on every rank, the error of the lowest
-// rank that has one.
-inline void agree(Ranks& ranks, const std::string& error) {
+// Returns when no rank has an error (an empty message); otherwise throws, on every rank, the
+// error of the lowest rank that has one.
+inline void agree(Ranks& ranks, const std::string& error, ErrorFacts facts = {}) {
   std::int64_t failing = error.empty() ? ranks.size() : ranks.rank();
   ranks.min(&failing, 1);
   if (failing == ranks.size()) return;
-  throw Agreed(broadcast_string(ranks, error, int(failing)));
+  ranks.broadcast(&facts, sizeof facts, int(failing));
+  throw Agreed(broadcast_string(ranks, error, int(failing)), facts);
 }
 
 namespace detail {
-inline std::string current_exception_message() {
+// The message of the exception in flight, and its facts if it is an apsp::Error.
+inline std::string current_exception_message(ErrorFacts* facts = nullptr) {
   try {
     throw;
+  } catch (const Error& e) {
+    if (facts) *facts = e.facts();
+    return e.what();
   } catch (const std::bad_alloc& e) {
     return std::string("out of memory (") + e.what() + ")";
   } catch (const std::exception& e) {
@@ -114,18 +116,19 @@ inline std::string current_exception_message() {
 template <class F>
 void collectively(Ranks& ranks, F&& f, bool name_rank = true) {
   std::string error;
+  ErrorFacts facts;
   try {
     f();
   } catch (const Agreed&) {
     throw;
   } catch (...) {
-    error = detail::current_exception_message();
+    error = detail::current_exception_message(&facts);
     if (error.empty()) error = "unknown error";
     if (name_rank && ranks.size() > 1)
       error = "rank " + std::to_string(ranks.rank()) + " of " + std::to_string(ranks.size()) +
               ": " + error;
   }
-  agree(ranks, error);
+  agree(ranks, error, facts);
 }
 
 // Rows in contiguous blocks of whole units (tiles of the matrix for Floyd-Warshall, single rows

@@ -85,8 +85,9 @@ using Progress = std::function<void(int done, int total, std::int64_t vertices)>
 // of OUT (and P). Throws apsp::Error on bad input or missing resources, on every rank with the
 // same message, naming the failing rank, before any output exists; the outputs (OUT, P, stats)
 // appear only when all are complete, as one OutputTransaction (outputs.hpp). Two of IN, OUT, P and
-// stats that are the same file are refused first (check_distinct_files). Environment for tests:
-// APSP_FAIL_RANK=r and APSP_FAIL_ROUND=k make rank r fail at Floyd-Warshall round k.
+// stats that are the same file are refused first (check_distinct_files). In a build with the
+// test hooks (APSP_ENABLE_TEST_HOOKS) APSP_FAIL_RANK=r and APSP_FAIL_ROUND=k make rank r fail at
+// Floyd-Warshall round k.
 SolveStats solve(const SolveConfig& config, Ranks& ranks, const Progress& progress = {});
 
 // One process.

@@ -379,6 +379,31 @@ Command path(int argc, char** argv) {
   return [config, source, target] { return run_path(config, source, target); };
 }
 
+// A library error with the command line's advice: the option that would help (the library
+// knows no options, error.hpp).
+std::string in_our_words(const apsp::Error& e, const std::string& command) {
+  using Kind = apsp::ErrorFacts::Kind;
+  const apsp::ErrorFacts& facts = e.facts();
+  std::string message = e.what();
+  switch (facts.kind) {
+    case Kind::distance_type:
+      if (facts.suggested_type >= 0)
+        message += std::string(": use --dtype ") +
+                   apsp::distance_type_name(apsp::DistanceType(facts.suggested_type));
+      break;
+    case Kind::negative_cycle:
+      // A solve writes nothing then; `path` writes nothing anyway.
+      if (command != "path") message += " (no output written)";
+      break;
+    case Kind::shape:
+      message += " (see apsp shapes)";
+      break;
+    default:
+      break;
+  }
+  return message;
+}
+
 }  // namespace
 
 namespace apsp::cli {
@@ -448,7 +473,8 @@ int main(int argc, char** argv) {
     if (reports_errors()) std::fprintf(stderr, "apsp: %s\n", e.what());
     return 2;
   } catch (const apsp::Error& e) {
-    if (reports_errors()) std::fprintf(stderr, "apsp: error: %s\n", e.what());
+    if (reports_errors())
+      std::fprintf(stderr, "apsp: error: %s\n", in_our_words(e, command).c_str());
     return 2;
   } catch (const std::bad_alloc&) {
     if (reports_errors()) std::fprintf(stderr, "apsp: error: out of memory\n");

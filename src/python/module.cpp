@@ -15,6 +15,7 @@
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
+#include <apsp/solver.hpp>
 #include <apsp/version.hpp>
 
 #include "../io_support.hpp"
@@ -46,17 +47,6 @@ namespace {
 using namespace apsp;
 
 using Exec = Kokkos::DefaultExecutionSpace;
-
-// A negative cycle through `vertex` (the smallest such vertex).
-struct NegativeCycle {
-  std::int64_t vertex;
-};
-
-template <class T>
-struct WeightedEdge {
-  std::int32_t src, dst;
-  T weight;
-};
 
 // The thread that owns Kokkos: run(f) runs f there and waits for it (f's exceptions come back).
 class KokkosThread {
@@ -139,40 +129,38 @@ KokkosThread& kokkos_thread() {
 template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
-// Rows [0, count) of `from`, their first n entries, into the NumPy array at `to` (n per row):
-// the padded rows in one transfer (none on a host backend), then each row's first n entries in
-// parallel on the host.
-template <class View>
-void copy_rows(const View& from, std::int64_t count, std::int64_t n,
-               typename View::non_const_value_type* to) {
-  using V = typename View::non_const_value_type;
-  using Rows = Kokkos::View<V**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  if (std::int64_t(from.extent(1)) == n && std::int64_t(from.extent(0)) == count) {
-    Kokkos::deep_copy(Rows(to, count, n), from);
-    return;
-  }
-  const auto host = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(),
-      Kokkos::subview(from, std::make_pair(std::int64_t(0), count), Kokkos::ALL));
+// Rows [first, first + count) that the solver hands over on the host (row r at rows + r *
+// stride), their first n entries, into the NumPy array at `to` (n per row), in parallel.
+template <class V>
+void copy_rows(const V* rows, std::int64_t stride, std::int64_t first, std::int64_t count,
+               std::int64_t n, V* to) {
   Kokkos::parallel_for(
       "apsp::python::copy_rows",
       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
           0, count),
-      [&](std::int64_t i) { std::memcpy(to + i * n, &host(i, 0), std::size_t(n) * sizeof(V)); });
+      [&](std::int64_t i) {
+        std::memcpy(to + (first + i) * n, rows + i * stride, std::size_t(n) * sizeof(V));
+      });
   Kokkos::DefaultHostExecutionSpace().fence();
 }
 
 // Whether every weight is a whole number (the predecessors' Tightness, paths.hpp).
-template <class T>
-bool whole_weights(const std::vector<WeightedEdge<T>>& edges) {
-  for (const auto& e : edges)
-    if (double(e.weight) != std::floor(double(e.weight))) return false;
+bool whole_weights(const std::vector<Edge>& edges) {
+  for (const Edge& e : edges)
+    if (e.weight != std::floor(e.weight)) return false;
   return true;
 }
 
-// The distance type of apsp.solve: choose_distance_type (graph.hpp), the CLI's --dtype rule, with
-// its messages in Python's terms.
+// A library error in Python's words: the advice names dtype= where the command line says --dtype.
+std::string python_words(const Error& e) {
+  std::string message = e.what();
+  const int suggested = e.facts().suggested_type;
+  if (e.facts().kind == ErrorFacts::Kind::distance_type && suggested >= 0)
+    message += std::string(": use dtype='") + distance_type_name(DistanceType(suggested)) + "'";
+  return message;
+}
+
+// The distance type of apsp.solve: choose_distance_type (graph.hpp), the CLI's --dtype rule.
 std::string distance_type(const std::string& asked, std::int64_t n, double lowest, double highest,
                           bool integers) {
   std::optional<DistanceType> type;
@@ -186,52 +174,46 @@ std::string distance_type(const std::string& asked, std::int64_t n, double lowes
     return distance_type_name(
         choose_distance_type(type, n, WeightRange{lowest, highest, integers}));
   } catch (const Error& e) {
-    std::string message = e.what();
-    for (std::size_t at; (at = message.find("--dtype ")) != std::string::npos;) {
-      const std::size_t end = std::min(message.find_first_of(" ,)", at + 8), message.size());
-      message = message.substr(0, at) + "dtype='" + message.substr(at + 8, end - at - 8) + "'" +
-                message.substr(end);
-    }
-    throw py::value_error(message);
+    throw py::value_error(python_words(e));
   }
 }
 
-// Solves on the Kokkos thread and returns (distances, predecessors or None). The matrix is
-// filled by fill(d) where given (a dense input), else from the edges; the edges also give the
-// predecessor rows.
+// Solves with the one solver (solver.hpp) on the Kokkos thread and returns (distances,
+// predecessors or None). The matrix is filled by fill(d) where given (a dense input), else from
+// the edges; the edges also give the predecessor rows.
 template <class T>
 py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
-              const std::vector<WeightedEdge<T>>& edges,
+              const std::vector<Edge>& edges,
               const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
   // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
   const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
   if (!bounds.empty())
     throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
 
-  // Memory, before any work: the padded matrix, the edges and the predecessor rows' work space
+  // The plan (`apsp tune --dtype`'s shape, if any) and the memory, before any work: the solver's
   // on the device; the NumPy results on the host (one memory on a CPU).
-  Plan plan;
-  std::uint64_t device_free = 0, host_free = 0;
+  OneRank one;
+  std::unique_ptr<Solver<Exec, T>> solver;
+  std::uint64_t device_need = 0, device_free = 0, host_free = 0;
+  const std::int64_t e = std::int64_t(edges.size());
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       Exec exec;
-      plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-      detail::choose_planned_shape(exec, {}, plan);  // `apsp tune --dtype`'s shape, if any
+      Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
+      detail::choose_planned_shape(exec, {}, plan);
       plan.padded = padded_size(n, plan.shape);
+      plan.predecessors = predecessors;
+      solver = std::make_unique<Solver<Exec, T>>(exec, one, plan,
+                                                 WeightFacts{whole_weights(edges), max_abs});
+      device_need = solver->device_bytes(e, e);
       device_free = available_memory(exec);
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
   }
-  const std::int64_t padded = plan.padded;
-  const std::int64_t batch = std::min<std::int64_t>(
-      n, std::max<std::int64_t>(1, (1 << 28) / (8 * std::max<std::int64_t>(padded, 1))));
+  const std::int64_t padded = solver->plan().padded;
   using detail::saturating_sum;
   using detail::size_text;
-  const std::uint64_t device_need = saturating_sum(
-      {matrix_bytes(padded, padded, sizeof(T)), edges.size() * sizeof(WeightedEdge<T>),
-       predecessors ? PathEdges<Exec, T>::bytes(n, std::int64_t(edges.size())) : 0,
-       predecessors ? PredecessorRows<Exec, T>::bytes(batch, padded) : 0});
   const bool one_memory = detail::host_memory<Exec>;
   // The results, and on a device their padded rows as they come off it (copy_rows; a dense
   // input's padded matrix goes up from the host the same way).
@@ -257,47 +239,25 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
                                             : std::vector<py::ssize_t>{0, 0});
   T* out = dist.mutable_data();
   std::int32_t* pred_out = pred.mutable_data();
-  std::int64_t cycle = -1;
-  std::string error;
+  const auto into = [n](auto* to) {
+    return [n, to](std::int64_t first, std::int64_t count, const auto* rows, std::int64_t stride) {
+      copy_rows(rows, stride, first, count, n, to);
+    };
+  };
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      try {
-        Exec exec;
-        {
-          DistanceMatrix<Exec, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist"),
-                                    padded, padded);
-          Kokkos::View<WeightedEdge<T>*, Exec::memory_space> device_edges(
-              Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::edges"), edges.size());
-          Kokkos::deep_copy(device_edges, Kokkos::View<const WeightedEdge<T>*, Kokkos::HostSpace,
-                                                       Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                                              edges.data(), edges.size()));
-          if (fill)
-            fill(d);
-          else
-            fill_distance_matrix(exec, d, device_edges);
-          floyd_warshall(exec, d, plan);
-          if (negative) cycle = negative_cycle_vertex(exec, d, 0, n);
-          if (cycle < 0) copy_rows(d, n, n, out);
-          if (cycle < 0 && predecessors) {
-            // The library's rule (paths.hpp): exact where the sums are, else with a slack that
-            // covers the solver's rounding.
-            const Tightness<T> rule = tightness_for<T>(n, whole_weights(edges), max_abs);
-            PredecessorRows<Exec, T> rows(
-                exec, d, 0, n, select_path_edges(exec, d, n, device_edges, rule), batch, rule);
-            for (std::int64_t first = 0; first < n; first += batch) {
-              const std::int64_t count = std::min(batch, n - first);
-              copy_rows(rows.compute(first, count), count, n, pred_out + first * n);
-            }
-          }
-        }
-      } catch (const std::exception& e) {
-        error = e.what();
+      solver->set_budget(one_memory ? device_free - host_need : device_free, e, e);
+      solver->load(edges, fill);
+      solver->compute();
+      solver->distance_rows(into(out));
+      if (predecessors) {
+        solver->select_paths();
+        solver->predecessor_rows(into(pred_out));
       }
+      solver.reset();
     });
   }
-  if (!error.empty()) throw std::runtime_error(error);
-  if (cycle >= 0) throw NegativeCycle{cycle};
   if (!predecessors) return py::make_tuple(dist, py::none());
   return py::make_tuple(dist, pred);
 }
@@ -312,7 +272,7 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
                           std::to_string(weight.size()) + ")");
   if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
     throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
-  std::vector<WeightedEdge<T>> edges(static_cast<std::size_t>(count));
+  std::vector<Edge> edges(static_cast<std::size_t>(count));
   bool negative = false;
   double max_abs = 0;
   {
@@ -325,7 +285,7 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
                               std::to_string(n - 1));
       if (!std::isfinite(double(w(e))))
         throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
-      edges[std::size_t(e)] = {std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
+      edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
       negative = negative || w(e) < T(0);
       max_abs = std::max(max_abs, std::fabs(double(w(e))));
     }
@@ -345,7 +305,7 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
   const T* w = weights.data();
   bool negative = false, finite = true;
   double max_abs = 0;
-  std::vector<WeightedEdge<T>> edges;
+  std::vector<Edge> edges;
   {
     py::gil_scoped_release release;
     for (std::int64_t i = 0; i < n; ++i)
@@ -355,7 +315,7 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
         finite = finite && std::isfinite(double(x));
         negative = negative || x < T(0);
         max_abs = std::max(max_abs, std::fabs(double(x)));
-        if (predecessors) edges.push_back({std::int32_t(i), std::int32_t(j), x});
+        if (predecessors) edges.push_back(Edge{std::int32_t(i), std::int32_t(j), x});
       }
   }
   if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
@@ -417,12 +377,16 @@ PYBIND11_MODULE(_native, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const NegativeCycle& c) {
+    } catch (const NegativeCycleError& c) {
       const std::string message = "Negative cycle detected through vertex " +
-                                  std::to_string(c.vertex) + ": shortest paths are undefined";
+                                  std::to_string(c.vertex()) + ": shortest paths are undefined";
       py::object error = negative_cycle(message);
-      error.attr("vertex") = c.vertex;
+      error.attr("vertex") = c.vertex();
       PyErr_SetObject(negative_cycle.ptr(), error.ptr());
+    } catch (const Error& e) {
+      PyErr_SetString(
+          e.facts().kind == ErrorFacts::Kind::memory ? PyExc_MemoryError : PyExc_RuntimeError,
+          python_words(e).c_str());
     }
   });
   m.def("solve_int32", &solve<int>, py::arg("src"), py::arg("dst"), py::arg("weight"),

@@ -106,7 +106,7 @@ case $case in
   dtype_int32_real_weight)
     printf '0 1 1\n1 2 1.5\n' >"$work/g.txt"
     args=(--dtype int32 --output-format npy "$work/g.txt" "$out")
-    message="--dtype int32 needs whole-number weights and this graph has others: use --dtype float64" ;;
+    message="int32 distances need whole-number weights and this graph has others: use --dtype float64" ;;
   dtype_int32_paths_too_long)
     # 10 vertices, weight 2^27: a path of 9 edges could reach 9 * 2^27 > 2^30 - 1.
     printf '0 1 134217728\n8 9 1\n' >"$work/g.txt"

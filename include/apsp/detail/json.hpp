@@ -1,4 +1,5 @@
-// A string as a JSON string literal, for the few JSON records apsp writes (--stats, benchmarks).
+// A string as a JSON string literal, for the few JSON records apsp writes (the record of a run,
+// benchmarks).
 #pragma once
 
 #include <string>

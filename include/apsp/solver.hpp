@@ -1,0 +1,326 @@
+// apsp::Solver: the one solve behind every driver (the command line's job on one process or on
+// MPI ranks, `apsp path`, the Python module).
+//
+//   load      this rank's rows of the N x N matrix filled from its edges (or by the caller)
+//   compute   Floyd-Warshall on the ranks' row blocks (detail/row_block_rounds.hpp), then the
+//             negative-cycle check (NegativeCycleError)
+//   rows      the distance rows, then the predecessor rows (paths.hpp), handed to a RowSink in
+//             blocks that the solver sizes within its memory budget; on a device they come off
+//             through pinned buffers, so copying one block overlaps the sink's work on the last
+//
+// A driver keeps only what is its own: files and the partition of the input among ranks (the
+// pipeline), one pair (`apsp path`), NumPy arrays (the module). With one process the ranks are
+// OneRank and every collective is trivial (ranks.hpp).
+//
+//   apsp::OneRank one;
+//   apsp::Solver<Exec, int> solver(exec, one, plan);
+//   solver.check_memory(graph.edges.size(), graph.edges.size(), usable_bytes, "the GPU");
+//   solver.load(graph.edges);
+//   solver.compute();
+//   solver.distance_rows([&](std::int64_t first, std::int64_t count, const int* rows,
+//                            std::int64_t stride) { ... });
+#pragma once
+
+#include <apsp/detail/measure.hpp>
+#include <apsp/detail/region.hpp>
+#include <apsp/detail/row_block_rounds.hpp>
+#include <apsp/detail/staging.hpp>
+#include <apsp/error.hpp>
+#include <apsp/floyd_warshall.hpp>
+#include <apsp/paths.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/ranks.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace apsp {
+
+// Rows [first, first + count) of a result on the host: row first + r at rows + r * stride, its
+// first V entries real. Called with blocks in increasing row order.
+template <class T>
+using RowSink =
+    std::function<void(std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride)>;
+
+// Where the time of handing rows over went: waiting for them to come off the device, in the
+// sink, and (predecessors) in the search.
+struct RowSeconds {
+  double download = 0, sink = 0, search = 0;
+};
+
+namespace detail {
+
+// Hands rows [0, count) of `rows` to the sink in blocks (global row first + i for local row i).
+// On a host backend straight from the matrix, in one block; on a device through two pinned
+// buffers of at most 64 MB, so that copying one block overlaps the sink's work on the previous.
+template <class ExecSpace, class T>
+void download_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
+                   std::int64_t first, std::int64_t count, const RowSink<T>& sink,
+                   RowSeconds& seconds) {
+  ScopedRegion region("apsp::download_rows");
+  const std::int64_t n = rows.extent(1);
+  if (count <= 0) return;
+  if constexpr (host_memory<ExecSpace>) {
+    const auto start = Clock::now();
+    sink(first, count, rows.data(), n);
+    seconds.sink += seconds_since(start);
+  } else {
+    using Staging = Kokkos::View<T**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
+    const std::int64_t chunk = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(count, (64 << 20) / (n * std::int64_t(sizeof(T)))));
+    Staging buffers[2] = {
+        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging0"), chunk, n),
+        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging1"), chunk, n)};
+    const auto copy_chunk = [&](std::int64_t from, int buffer) {
+      const std::int64_t to = std::min(count, from + chunk);
+      Kokkos::deep_copy(
+          exec,
+          Kokkos::subview(buffers[buffer], std::make_pair(std::int64_t(0), to - from), Kokkos::ALL),
+          Kokkos::subview(rows, std::make_pair(from, to), Kokkos::ALL));
+    };
+    copy_chunk(0, 0);
+    int current = 0;
+    for (std::int64_t from = 0; from < count; from += chunk) {
+      auto start = Clock::now();
+      exec.fence();  // chunk `from` is in buffers[current]
+      seconds.download += seconds_since(start);
+      if (from + chunk < count) copy_chunk(from + chunk, 1 - current);
+      start = Clock::now();
+      sink(first + from, std::min(count, from + chunk) - from, buffers[current].data(), n);
+      seconds.sink += seconds_since(start);
+      current = 1 - current;
+    }
+  }
+}
+
+// Runs every kernel of the plan once on a two-tile matrix, so that a timed solve does not
+// include what only the first launch pays (lazy module loading on CUDA, first touch of scratch
+// pools): its shape, its type T and its arithmetic (plan.negative_weights).
+template <class ExecSpace, class T>
+void warm_up(const ExecSpace& exec, const Plan& plan) {
+  Plan two_tiles = plan;
+  two_tiles.vertices = two_tiles.padded = 2 * std::int64_t(plan.shape.tile);
+  DistanceMatrix<ExecSpace, T> dist("apsp::warm_up", two_tiles.padded, two_tiles.padded);
+  fill_distance_matrix(exec, dist, std::vector<Edge>{});
+  floyd_warshall(exec, dist, two_tiles);
+}
+
+// The predecessor rows' kernels once, on a graph of one edge.
+template <class ExecSpace, class T>
+void warm_up_predecessors(const ExecSpace& exec, Tightness<T> rule) {
+  DistanceMatrix<ExecSpace, T> dist("apsp::warm_up", 2, 2);
+  const DeviceEdges<ExecSpace> edges = upload_edges(exec, {Edge{0, 1, 0}});
+  fill_distance_matrix(exec, dist, edges);
+  PredecessorRows<ExecSpace, T>(exec, dist, 0, 2, select_path_edges(exec, dist, 2, edges, rule), 1,
+                                rule)
+      .compute(0, 1);
+}
+
+}  // namespace detail
+
+// What the predecessor rule needs of the weights (paths.hpp, Tightness): whether all are whole
+// numbers and the largest magnitude.
+struct WeightFacts {
+  bool integers = true;
+  double largest_magnitude = 0;
+};
+
+template <class ExecSpace, class T>
+class Solver {
+ public:
+  using Matrix = DistanceMatrix<ExecSpace, T>;
+
+  // Collective on `ranks`: rank p holds a contiguous block of the plan's tile rows (RowBlocks).
+  // `weights` matter only with plan.predecessors.
+  Solver(const ExecSpace& exec, Ranks& ranks, const Plan& plan, WeightFacts weights = {})
+      : exec_(exec), ranks_(ranks), plan_(plan) {
+    if (plan.distance != Distance<T>::type)
+      throw Error(std::string("the plan is for ") + distance_type_name(plan.distance) +
+                  " distances, the solver computes " + distance_type_name(Distance<T>::type));
+    const int tile = plan.shape.tile;
+    blocks_ = RowBlocks{int(plan.padded / tile), ranks.size()};
+    first_row_ = std::int64_t(blocks_.first(ranks.rank())) * tile;
+    rows_ = std::int64_t(blocks_.count(ranks.rank())) * tile;
+    real_rows_ =
+        std::max<std::int64_t>(0, std::min(plan.vertices, first_row_ + rows_) - first_row_);
+    rule_ = tightness_for<T>(plan.vertices, weights.integers, weights.largest_magnitude);
+  }
+
+  const Plan& plan() const { return plan_; }
+  const RowBlocks& blocks() const { return blocks_; }
+  // This rank's rows: [first_row, first_row + rows) of the padded matrix, the first real_rows of
+  // them real vertices.
+  std::int64_t first_row() const { return first_row_; }
+  std::int64_t rows() const { return rows_; }
+  std::int64_t real_rows() const { return real_rows_; }
+  // The rank whose rows include vertex v (its edges go there).
+  int owner(std::int64_t v) const { return blocks_.owner(int(v / plan_.shape.tile)); }
+
+  // Device memory this rank needs with `local_edges` of the graph's `edges` in its rows: its
+  // rows, the pivot rows when they travel, its edges and, with predecessors, the shortest-path
+  // edges (at most every edge) and the smallest batch of predecessor rows.
+  std::uint64_t device_bytes(std::int64_t local_edges, std::int64_t edges) const {
+    const std::int64_t n = plan_.padded;
+    const std::uint64_t pivot =
+        rows_ > 0 && blocks_.holders() > 1 ? matrix_bytes(plan_.shape.tile, n, sizeof(T)) : 0;
+    const std::uint64_t mine = std::uint64_t(local_edges) * sizeof(Edge);
+    const std::uint64_t paths =
+        plan_.predecessors
+            ? detail::saturating_sum({mine, PathEdges<ExecSpace, T>::bytes(plan_.vertices, edges),
+                                      PredecessorRows<ExecSpace, T>::bytes(1, n)})
+            : 0;
+    return detail::saturating_sum({matrix_bytes(rows_, n, sizeof(T)), pivot, mine, paths});
+  }
+  // What device_bytes counts, in words.
+  std::string device_bytes_what() const {
+    return std::to_string(rows_) + " rows of " + std::to_string(plan_.padded) + " " +
+           distance_type_name(plan_.distance) + " distances" +
+           (rows_ > 0 && blocks_.holders() > 1 ? " and the pivot rows" : "") +
+           (plan_.predecessors ? ", the shortest-path edges and the predecessor rows' work space"
+                               : "");
+  }
+
+  // The memory this rank may use: the predecessor rows come in batches that fit in what
+  // device_bytes leaves of it.
+  void set_budget(std::uint64_t bytes, std::int64_t local_edges, std::int64_t edges) {
+    const std::uint64_t need = device_bytes(local_edges, edges);
+    const std::int64_t n = plan_.padded;
+    const std::int64_t wanted =
+        detail::host_memory<ExecSpace> ? 64 * std::int64_t(exec_.concurrency()) : 32768;
+    batch_ = std::max<std::int64_t>(1, std::min(real_rows_, wanted));
+    const std::uint64_t left = bytes > need ? bytes - need : 0;
+    while (batch_ > 1 && PredecessorRows<ExecSpace, T>::bytes(batch_, n) > left)
+      batch_ /= 2;
+  }
+
+  // One process: device_bytes against the `usable` bytes of `device` (capped: by the caller's
+  // cap, not by what the device has free); throws MemoryError. Then set_budget.
+  void check_memory(std::int64_t local_edges, std::int64_t edges, std::uint64_t usable,
+                    const std::string& device, bool capped = false) {
+    const std::uint64_t need = device_bytes(local_edges, edges);
+    if (need > usable)
+      throw MemoryError("V = " + std::to_string(plan_.vertices) + " needs " +
+                            detail::size_text(need) + " on " + device + " (" +
+                            device_bytes_what() + "), but only " + detail::size_text(usable) +
+                            " can be used",
+                        need, usable, capped);
+    set_budget(usable, local_edges, edges);
+  }
+
+  std::int64_t predecessor_batch() const { return batch_; }
+
+  // Collective: this rank's rows filled from its edges (each starting in its rows), or by
+  // fill(matrix) where given (the edges then serve the predecessors only). With warm_up the
+  // kernels run once on a tiny matrix first (timed runs).
+  void load(const std::vector<Edge>& edges, const std::function<void(const Matrix&)>& fill = {},
+            bool warm_up = false) {
+    collectively(ranks_, [&] {
+      local_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist_rows"), rows_,
+                      plan_.padded);
+      edges_ = upload_edges(exec_, edges);
+      if (fill)
+        fill(local_);
+      else
+        fill_distance_rows(exec_, local_, first_row_, edges_);
+      if (!plan_.predecessors) edges_ = {};
+      if (warm_up) {
+        detail::warm_up<ExecSpace, T>(exec_, plan_);
+        if (plan_.predecessors) detail::warm_up_predecessors(exec_, rule_);
+      }
+    });
+  }
+
+  // Collective: Floyd-Warshall on every rank's rows, then, with negative weights, the check:
+  // throws NegativeCycleError (the smallest vertex on a negative cycle) on every rank.
+  ExchangeStats compute(const RoundHooks& hooks = {}) {
+    detail::ScopedRegion region("apsp::solver::compute");
+    const ExchangeStats exchange = detail::floyd_warshall_rows(ranks_, exec_, local_, plan_, hooks);
+    if (plan_.negative_weights) {
+      std::int64_t smallest = plan_.vertices;
+      collectively(ranks_, [&] {
+        const std::int64_t v = negative_cycle_vertex(exec_, local_, first_row_, plan_.vertices);
+        if (v >= 0) smallest = v;
+      });
+      ranks_.min(&smallest, 1);
+      if (smallest < plan_.vertices) throw NegativeCycleError(smallest);
+    }
+    return exchange;
+  }
+
+  // This rank's distance rows (its real ones), in blocks.
+  RowSeconds distance_rows(const RowSink<T>& sink) const {
+    RowSeconds seconds;
+    detail::download_rows(exec_, local_, first_row_, real_rows_, sink, seconds);
+    return seconds;
+  }
+
+  // Collective, once before predecessor_rows: every rank's shortest-path edges, shared.
+  void select_paths() {
+    std::vector<Edge> tight;
+    collectively(ranks_, [&] {
+      const DeviceEdges<ExecSpace> mine = tight_edges(exec_, local_, first_row_, edges_, rule_);
+      edges_ = {};
+      tight.resize(mine.size());
+      Kokkos::deep_copy(
+          Kokkos::View<Edge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+              tight.data(), tight.size()),
+          mine);
+    });
+    const std::vector<char> all = ranks_.gather(tight.data(), tight.size(), sizeof(Edge));
+    std::vector<Edge>().swap(tight);
+    collectively(ranks_, [&] {
+      std::vector<Edge> every(all.size() / sizeof(Edge));
+      std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
+      const PathEdges<ExecSpace, T> edges =
+          path_edges<T>(exec_, plan_.vertices, upload_edges(exec_, every));
+      predecessors_ = std::make_unique<PredecessorRows<ExecSpace, T>>(
+          exec_, local_, first_row_, plan_.vertices, edges, batch_, rule_);
+    });
+  }
+
+  // Predecessor rows [first, first + count) of this rank's real rows (all of them by default),
+  // in batches, after select_paths.
+  RowSeconds predecessor_rows(const RowSink<int>& sink, std::int64_t first = -1,
+                              std::int64_t count = -1) {
+    if (!predecessors_) throw Error("predecessor rows before the shortest-path edges");
+    if (first < 0) first = first_row_, count = real_rows_;
+    RowSeconds seconds;
+    for (std::int64_t at = first; at < first + count; at += batch_) {
+      const std::int64_t now = std::min(batch_, first + count - at);
+      const auto start = detail::Clock::now();
+      const auto& pred = predecessors_->compute(at, now);
+      seconds.search += detail::seconds_since(start);
+      detail::download_rows(exec_, pred, at, now, sink, seconds);
+    }
+    return seconds;
+  }
+
+  // Frees the matrix and the search's buffers.
+  void release() {
+    predecessors_.reset();
+    local_ = {};
+    edges_ = {};
+  }
+
+ private:
+  ExecSpace exec_;
+  Ranks& ranks_;
+  Plan plan_;
+  RowBlocks blocks_;
+  std::int64_t first_row_ = 0, rows_ = 0, real_rows_ = 0;
+  std::int64_t batch_ = 1;
+  Tightness<T> rule_;
+  Matrix local_;
+  DeviceEdges<ExecSpace> edges_;
+  std::unique_ptr<PredecessorRows<ExecSpace, T>> predecessors_;
+};
+
+}  // namespace apsp
