@@ -18,20 +18,23 @@ metis_source_error() { printf '[metis-source] error: %s\n' "$*" >&2; }
 metis_build() {
   local deps_dir=$1 jobs=$2 apt_dir dsc version key prefix work tarball top
   apt_dir=$deps_dir/apt-metis
-  work=$deps_dir/build/metis
-  rm -rf "$work" && mkdir -p "$work"
   if [ -d "$deps_dir/metis" ] && [ -f "$deps_dir/metis/.complete" ] &&
     [ "$(cat "$deps_dir/metis/.key")" = "$(metis_key "$(cat "$deps_dir/metis/.version")")" ]; then
     echo "$deps_dir/metis"
     return 0
   fi
   printf "[metis-source] fetching Debian's metis source package\n" >&2
+  work=$deps_dir/build/metis
+  rm -rf "$work" && mkdir -p "$work"
   debian_source_apt "$apt_dir" || return 1
   (cd "$apt_dir/dl" && APT_CONFIG=$apt_dir/apt.conf apt-get source --download-only -qq metis >&2) ||
     { metis_source_error "apt-get source metis failed: is the Debian archive reachable?"; return 1; }
   dsc=$(ls "$apt_dir"/dl/metis_*.dsc 2>/dev/null | head -1)
   tarball=$(ls "$apt_dir"/dl/metis_*.orig.tar.* 2>/dev/null | head -1)
-  [ -n "$dsc" ] && [ -n "$tarball" ] || { metis_source_error "apt-get source gave no metis tarball"; return 1; }
+  if [ -z "$dsc" ] || [ -z "$tarball" ]; then
+    metis_source_error "apt-get source gave no metis .dsc or tarball"
+    return 1
+  fi
   version=$(sed -n 's/^Version: //p' "$dsc")
   key=$(metis_key "$version")
   prefix=$deps_dir/install/metis-$key
