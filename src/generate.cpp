@@ -185,7 +185,7 @@ std::int64_t generate_road(const GenerateConfig& config, const std::string& path
   for (const Candidate& c : all) {
     const bool tree = sets.join(c.u, c.v);
     // One draw per candidate, kept or not, so that the choice depends on the seed alone.
-    const bool extra = rng.below(4) == 0 && c.near;
+    const bool extra = rng.below(2) == 0 && c.near;
     if (tree || extra) kept.push_back(c);
   }
   double longest = 0;

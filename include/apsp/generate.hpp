@@ -13,8 +13,8 @@
 //   (random numbering, as real networks' files have no locality guarantee); the candidate edges
 //   join each point to its 6 nearest neighbours; kept: a minimum spanning forest of the
 //   candidates (so the graph is connected wherever the candidates are, almost always), plus each
-//   candidate between a point and one of its 3 nearest neighbours with probability 1/4;
-//   average degree ~2.4, as road networks have. Both directions, weight = the Euclidean length
+//   candidate between a point and one of its 3 nearest neighbours with probability 1/2;
+//   average degree ~2.9 (road networks: 2.5-3). Both directions, weight = the Euclidean length
 //   scaled so that the longest edge weighs 1000, rounded, at least 1.
 #pragma once
 
