@@ -1,6 +1,9 @@
 // apsp::generate_hw3: the same configuration writes the same bytes, here and on every platform
 // (golden values computed by an independent Python transcription of splitmix64 and the
-// multiply-shift weight draw), and the header's E is the number of edges written.
+// multiply-shift weight draw), and the header's E is the number of edges written. The grid and
+// road classes: their structure as generate.hpp describes it, and golden checksums (of this
+// implementation: a change of a class changes its bytes and the ratios docs/PERFORMANCE.md
+// reports for it).
 #include <apsp/error.hpp>
 #include <apsp/generate.hpp>
 #include <apsp/hw3_io.hpp>
@@ -11,13 +14,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -106,6 +113,109 @@ TEST_F(Generate, DensityZeroAndOne) {
       ++e;
     }
   EXPECT_EQ(apsp::generate_hw3(config(1, 1.0, 1), path("one.in")), 0);
+}
+
+apsp::GenerateConfig structured(apsp::GraphClass graph_class, std::int32_t vertices,
+                                std::uint64_t seed) {
+  apsp::GenerateConfig c;
+  c.graph_class = graph_class;
+  c.vertices = vertices;
+  c.seed = seed;
+  return c;
+}
+
+// Undirected weights by pair; checks that each arc has its reverse with the same weight.
+std::map<std::pair<int, int>, double> symmetric_pairs(const apsp::Graph& g) {
+  std::map<std::pair<int, int>, double> arcs;
+  for (const auto& e : g.edges) {
+    EXPECT_NE(e.src, e.dst);
+    EXPECT_TRUE(arcs.insert({{e.src, e.dst}, e.weight}).second) << "parallel arc";
+  }
+  std::map<std::pair<int, int>, double> pairs;
+  for (const auto& [arc, w] : arcs) {
+    const auto back = arcs.find({arc.second, arc.first});
+    EXPECT_TRUE(back != arcs.end() && back->second == w) << arc.first << " -> " << arc.second;
+    if (arc.first < arc.second) pairs[arc] = w;
+  }
+  return pairs;
+}
+
+int components(std::int32_t vertices, const std::map<std::pair<int, int>, double>& pairs) {
+  std::vector<int> parent(static_cast<std::size_t>(vertices));
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int a) {
+    while (parent[std::size_t(a)] != a)
+      a = parent[std::size_t(a)];
+    return a;
+  };
+  int count = vertices;
+  for (const auto& [pair, w] : pairs) {
+    const int a = find(pair.first), b = find(pair.second);
+    if (a != b) parent[std::size_t(a)] = b, --count;
+  }
+  return count;
+}
+
+TEST_F(Generate, StructuredClassesAreReproducible) {
+  for (const auto graph_class : {apsp::GraphClass::grid, apsp::GraphClass::road}) {
+    const auto c = structured(graph_class, 777, 5);
+    EXPECT_EQ(apsp::generate_hw3(c, path("a.in")), apsp::generate_hw3(c, path("b.in")));
+    EXPECT_EQ(read_bytes(path("a.in")), read_bytes(path("b.in")));
+    apsp::generate_hw3(structured(graph_class, 777, 6), path("c.in"));
+    EXPECT_NE(read_bytes(path("a.in")), read_bytes(path("c.in"))) << "the seed must matter";
+  }
+  apsp::generate_hw3(structured(apsp::GraphClass::grid, 1000, 3), path("grid.in"));
+  EXPECT_EQ(fnv1a(read_bytes(path("grid.in"))), 0x3599150e6867c6f5ull);
+  apsp::generate_hw3(structured(apsp::GraphClass::road, 1000, 3), path("road.in"));
+  EXPECT_EQ(fnv1a(read_bytes(path("road.in"))), 0xcfbbe7ec06edefcdull);
+}
+
+TEST_F(Generate, GridIsANearSquareGridWithFewDeletions) {
+  // 37 vertices: 7 columns, 6 rows, the last with 2 vertices.
+  const apsp::Graph small = [&] {
+    apsp::generate_hw3(structured(apsp::GraphClass::grid, 37, 1), path("small.in"));
+    return apsp::read_hw3(path("small.in"));
+  }();
+  EXPECT_EQ(small.vertices, 37);
+  for (const auto& [pair, w] : symmetric_pairs(small)) {
+    const int u = pair.first, v = pair.second;
+    EXPECT_TRUE((v == u + 1 && u % 7 != 6) || v == u + 7) << u << " - " << v;
+    EXPECT_GE(w, 1);
+    EXPECT_LE(w, 100);
+  }
+  // 100 x 100: 19800 grid edges, each deleted with probability 0.08 (sd ~ 38).
+  const std::int64_t arcs =
+      apsp::generate_hw3(structured(apsp::GraphClass::grid, 10000, 2), path("big.in"));
+  EXPECT_NEAR(double(arcs) / 2, 0.92 * 19800, 200);
+  EXPECT_EQ(apsp::generate_hw3(structured(apsp::GraphClass::grid, 1, 2), path("one.in")), 0);
+  EXPECT_EQ(apsp::generate_hw3(structured(apsp::GraphClass::grid, 2, 7), path("two.in")) % 2, 0);
+}
+
+TEST_F(Generate, RoadIsConnectedSparseAndWeighedByLength) {
+  apsp::generate_hw3(structured(apsp::GraphClass::road, 3000, 4), path("road.in"));
+  const apsp::Graph g = apsp::read_hw3(path("road.in"));
+  const auto pairs = symmetric_pairs(g);
+  EXPECT_EQ(components(g.vertices, pairs), 1);
+  const double degree = 2.0 * double(pairs.size()) / g.vertices;
+  EXPECT_GT(degree, 2.6);
+  EXPECT_LT(degree, 3.1);
+  double lightest = 1000, heaviest = 0;
+  for (const auto& [pair, w] : pairs)
+    lightest = std::min(lightest, w), heaviest = std::max(heaviest, w);
+  EXPECT_GE(lightest, 1);
+  EXPECT_EQ(heaviest, 1000) << "the longest edge weighs 1000";
+  for (const std::int32_t v : {1, 2, 3, 7}) {
+    const std::int64_t arcs =
+        apsp::generate_hw3(structured(apsp::GraphClass::road, v, 9), path("tiny.in"));
+    EXPECT_GE(arcs, 2 * (v - 1)) << "V = " << v << ": a spanning tree at least";
+  }
+}
+
+TEST_F(Generate, ClassNames) {
+  EXPECT_EQ(apsp::graph_class_named("random"), apsp::GraphClass::random);
+  EXPECT_EQ(apsp::graph_class_named("grid"), apsp::GraphClass::grid);
+  EXPECT_EQ(apsp::graph_class_named("road"), apsp::GraphClass::road);
+  EXPECT_EQ(apsp::graph_class_named("Road"), std::nullopt);
 }
 
 TEST_F(Generate, RejectsBadConfigurationsWithoutWritingAFile) {

@@ -18,15 +18,11 @@ KOKKOS_PATCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../patches/kokkos-3.4.01" 
 
 kokkos_source_error() { printf '[kokkos-source] error: %s\n' "$*" >&2; }
 
-kokkos_fetch_source() {
-  local deps_dir=$1 src_dir apt_dir found f tarball top
-  src_dir=$deps_dir/src/trilinos-13.2.0
-  if [ -f "$src_dir/.extracted" ]; then
-    echo "$src_dir"
-    return 0
-  fi
-  printf "[kokkos-source] fetching Debian's trilinos 13.2 source package (carries Kokkos 3.4.01)\n" >&2
-  apt_dir=$deps_dir/apt
+# A private apt configuration in APT_DIR (emptied first) with deb-src entries derived from the
+# machine's own sources, updated; APT_DIR/dl is where to download. Shared with
+# scripts/lib/metis-source.sh.
+debian_source_apt() {
+  local apt_dir=$1 found f
   rm -rf "$apt_dir" && mkdir -p "$apt_dir"/{parts,lists/partial,cache/archives/partial,dl}
   # deb-src entries derived from the machine's own sources (deb822 or one-line form).
   found=0
@@ -49,6 +45,18 @@ APT::Sandbox::User "root";
 EOF
   APT_CONFIG=$apt_dir/apt.conf apt-get update -qq >&2 ||
     { kokkos_source_error "apt-get update (deb-src) failed: is the Debian archive reachable?"; return 1; }
+}
+
+kokkos_fetch_source() {
+  local deps_dir=$1 src_dir apt_dir tarball top
+  src_dir=$deps_dir/src/trilinos-13.2.0
+  if [ -f "$src_dir/.extracted" ]; then
+    echo "$src_dir"
+    return 0
+  fi
+  printf "[kokkos-source] fetching Debian's trilinos 13.2 source package (carries Kokkos 3.4.01)\n" >&2
+  apt_dir=$deps_dir/apt
+  debian_source_apt "$apt_dir" || return 1
   (cd "$apt_dir/dl" && APT_CONFIG=$apt_dir/apt.conf apt-get source --download-only -qq trilinos >&2) ||
     { kokkos_source_error "apt-get source trilinos failed: is the Debian archive reachable?"; return 1; }
   tarball=$(ls "$apt_dir"/dl/trilinos_13.2.0.orig.tar.* 2>/dev/null | head -1)

@@ -1,6 +1,6 @@
 // The apsp command line: a thin layer over the library.
 //   apsp [options] IN OUT          all-pairs shortest paths, drop-in for `./hw3 IN OUT`
-//   apsp generate [options] OUT    a random HW3 graph
+//   apsp generate [options] OUT    a random, grid or road-like HW3 graph
 //   apsp compare A B               first difference between two HW3 outputs
 //   apsp verify IN OUT             checks OUT against IN without recomputing all pairs
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
@@ -87,8 +87,12 @@ const char* usage = R"(usage:
       predecessor matrix (HW3 or .npy) of an earlier run on IN (checked against IN as it is
       followed), or computed. Exit code 1 when V cannot be reached from U.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
+  apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
-      weights uniform in [0, W] (default 1000). Byte-identical for the same arguments.
+      weights uniform in [0, W] (default 1000). --class grid: a near-square 2D grid, 4-neighbour
+      edges both ways, 8% deleted, weights 1..100. --class road: a road-like geometric graph
+      (random points joined to near neighbours, average degree ~2.9, connected), weights the
+      lengths scaled to 1..1000. Byte-identical for the same arguments.
   apsp compare A B
       Compares two HW3 outputs; exit code 0 when identical, 1 when not.
   apsp shapes [--backend NAME] [--dtype T]
@@ -244,11 +248,17 @@ Command solve(int argc, char** argv) {
 
 Command generate(int argc, char** argv) {
   const Arguments args =
-      parse(argc, argv, 2, {"--vertices", "--density", "--seed", "--max-weight"}, {});
+      parse(argc, argv, 2, {"--class", "--vertices", "--density", "--seed", "--max-weight"}, {});
   if (args.positional.size() != 1) throw UsageError("generate expects one output file name");
   apsp::GenerateConfig config;
-  bool have_vertices = false, have_density = false;
+  bool have_vertices = false, have_density = false, have_max_weight = false;
   for (const auto& [name, value] : args.options) {
+    if (name == "--class") {
+      const auto graph_class = apsp::graph_class_named(value);
+      if (!graph_class)
+        throw UsageError("--class expects random, grid or road, got '" + value + "'");
+      config.graph_class = *graph_class;
+    }
     if (name == "--vertices") {
       config.vertices = std::int32_t(parse_integer(name, value, 1, INT32_MAX));
       have_vertices = true;
@@ -261,9 +271,18 @@ Command generate(int argc, char** argv) {
       have_density = true;
     }
     if (name == "--seed") config.seed = std::uint64_t(parse_integer(name, value, 0, INT64_MAX));
-    if (name == "--max-weight") config.max_weight = int(parse_integer(name, value, 0, 1000));
+    if (name == "--max-weight") {
+      config.max_weight = int(parse_integer(name, value, 0, 1000));
+      have_max_weight = true;
+    }
   }
-  if (!have_vertices || !have_density) throw UsageError("generate needs --vertices and --density");
+  if (!have_vertices) throw UsageError("generate needs --vertices");
+  if (config.graph_class == apsp::GraphClass::random && !have_density)
+    throw UsageError("generate needs --density (or --class grid or road)");
+  if (config.graph_class != apsp::GraphClass::random && (have_density || have_max_weight))
+    throw UsageError(
+        "--density and --max-weight are for --class random; grid and road graphs "
+        "have fixed parameters");
   const std::string out = args.positional[0];
   apsp::check_distinct_files({{"OUT", out}});
   return [config, out] {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # subcommands.sh APSP WORKDIR
-# `apsp generate` (byte-identical reruns, E in the header), `apsp compare` (exit 0, 1, 2),
+# `apsp generate` (byte-identical reruns, E in the header; the grid and road classes solve and
+# verify), `apsp compare` (exit 0, 1, 2),
 # `apsp --version` and `apsp --help`.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -24,6 +25,25 @@ echo "OK: generate, E = $edges"
 [[ "$("$apsp" compare a.out b.out)" == "identical (V = 90)" ]] || fail "compare of equal files"
 "$apsp" --tile 128 b.in c.out
 cmp -s a.out c.out || fail "different tiles, different distances"
+
+# The structured classes: reproducible, verified, the same distances from fw and auto.
+for class in grid road; do
+  "$apsp" generate --class "$class" --vertices 300 --seed 2 "$class.in" 2>/dev/null
+  "$apsp" generate --seed 2 --vertices 300 --class="$class" "$class-2.in" 2>/dev/null
+  cmp -s "$class.in" "$class-2.in" || fail "generate --class $class: different bytes"
+  "$apsp" --algorithm fw "$class.in" "$class.out"
+  "$apsp" verify "$class.in" "$class.out" >/dev/null || fail "verify of the $class graph"
+  "$apsp" --algorithm auto "$class.in" "$class-auto.out"  # sssp on sparse graphs, where built
+  cmp -s "$class.out" "$class-auto.out" || fail "$class: --algorithm fw and auto differ"
+done
+rc=0
+"$apsp" generate --class grid --vertices 10 --density 0.5 g.in 2>gen.err || rc=$?
+[[ $rc == 2 && ! -e g.in ]] || fail "generate --class grid --density: exit code $rc"
+expect_one_apsp_line gen.err
+rc=0
+"$apsp" generate --class mesh --vertices 10 g.in 2>gen.err || rc=$?
+[[ $rc == 2 && ! -e g.in ]] || fail "generate --class mesh: exit code $rc"
+echo "OK: generate --class grid and road"
 
 # NumPy's format, by OUT's name or by --output-format: the HW3 values after its header;
 # compare and verify read it, path reads its predecessors.
