@@ -197,7 +197,8 @@ class Pipeline {
                 "--algorithm fw");
           // Checked whichever algorithm runs: a --tile or --shape that this device cannot run
           // is an error, not silently ignored when auto picks Dijkstra.
-          detail::choose_planned_shape(exec_, config_.shape, p);
+          const std::string warning = detail::choose_planned_shape(exec_, config_.shape, p);
+          if (!warning.empty()) stats_.warnings.push_back(warning);
           const Algorithm asked = p.predecessors ? Algorithm::floyd_warshall : config_.algorithm;
           p.algorithm = choose_algorithm(asked, stats_.backend, detail::host_memory<ExecSpace>,
                                          graph_, p.distance);

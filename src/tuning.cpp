@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -213,6 +214,11 @@ void store_tuning(const std::string& path, const std::vector<TunedShape>& entrie
   file.commit();
 }
 
+VertexRange tuned_range(std::int64_t measured_vertices) {
+  const std::int64_t m = std::max<std::int64_t>(1, measured_vertices);
+  return {(m + 1) / 2, m > INT64_MAX / 2 ? INT64_MAX : 2 * m};
+}
+
 const TunedShape* find_tuned_shape(const std::vector<TunedShape>& cache, const TuningKey& key,
                                    std::int64_t vertices, std::string& warning) {
   bool stale = false;
@@ -222,7 +228,9 @@ const TunedShape* find_tuned_shape(const std::vector<TunedShape>& cache, const T
       stale = true;
       continue;
     }
-    if (vertices >= e.min_vertices && vertices <= e.max_vertices) return &e;
+    if (vertices >= e.min_vertices && vertices <= e.max_vertices &&
+        tuned_range(e.measured_vertices).holds(vertices))
+      return &e;
   }
   if (stale)
     warning = "ignoring tuned shapes of " + key.backend + " on " + key.device +

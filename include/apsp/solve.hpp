@@ -70,6 +70,9 @@ struct SolveStats {
   // Every rank's stages (rank 0's first), for P ranks; communication_bytes summed over ranks in
   // `seconds` of rank 0.
   std::vector<StageSeconds> per_rank;
+  // What the caller should warn about (rank 0's), e.g. a tuning cache that could not be used:
+  // the library prints nothing. Not part of to_json().
+  std::vector<std::string> warnings;
 
   // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9).
   double updates_per_s() const;

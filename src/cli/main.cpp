@@ -99,8 +99,9 @@ const char* usage = R"(usage:
       float64; each type has its own entries) at each size (default 512,1024,2048 on CPUs,
       4096,8192,16384 on GPUs; the median of N runs, default 3), prints the table and stores
       the fastest for each range of V in $XDG_CACHE_HOME/apsp/tuning.json (else
-      ~/.cache/apsp/tuning.json); later runs on this device with distances of type T take it
-      ("shape_source" in --stats).
+      ~/.cache/apsp/tuning.json); later runs on this device with distances of type T and V
+      within a factor of 2 of a size measured take it ("shape_source" in --stats). Sizes
+      below two of the largest tiles are too small to time.
       --tile and --shape always win; APSP_TUNING=off ignores the cache.
   apsp verify IN OUT [--samples K] [--seed S] [--format F]
       Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
@@ -184,6 +185,8 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
   const std::unique_ptr<apsp::Ranks> ranks = std::make_unique<apsp::OneRank>();
 #endif
   const apsp::SolveStats stats = apsp::solve(config, *ranks, report);
+  for (const std::string& warning : stats.warnings)
+    std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
   if (ranks->root() && stats_path == "-") std::cout << stats.to_json();
   return 0;
 }

@@ -136,6 +136,16 @@ KokkosThread& kokkos_thread() {
   return *t;
 }
 
+// A warning of the library (a tuning cache that cannot be used) as Python's RuntimeWarning, once
+// per process and message; never printed to C's stderr. The GIL is held.
+void warn_once(const std::string& message) {
+  static std::vector<std::string> issued;
+  if (message.empty() || std::find(issued.begin(), issued.end(), message) != issued.end()) return;
+  issued.push_back(message);
+  if (PyErr_WarnEx(PyExc_RuntimeWarning, ("apsp: " + message).c_str(), 1) != 0)
+    throw py::error_already_set();
+}
+
 template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
@@ -212,17 +222,19 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
   // on the device; the NumPy results on the host (one memory on a CPU).
   Plan plan;
   std::uint64_t device_free = 0, host_free = 0;
+  std::string warning;
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       Exec exec;
       plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-      detail::choose_planned_shape(exec, {}, plan);  // `apsp tune --dtype`'s shape, if any
+      warning = detail::choose_planned_shape(exec, {}, plan);  // `apsp tune --dtype`'s, if any
       plan.padded = padded_size(n, plan.shape);
       device_free = available_memory(exec);
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
   }
+  warn_once(warning);
   const std::int64_t padded = plan.padded;
   const std::int64_t batch = std::min<std::int64_t>(
       n, std::max<std::int64_t>(1, (1 << 28) / (8 * std::max<std::int64_t>(padded, 1))));
