@@ -6,7 +6,10 @@
 #include <apsp/outputs.hpp>
 #include <apsp/tuning.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -14,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -194,6 +198,22 @@ std::vector<TunedShape> read_tuning_cache(const std::string& path, std::string& 
 
 void store_tuning(const std::string& path, const std::vector<TunedShape>& entries) {
   if (path.empty()) throw Error("no place for the tuning cache: set XDG_CACHE_HOME or HOME");
+  make_directories(path.substr(0, path.rfind('/')));
+  // Read, merge and replace under an exclusive lock on a file beside the cache, so that tunes
+  // running at once (one per distance type) keep each other's entries. Runs that only read need
+  // no lock: the cache is replaced by a rename, never rewritten in place.
+  const std::string lock_path = path + ".lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (lock < 0)
+    throw Error("cannot open the tuning cache's lock '" + lock_path + "': " + std::strerror(errno));
+  const std::unique_ptr<int, void (*)(int*)> unlock(new int(lock), [](int* fd) {
+    ::close(*fd);  // releases the lock
+    delete fd;
+  });
+  while (::flock(lock, LOCK_EX) != 0)
+    if (errno != EINTR)
+      throw Error("cannot lock the tuning cache's lock '" + lock_path +
+                  "': " + std::strerror(errno));
   std::string warning;
   std::vector<TunedShape> all = read_tuning_cache(path, warning);
   std::vector<TunedShape> kept;
@@ -204,7 +224,6 @@ void store_tuning(const std::string& path, const std::vector<TunedShape>& entrie
     if (!replaced) kept.push_back(e);
   }
   kept.insert(kept.end(), entries.begin(), entries.end());
-  make_directories(path.substr(0, path.rfind('/')));
   std::string text = "{\"apsp_tuning\": 1, \"entries\": [\n";
   for (std::size_t i = 0; i < kept.size(); ++i)
     text += entry_line(kept[i]) + (i + 1 < kept.size() ? ",\n" : "\n");

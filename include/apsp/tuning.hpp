@@ -13,6 +13,8 @@
 // error: it only ever chooses between shapes that all compute the same distances.
 #pragma once
 
+#include <apsp/distance.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -64,8 +66,10 @@ bool tuning_enabled();
 std::vector<TunedShape> read_tuning_cache(const std::string& path, std::string& warning);
 
 // Replaces the entries of `entries`' key (same machine, any table) in the cache at `path` by
-// `entries`, keeping the others; creates the directory; the file is replaced atomically. Throws
-// apsp::Error when it cannot be written.
+// `entries`, keeping the others; creates the directory; the file is replaced atomically (a
+// temporary renamed into place), the read-modify-write under an exclusive flock() of PATH.lock,
+// so that concurrent stores keep each other's entries. Throws apsp::Error when it cannot be
+// written.
 void store_tuning(const std::string& path, const std::vector<TunedShape>& entries);
 
 // The sizes a measurement at V = measured speaks for: [measured / 2, 2 * measured] (rounded
