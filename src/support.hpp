@@ -63,7 +63,7 @@ template <class ExecSpace>
 [[nodiscard]] std::string choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request,
                                                Plan& plan) {
   std::string warning;
-  if (request.any() && tuning_enabled()) {
+  if (request.any() && tuning_enabled(&warning)) {
     const std::vector<TunedShape> cache = read_tuning_cache(tuning_cache_path(), warning);
     const TunedShape* tuned =
         find_tuned_shape(cache, tuning_key(exec, plan.distance), plan.vertices, warning);

@@ -6,10 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -84,6 +87,50 @@ TEST_F(TuningCache, ConcurrentStoresKeepEveryEntry) {
       EXPECT_EQ(found, 1) << type;
     }
   }
+}
+
+// A FIFO at the cache's name is a warning, never a read that waits for a writer (every run and
+// module call once hung there); so is a file larger than any cache.
+TEST_F(TuningCache, OnlyABoundedRegularFileIsRead) {
+  const std::string cache = path("tuning.json");
+  ASSERT_EQ(mkfifo(cache.c_str(), 0600), 0);
+  std::string warning;
+  EXPECT_TRUE(apsp::read_tuning_cache(cache, warning).empty());
+  EXPECT_NE(warning.find("not a regular file"), std::string::npos) << warning;
+  ASSERT_EQ(unlink(cache.c_str()), 0);
+  apsp::store_tuning(cache, {entry("int32", 512)});
+  warning.clear();
+  EXPECT_EQ(apsp::read_tuning_cache(cache, warning).size(), 1u);
+  EXPECT_EQ(warning, "");
+  std::ofstream(cache, std::ios::app) << std::string(apsp::max_tuning_cache_bytes, ' ');
+  EXPECT_TRUE(apsp::read_tuning_cache(cache, warning).empty());
+  EXPECT_NE(warning.find("MiB"), std::string::npos) << warning;
+  apsp::store_tuning(cache, {entry("int32", 512)});  // a tune replaces it
+  warning.clear();
+  EXPECT_EQ(apsp::read_tuning_cache(cache, warning).size(), 1u);
+}
+
+TEST(TuningSwitch, UsualSpellingsInAnyCase) {
+  const char* saved = std::getenv("APSP_TUNING");
+  const std::string before = saved ? saved : "";
+  std::string warning;
+  for (const char* off : {"off", "OFF", "Off", "0", "no", "False", "disabled", "DISABLE"}) {
+    setenv("APSP_TUNING", off, 1);
+    EXPECT_FALSE(apsp::tuning_enabled(&warning)) << off;
+    EXPECT_EQ(warning, "") << off;
+  }
+  for (const char* on : {"on", "ON", "1", "yes", "True", "enabled"}) {
+    setenv("APSP_TUNING", on, 1);
+    EXPECT_TRUE(apsp::tuning_enabled(&warning)) << on;
+    EXPECT_EQ(warning, "") << on;
+  }
+  setenv("APSP_TUNING", "maybe", 1);
+  EXPECT_FALSE(apsp::tuning_enabled(&warning));
+  EXPECT_NE(warning.find("APSP_TUNING='maybe'"), std::string::npos) << warning;
+  if (saved)
+    setenv("APSP_TUNING", before.c_str(), 1);
+  else
+    unsetenv("APSP_TUNING");
 }
 
 }  // namespace

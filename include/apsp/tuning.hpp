@@ -58,11 +58,19 @@ struct TunedShape {
 
 // $XDG_CACHE_HOME/apsp/tuning.json, else $HOME/.cache/apsp/tuning.json ("" when neither is set).
 std::string tuning_cache_path();
-// False when APSP_TUNING is "off" (or "0", "no", "false").
-bool tuning_enabled();
+// Whether runs read the tuning cache: APSP_TUNING unset, or on, 1, yes, true, enable(d), y, t
+// (any case). Off, 0, no, false, disable(d), n, f (any case) turn it off; any other value is
+// taken as off too (setting the variable asks for a change from the default) and `warning`, when
+// given, says so.
+bool tuning_enabled(std::string* warning = nullptr);
 
-// The entries of the cache file at `path`: none when it does not exist; when it cannot be read
-// or an entry cannot be parsed, none and `warning` says why (the caller prints it).
+// The largest cache file read: a cache holds a few hundred bytes an entry.
+inline constexpr std::uint64_t max_tuning_cache_bytes = std::uint64_t(1) << 20;
+
+// The entries of the cache file at `path`: none when it does not exist; when it cannot be read,
+// is not a regular file (a FIFO is never opened for a blocking read), is larger than
+// max_tuning_cache_bytes or an entry cannot be parsed, none and `warning` says why (the caller
+// prints it).
 std::vector<TunedShape> read_tuning_cache(const std::string& path, std::string& warning);
 
 // Replaces the entries of `entries`' key (same machine, any table) in the cache at `path` by

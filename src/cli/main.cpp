@@ -102,7 +102,8 @@ const char* usage = R"(usage:
       ~/.cache/apsp/tuning.json); later runs on this device with distances of type T and V
       within a factor of 2 of a size measured take it ("shape_source" in --stats). Sizes
       below two of the largest tiles are too small to time.
-      --tile and --shape always win; APSP_TUNING=off ignores the cache.
+      --tile and --shape always win; APSP_TUNING=off (0, no, false, disabled, any case)
+      ignores the cache.
   apsp verify IN OUT [--samples K] [--seed S] [--format F]
       Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
       K rows and columns exactly by Dijkstra (default 8, always vertices 0 and V-1; the others
@@ -308,10 +309,12 @@ int tune(int argc, char** argv) {
         config.sizes.push_back(parse_integer(name, size, 1, 1 << 20));
     }
   }
-  if (!apsp::tuning_enabled())
+  std::string unknown;
+  if (!apsp::tuning_enabled(&unknown))
     std::fprintf(stderr,
-                 "apsp: note: APSP_TUNING is off: the results are stored, but runs "
-                 "ignore them until it is unset\n");
+                 "apsp: note: %s: the results are stored, but runs ignore them until it is "
+                 "unset\n",
+                 unknown.empty() ? "APSP_TUNING is off" : unknown.c_str());
   bool header = false;  // printed with the first row: an error comes alone
   const apsp::TuneResult result = apsp::tune(config, [&header](const apsp::TuneRow& row) {
     if (!std::exchange(header, true)) std::printf("%8s  %-64s %14s\n", "V", "shape", "G updates/s");

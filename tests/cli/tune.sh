@@ -112,6 +112,30 @@ head -c 200 good.json >"$cache"
 solves table 1
 sed 's/"k_chunk": [0-9]*/"k_chunk": 1x/' good.json >"$cache"
 solves table 1
+# Whatever sits at the cache's name, a run neither hangs nor reads without bound: a FIFO (once
+# every run and module call blocked on it) and a 2 MiB file are one warning each.
+rm -f "$cache" && mkfifo "$cache"
+rc=0
+timeout 60 "$apsp" --algorithm fw "$in" out.bin 2>stderr.txt || rc=$?
+[[ $rc == 0 ]] || fail "a FIFO at the cache: exit code $rc: $(cat stderr.txt)"
+grep -q 'not a regular file' stderr.txt || fail "the FIFO's warning: $(cat stderr.txt)"
+rc=0
+timeout 60 "$apsp" tune --sizes 300 --runs 1 >/dev/null 2>tune.err || rc=$?
+[[ $rc == 2 ]] || fail "tune into a FIFO: exit code $rc"
+expect_one_apsp_line tune.err
+rm -f "$cache"
+{ head -n 1 good.json && head -c $((2 << 20)) /dev/zero | tr '\0' ' ' && echo && tail -n +2 good.json; } >"$cache"
+solves table 1
+grep -q 'MiB' stderr.txt || fail "the large cache's warning: $(cat stderr.txt)"
+cp good.json "$cache"
+echo "OK: a FIFO and a 2 MiB file at the cache's name"
+
+# APSP_TUNING's spellings of off, in any case; anything else is off with one warning.
+for off in OFF Off False disabled 0 no; do solves table 0 "APSP_TUNING=$off"; done
+for on in ON True 1 yes enabled; do solves tuned 0 "APSP_TUNING=$on"; done
+solves table 1 APSP_TUNING=maybe
+grep -q "APSP_TUNING='maybe'.*taken as off" stderr.txt || fail "unknown value: $(cat stderr.txt)"
+
 # A directory where the cache should be: tune cannot store, one error line.
 rm -f "$cache" && mkdir "$cache"
 solves table 1
