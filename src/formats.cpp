@@ -461,9 +461,11 @@ std::optional<OutputFormat> output_format_named(const std::string& name) {
 
 OutputFormat output_format_of(const std::string& path) {
   const std::string npy = ".npy";
-  return path.size() > npy.size() && path.compare(path.size() - npy.size(), npy.size(), npy) == 0
-             ? OutputFormat::npy
-             : OutputFormat::hw3;
+  if (path.size() <= npy.size()) return OutputFormat::hw3;
+  for (std::size_t i = 0; i < npy.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(path[path.size() - npy.size() + i])) != npy[i])
+      return OutputFormat::hw3;
+  return OutputFormat::npy;
 }
 
 namespace {

@@ -367,6 +367,10 @@ class Pipeline {
   }
 
   // Rank 0 creates the outputs (disk space first); every rank opens its way of writing rows.
+  OutputFormat predecessors_format() const {
+    return config_.predecessors_format.value_or(config_.output_format);
+  }
+
   void create_outputs() {
     AtomicOutputFile* out = nullptr;
     AtomicOutputFile* pred = nullptr;
@@ -376,7 +380,9 @@ class Pipeline {
           if (!ranks_.root()) return;
           if (plan_.predecessors)
             check_disk_space(
-                {{config_.output, output_bytes_}, {config_.predecessors, output_bytes_}});
+                {{config_.output, output_bytes_},
+                 {config_.predecessors,
+                  output_bytes(predecessors_format(), plan_.vertices, DistanceType::int32)}});
           else
             check_disk_space(config_.output, output_bytes_);
           out = &outputs_.add(config_.output);
@@ -387,7 +393,7 @@ class Pipeline {
                                        plan_.vertices, plan_.distance);
     if (plan_.predecessors)
       pred_out_ =
-          std::make_unique<RowOutput>(ranks_, pred, config_.predecessors, config_.output_format,
+          std::make_unique<RowOutput>(ranks_, pred, config_.predecessors, predecessors_format(),
                                       plan_.vertices, DistanceType::int32);
   }
 

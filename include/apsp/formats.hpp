@@ -65,7 +65,7 @@ enum class OutputFormat { hw3, text, npy };
 
 // The names of --output-format: hw3, text, npy.
 std::optional<OutputFormat> output_format_named(const std::string& name);
-// By OUT's name: .npy is npy, every other name HW3 (the drop-in default).
+// By OUT's name: .npy (in any case) is npy, every other name HW3 (the drop-in default).
 OutputFormat output_format_of(const std::string& path);
 
 // The .npy header (format version 1.0) of a V x V array of `type` in C order, padded to a

@@ -33,6 +33,9 @@ struct SolveConfig {
   // i -> j path, -1 for j = i and where there is no path (paths.hpp); in the output's format.
   // "" for none.
   std::string predecessors;
+  // P's format; none: OUT's. The command line takes it from P's own name (.npy is npy), so that
+  // a name never says one format while the file holds another.
+  std::optional<OutputFormat> predecessors_format;
   // Also write the record of the run (SolveStats::to_json()) here, "" for none. It is part of
   // the run's outputs: committed with OUT and P, or not at all.
   std::string stats;

@@ -77,7 +77,8 @@ const char* usage = R"(usage:
       --max-memory SIZE   use at most SIZE bytes of device memory (K, M, G suffixes)
       --allow-negative    accept negative weights (HW3: down to -1000; Floyd-Warshall only); a
                           negative cycle is an error, "negative cycle through vertex v"
-      --predecessors P    also write the predecessor matrix to P, like OUT: P(i,j) = the vertex
+      --predecessors P    also write the predecessor matrix to P (.npy when P ends in .npy,
+                          else --output-format's, else HW3): P(i,j) = the vertex
                           before j on a shortest i -> j path (among those of fewest edges,
                           the smallest), -1 for j = i and where there is no path; a function
                           of the graph alone, the same on every backend and rank count
@@ -229,10 +230,18 @@ Command solve(int argc, char** argv) {
       config.output_format = *format;
     }
   }
-  // Without --output-format, OUT's name decides: .npy is NumPy's format, anything else HW3.
-  if (std::none_of(args.options.begin(), args.options.end(),
-                   [](const auto& o) { return o.first == "--output-format"; }))
-    config.output_format = apsp::output_format_of(config.output);
+  // Without --output-format, each output's own name decides: .npy (any case) is NumPy's format,
+  // anything else HW3; so p.npy beside an HW3 OUT is an .npy file, never raw int32 under that
+  // name. With it, OUT and P take it, except that a P named .npy is always .npy.
+  const bool format_given = std::any_of(args.options.begin(), args.options.end(),
+                                        [](const auto& o) { return o.first == "--output-format"; });
+  if (!format_given) config.output_format = apsp::output_format_of(config.output);
+  if (!config.predecessors.empty())
+    config.predecessors_format =
+        apsp::output_format_of(config.predecessors) == apsp::OutputFormat::npy
+            ? apsp::OutputFormat::npy
+        : format_given ? config.output_format
+                       : apsp::OutputFormat::hw3;
   // "-" is stdout, printed after the run; a file is one of the run's outputs.
   if (stats_path != "-") config.stats = stats_path;
   if (stats_path.empty() && std::any_of(args.options.begin(), args.options.end(),

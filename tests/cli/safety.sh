@@ -230,6 +230,21 @@ case $case in
     refused "HW3 output holds int32 only: use --output-format npy|text" real.mtx o.bin
     succeeds real.mtx o.txt --output-format text
     [[ "$(sed -n 1p o.txt)" == "0 2.5 2.6" ]] || fail "float64 text: $(cat o.txt)" ;;
+  names_tell_formats)
+    # Each output's format comes from its own name: p.npy beside an HW3 OUT is an .npy file
+    # (it held raw int32 that numpy.load refused), .NPY is .npy, and P named otherwise beside
+    # an .npy OUT is HW3.
+    succeeds g.bin o.bin --predecessors p.npy
+    cmp -s o.bin expected.out || fail "OUT is not HW3"
+    [[ "$(head -c 6 p.npy | tail -c 5)" == "NUMPY" ]] || fail "p.npy is not an .npy file"
+    succeeds g.bin o.NPY --predecessors p.bin
+    [[ "$(head -c 6 o.NPY | tail -c 5)" == "NUMPY" ]] || fail "o.NPY is not an .npy file"
+    [[ $(stat -c %s p.bin) == $((5 * 5 * 4)) ]] || fail "p.bin is not HW3: $(stat -c %s p.bin) bytes"
+    "$apsp" compare o.bin o.NPY >/dev/null || fail "o.NPY differs from o.bin"
+    succeeds g.bin o.bin --output-format npy --predecessors p2.bin
+    [[ "$(head -c 6 p2.bin | tail -c 5)" == "NUMPY" ]] || fail "--output-format npy: P not .npy"
+    [[ "$("$apsp" path g.bin 0 4 --predecessors p.npy)" == "$("$apsp" path g.bin 0 4 --predecessors p.bin)" ]] ||
+      fail "path reads p.npy and p.bin differently" ;;
   *)
     fail "unknown case '$case'" ;;
 esac
