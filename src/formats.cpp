@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace apsp {
@@ -529,6 +531,81 @@ MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
   layout.offset = start + length;
   layout.vertices = rows;
   return layout;
+}
+
+bool is_text_matrix(const std::string& head) {
+  if (head.empty() || !(std::isdigit(static_cast<unsigned char>(head[0])) || head[0] == '-'))
+    return false;
+  return std::all_of(head.begin(), head.end(),
+                     [](char c) { return c == '\n' || c == '\r' || (c >= ' ' && c <= '~'); });
+}
+
+TextMatrix::TextMatrix(std::FILE* file, const std::string& path) : file_(file), path_(path) {
+  if (!read_line()) throw Error("'" + path + "' is empty: no output has V = 0");
+  have_line_ = true;
+  std::size_t at = 0;
+  while ((at = line_.find_first_not_of(' ', at)) != std::string::npos) {
+    ++vertices_;
+    at = line_.find(' ', at);
+  }
+}
+
+bool TextMatrix::read_line() {
+  line_.clear();
+  for (int c; (c = std::getc(file_)) != EOF;) {
+    if (c == '\n') return true;
+    if (c != '\r') line_ += char(c);
+  }
+  if (std::ferror(file_)) throw Error("cannot read '" + path_ + "': " + std::strerror(errno));
+  return !line_.empty();
+}
+
+const std::vector<double>& TextMatrix::next_row(DistanceType as) {
+  const std::string where = "'" + path_ + "', line " + std::to_string(rows_ + 1);
+  if (!std::exchange(have_line_, false) && !read_line())
+    throw Error(where + ": the text ends after " + std::to_string(rows_) + " of " +
+                std::to_string(vertices_) + " rows");
+  row_.clear();
+  const char* p = line_.c_str();
+  for (;;) {
+    while (*p == ' ')
+      ++p;
+    if (*p == '\0') break;
+    char* end = nullptr;
+    const double x =
+        as == DistanceType::float32 ? double(std::strtof(p, &end)) : std::strtod(p, &end);
+    if (end == p || (*end != ' ' && *end != '\0') || std::isnan(x))
+      throw Error(where + ": '" + std::string(p, std::strcspn(p, " ")) + "' is not a number");
+    row_.push_back(x);
+    p = end;
+  }
+  if (std::int64_t(row_.size()) != vertices_)
+    throw Error(where + " has " + std::to_string(row_.size()) + " numbers, line 1 has " +
+                std::to_string(vertices_) + " (a text output has V lines of V numbers)");
+  if (++rows_ == vertices_ && read_line())
+    throw Error("'" + path_ + "' has more than V = " + std::to_string(vertices_) +
+                " lines (a text output has V lines of V numbers)");
+  return row_;
+}
+
+DistanceType TextMatrix::written_type(const std::string& path) {
+  detail::File file = detail::open_for_reading(path);
+  bool real = false, long_number = false;
+  int digits = 0;  // significant digits of the current number so far
+  bool significant = false, exponent = false;
+  for (int c; (c = std::getc(file.get())) != EOF;) {
+    if (c == ' ' || c == '\n' || c == '\r') {
+      digits = 0;
+      significant = exponent = false;
+      continue;
+    }
+    if (c == '.' || c == 'e' || c == 'E' || c == 'i' || c == 'n') real = true;
+    if (c == 'e' || c == 'E') exponent = true;
+    if (exponent || c < '0' || c > '9') continue;
+    significant = significant || c != '0';
+    if (significant && ++digits > 9) long_number = true;
+  }
+  return !real ? DistanceType::int32 : long_number ? DistanceType::float64 : DistanceType::float32;
 }
 
 std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices, DistanceType type) {

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace apsp {
@@ -487,11 +488,104 @@ Values values_of(std::FILE* file, const std::string& path) {
 
 }  // namespace
 
-// HW3 and .npy outputs compare by their values: an .npy file and the HW3 file of the same
-// distances are identical. Values of one type compare bit for bit (float outputs of one graph
-// and tile size are identical on every backend and rank count).
+namespace {
+
+// The first bytes of `file` (up to 4096), the file back at its start.
+std::string head_of(std::FILE* file, const std::string& path) {
+  std::string head(std::size_t(std::min<std::uint64_t>(file_size(file), 4096)), '\0');
+  if (std::fread(&head[0], 1, head.size(), file) != head.size() || fseeko(file, 0, SEEK_SET) != 0)
+    throw Error(system_error("cannot read", path));
+  return head;
+}
+
+// One output read row by row as doubles, whatever its format: HW3 and .npy values widened
+// exactly, text parsed as the nearest value of the type `as`.
+class Rows {
+ public:
+  Rows(std::FILE* file, const std::string& path) : file_(file), path_(path) {
+    if (is_text_matrix(head_of(file, path))) {
+      values_.type = TextMatrix::written_type(path);
+      text_.emplace(file, path);
+      vertices_ = std::uint64_t(text_->vertices());
+      return;
+    }
+    values_ = values_of(file, path);
+    vertices_ = values_.vertices;
+  }
+  bool text() const { return text_.has_value(); }
+  // A text's: as far as it shows (TextMatrix::written_type).
+  DistanceType type() const { return values_.type; }
+  std::uint64_t vertices() const { return vertices_; }
+  const std::string& problem() const { return values_.problem; }
+  const std::vector<double>& next(DistanceType as) {
+    if (text_) return text_->next_row(as);
+    const std::size_t value = value_bytes(values_.type);
+    raw_.resize(std::size_t(vertices_) * value);
+    if (std::fread(raw_.data(), value, std::size_t(vertices_), file_) != vertices_)
+      throw Error(system_error("cannot read", path_));
+    row_.resize(std::size_t(vertices_));
+    visit_distance_type(values_.type, [&](auto t) {
+      for (std::size_t j = 0; j < row_.size(); ++j) {
+        decltype(t) x;
+        std::memcpy(&x, &raw_[j * value], sizeof x);
+        row_[j] = double(x);
+      }
+    });
+    return row_;
+  }
+
+ private:
+  std::FILE* file_;
+  std::string path_;
+  std::optional<TextMatrix> text_;
+  Values values_;
+  std::uint64_t vertices_ = 0;
+  std::vector<char> raw_;
+  std::vector<double> row_;
+};
+
+// Two outputs of which one at least is text: value by value, the text read as the other's type
+// (a float32 output's text reads back as its float32 values), two texts as float64. Types differ
+// where the text shows it: whole numbers against floats, or float64 digits against float32.
+Comparison compare_by_value(std::FILE* fa, std::FILE* fb, const std::string& a,
+                            const std::string& b) {
+  Rows ra(fa, a), rb(fb, b);
+  if (!ra.text() && !ra.problem().empty()) return {false, ra.problem()};
+  if (!rb.text() && !rb.problem().empty()) return {false, rb.problem()};
+  if (ra.vertices() != rb.vertices())
+    return {false, "sizes differ: '" + a + "' holds V = " + std::to_string(ra.vertices()) + ", '" +
+                       b + "' V = " + std::to_string(rb.vertices())};
+  const auto whole = [](DistanceType t) { return t == DistanceType::int32; };
+  if (whole(ra.type()) != whole(rb.type()) ||
+      (ra.type() == DistanceType::float32 && rb.type() == DistanceType::float64 && rb.text()) ||
+      (rb.type() == DistanceType::float32 && ra.type() == DistanceType::float64 && ra.text()))
+    return {false, "types differ: '" + a + "' holds " + distance_type_name(ra.type()) +
+                       (ra.text() ? " text" : "") + ", '" + b + "' " +
+                       distance_type_name(rb.type()) + (rb.text() ? " text" : "")};
+  const DistanceType as = !ra.text() ? ra.type() : !rb.text() ? rb.type() : DistanceType::float64;
+  const std::uint64_t v = ra.vertices();
+  for (std::uint64_t i = 0; i < v; ++i) {
+    const std::vector<double>& x = ra.next(as);
+    const std::vector<double>& y = rb.next(as);
+    for (std::uint64_t j = 0; j < v; ++j)
+      if (!(x[j] == y[j]))
+        return {false, "first difference at (" + std::to_string(i) + ", " + std::to_string(j) +
+                           "): " + number_text(x[j]) + " in '" + a + "', " + number_text(y[j]) +
+                           " in '" + b + "'"};
+  }
+  return {true, "identical (V = " + std::to_string(v) + ")"};
+}
+
+}  // namespace
+
+// Outputs compare by their values, whatever their formats (told apart by content): an .npy file
+// and the HW3 or text file of the same distances are identical. HW3 and .npy values of one type
+// compare bit for bit (float outputs of one graph and tile size are identical on every backend
+// and rank count).
 Comparison compare_outputs(const std::string& a, const std::string& b) {
   File fa = open_for_reading(a), fb = open_for_reading(b);
+  if (is_text_matrix(head_of(fa.get(), a)) || is_text_matrix(head_of(fb.get(), b)))
+    return compare_by_value(fa.get(), fb.get(), a, b);
   const Values va = values_of(fa.get(), a), vb = values_of(fb.get(), b);
   if (va.type != vb.type)
     return {false, "types differ: '" + a + "' holds " + distance_type_name(va.type) + ", '" + b +

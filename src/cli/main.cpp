@@ -1,7 +1,7 @@
 // The apsp command line: a thin layer over the library.
 //   apsp [options] IN OUT          all-pairs shortest paths, drop-in for `./hw3 IN OUT`
 //   apsp generate [options] OUT    a random HW3 graph
-//   apsp compare A B               first difference between two HW3 outputs
+//   apsp compare A B               first difference between two outputs (HW3, .npy, text)
 //   apsp verify IN OUT             checks OUT against IN without recomputing all pairs
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
 // Errors: one line on stderr, exit code 2, and no output file.
@@ -91,7 +91,8 @@ const char* usage = R"(usage:
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
       weights uniform in [0, W] (default 1000). Byte-identical for the same arguments.
   apsp compare A B
-      Compares two HW3 outputs; exit code 0 when identical, 1 when not.
+      Compares two outputs by their values: HW3, .npy or text, in any pair (each told apart by
+      its content); exit code 0 when identical, 1 when not.
   apsp shapes [--backend NAME] [--dtype T]
       The tile shapes this device can run for distances of type T (default int32), the default
       first.
