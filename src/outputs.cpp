@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -323,6 +324,18 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
   struct stat st;
   const bool exists = stat(target_.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
+  // A file the user may not write is not replaced either (as cp, not mv, would have it): its
+  // mode says that it is to be kept. Root may write anything, and so replaces it.
+  if (exists && S_ISREG(st.st_mode) && ::access(target_.c_str(), W_OK) != 0) {
+    if (errno == EROFS) throw Error("output '" + path + "' is on a read-only file system");
+    if (errno == EACCES) {
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
+      throw Error("output '" + path + "' exists and you may not write it (mode " + mode +
+                  "): apsp replaces only files you could write; make it writable (chmod u+w) " +
+                  "or remove it first");
+    }
+  }
   if (exists && !S_ISREG(st.st_mode)) {  // /dev/null, a pipe: nothing to rename into place
     fd_ = open(target_.c_str(), O_WRONLY);
     if (fd_ < 0) throw Error(system_error("cannot open output", path));
