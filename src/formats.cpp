@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -511,21 +512,47 @@ MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
   const std::size_t start = 8 + length_bytes;
   if (head.size() < start + length) throw refuse("its header is longer than 4096 bytes or cut");
   std::string dict = head.substr(start, length);
-  dict.erase(std::remove_if(dict.begin(), dict.end(), [](char c) { return c == ' '; }), dict.end());
+  dict.erase(std::remove_if(dict.begin(), dict.end(),
+                            [](char c) { return c == ' ' || c == '\n' || c == '\t'; }),
+             dict.end());
+  // The dictionary's own keys only ('descr' inside another value is not the array's).
+  std::map<std::string, std::string> entries;
+  if (dict.size() < 2 || dict.front() != '{' || dict.back() != '}')
+    throw refuse("its header is not a dictionary");
+  for (std::size_t i = 1; i + 1 < dict.size();) {
+    const std::size_t key_end = dict[i] == '\'' ? dict.find('\'', i + 1) : std::string::npos;
+    if (key_end == std::string::npos || key_end + 1 >= dict.size() || dict[key_end + 1] != ':')
+      throw refuse("its header is not a dictionary");
+    const std::string key = dict.substr(i + 1, key_end - i - 1);
+    std::size_t j = key_end + 2;
+    int depth = 0;
+    bool quoted = false;
+    for (; j + 1 < dict.size(); ++j) {
+      const char c = dict[j];
+      if (c == '\'') quoted = !quoted;
+      if (quoted) continue;
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (c == ',' && depth == 0) break;
+    }
+    if (!entries.emplace(key, dict.substr(key_end + 2, j - key_end - 2)).second)
+      throw refuse("its header names '" + key + "' twice");
+    i = j + 1;
+  }
   MatrixLayout layout;
   bool typed = false;
   for (DistanceType type : {DistanceType::int32, DistanceType::float32, DistanceType::float64})
-    if (dict.find(std::string("'descr':'") + npy_descr(type) + "'") != std::string::npos) {
+    if (entries["descr"] == std::string("'") + npy_descr(type) + "'") {
       layout.type = type;
       typed = true;
     }
   if (!typed) throw refuse("not of int32, float32 or float64 (little-endian)");
-  if (dict.find("'fortran_order':False") == std::string::npos) throw refuse("in Fortran order");
-  const auto shape = dict.find("'shape':(");
-  if (shape == std::string::npos) throw refuse("without a shape");
+  if (entries["fortran_order"] != "False") throw refuse("in Fortran order");
+  const std::string shape = entries["shape"];
+  if (shape.empty()) throw refuse("without a shape");
   long long rows = -1, cols = -1;
-  char close = 0;
-  if (std::sscanf(dict.c_str() + shape + 9, "%lld,%lld%c", &rows, &cols, &close) != 3 ||
+  char close = 0, after = 0;
+  if (std::sscanf(shape.c_str(), "(%lld,%lld%c%c", &rows, &cols, &close, &after) != 3 ||
       close != ')' || rows != cols || rows < 1)
     throw refuse("not a square matrix");
   layout.offset = start + length;

@@ -53,7 +53,9 @@ void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& 
   for (const auto& [path, bytes] : outputs) {
     struct stat st;
     if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
-    const std::string dir = directory_of(path);
+    // The file system of what is written: a symbolic link's target (/proc/self/fd/1 names a
+    // file elsewhere; procfs itself has no free space).
+    const std::string dir = directory_of(output_target(path));
     struct stat dir_st;
     if (stat(dir.c_str(), &dir_st) != 0)
       throw Error(system_error("cannot reach output directory", dir));

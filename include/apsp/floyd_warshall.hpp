@@ -42,7 +42,7 @@ using DistanceMatrix = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace
 // A negative cycle leaves shortest paths undefined: an error, and no output.
 inline Error negative_cycle_error(std::int64_t vertex) {
   return Error("negative cycle through vertex " + std::to_string(vertex) +
-               ": shortest paths are undefined (no output written)");
+               ": shortest paths are undefined");
 }
 
 // Bytes of a rows x cols matrix of `element`-byte distances (int32 unless said), saturating

@@ -295,7 +295,11 @@ int shapes(int argc, char** argv) {
   apsp::DistanceType type = apsp::DistanceType::int32;
   for (const auto& [name, value] : args.options) {
     if (name == "--backend") backend = value;
-    if (name == "--dtype") type = dtype_option(value).value_or(apsp::DistanceType::int32);
+    if (name == "--dtype") {
+      if (value == "auto")
+        throw UsageError("shapes --dtype names a type: int32, float32 or float64");
+      type = *dtype_option(value);
+    }
   }
   for (const auto& shape : apsp::shapes_of(backend, type))
     std::printf("%d: %s\n", shape.index, shape.name.c_str());
@@ -363,8 +367,9 @@ int run_path(const apsp::SolveConfig& config, long long source, long long target
     std::printf("%lld -> %lld: no path\n", source, target);
     return 1;
   }
-  std::printf("%lld -> %lld: length %s, %zu edges\n", source, target,
-              apsp::number_text(found.length).c_str(), found.vertices.size() - 1);
+  const std::size_t edges = found.vertices.size() - 1;
+  std::printf("%lld -> %lld: length %s, %zu edge%s\n", source, target,
+              apsp::number_text(found.length).c_str(), edges, edges == 1 ? "" : "s");
   std::string line;
   for (const int v : found.vertices)
     line += (line.empty() ? "" : " ") + std::to_string(v);

@@ -269,6 +269,29 @@ case $case in
     else
       refused "you may not write it (mode 0444)" g.bin ro.out
     fi ;;
+  words)
+    # What the messages say (issue 26, item 15).
+    [[ "$("$apsp" path g.bin 0 1)" == $'0 -> 1: length 7, 1 edge\n0 1' ]] ||
+      fail "one edge: $("$apsp" path g.bin 0 1)"
+    refused "--dtype is given twice ('int32' and 'float64')" g.bin o.bin --dtype int32 --dtype float64
+    refused "--output-format is given twice" g.bin o.bin --output-format hw3 --output-format=npy
+    refused "shapes --dtype names a type" shapes --dtype auto
+    hw3 cycle.bin 2 2 0 1 -1 1 0 0
+    refused "negative cycle through vertex 0: shortest paths are undefined" cycle.bin o.bin --allow-negative
+    ! grep -q "no output written" stderr.txt || fail "words of an output: $(cat stderr.txt)"
+    refused "negative cycle through vertex 0" path cycle.bin 0 1 --allow-negative
+    ! grep -q "no output written" stderr.txt || fail "path speaks of an output: $(cat stderr.txt)"
+    printf '# vertices 3\n0 1 1e308\n1 2 1e308\n' >huge.txt
+    refused "could reach more than 1.7976931348623157e+308, which float64" huge.txt o.npy
+    # A regular file through /proc/self/fd/1 (procfs has no free space of its own).
+    "$apsp" g.bin /proc/self/fd/1 >so.bin 2>stderr.txt || fail "OUT=/proc/self/fd/1: $(cat stderr.txt)"
+    cmp -s so.bin expected.out || fail "OUT=/proc/self/fd/1: wrong output"
+    # An .npy header's own 'descr', not one nested in another value.
+    h="{'x': {'descr': '<f8'}, 'fortran_order': False, 'shape': (1, 1), }"
+    while [[ ${#h} -lt 117 ]]; do h+=" "; done
+    { printf '\x93NUMPY\x01\x00\x76\x00%s\n' "$h" && head -c 8 /dev/zero; } >nested.npy
+    [[ $(stat -c %s nested.npy) == 136 ]] || fail "nested.npy: $(stat -c %s nested.npy) bytes"
+    refused "not of int32, float32 or float64" compare nested.npy nested.npy ;;
   *)
     fail "unknown case '$case'" ;;
 esac
