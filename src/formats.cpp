@@ -221,9 +221,16 @@ double weight_field(const LineReader& in, const Fields& fields, int column, bool
     w = double(integer_field(in, fields, column, "weight"));
   } else {
     const bool numeric_characters =
-        !text.empty() && text.size() < 64 &&
-        text.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
-    char copy[64];
+        !text.empty() && text.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
+    // strtod needs a terminated copy: on the stack, or for a long number (any length is valid
+    // text: leading zeros, 65 digits of pi) on the heap.
+    char buffer[64];
+    std::string long_copy;
+    char* copy = buffer;
+    if (text.size() >= sizeof buffer) {
+      long_copy.assign(text);
+      copy = &long_copy[0];
+    }
     char* end = copy;
     if (numeric_characters) {
       text.copy(copy, text.size());

@@ -78,6 +78,10 @@ inline DistanceType choose_distance_type(std::optional<DistanceType> asked, std:
   const double m = weights.largest_magnitude();
   const bool negative = weights.negative();
   const std::string int32_problem = path_bounds_problem<int>(vertices, m, negative);
+  // float64 is named only where it holds the paths.
+  const std::string instead = path_bounds_problem<double>(vertices, m, negative).empty()
+                                  ? ": use --dtype float64"
+                                  : ": no distance type holds such paths (scale the weights down)";
   if (!asked) {
     if (weights.integers && int32_problem.empty()) return DistanceType::int32;
     asked = DistanceType::float64;
@@ -87,14 +91,13 @@ inline DistanceType choose_distance_type(std::optional<DistanceType> asked, std:
       throw Error(
           "--dtype int32 needs whole-number weights and this graph has others: use --dtype "
           "float64 (or float32)");
-    if (!int32_problem.empty()) throw Error(int32_problem + ": use --dtype float64");
+    if (!int32_problem.empty()) throw Error(int32_problem + instead);
     return *asked;
   }
   const std::string problem = *asked == DistanceType::float32
                                   ? path_bounds_problem<float>(vertices, m, negative)
                                   : path_bounds_problem<double>(vertices, m, negative);
-  if (!problem.empty())
-    throw Error(problem + (*asked == DistanceType::float32 ? ": use --dtype float64" : ""));
+  if (!problem.empty()) throw Error(problem + (*asked == DistanceType::float32 ? instead : ""));
   return *asked;
 }
 

@@ -292,6 +292,21 @@ case $case in
     { printf '\x93NUMPY\x01\x00\x76\x00%s\n' "$h" && head -c 8 /dev/zero; } >nested.npy
     [[ $(stat -c %s nested.npy) == 136 ]] || fail "nested.npy: $(stat -c %s nested.npy) bytes"
     refused "not of int32, float32 or float64" compare nested.npy nested.npy ;;
+  long_numbers)
+    # A weight is any valid number text, however long (it was "not a number" from 64
+    # characters): 70 leading zeros, 65 digits of pi.
+    zeros=$(printf '%070d' 1)
+    pi=3.1415926535897932384626433832795028841971693993751058209749445923
+    printf '# vertices 3\n0 1 %s\n1 2 %s\n' "$zeros" "$pi" >long.txt
+    succeeds long.txt long.npy
+    "$apsp" long.txt long.txt.out --output-format text 2>stderr.txt || fail "$(cat stderr.txt)"
+    [[ "$(sed -n 1p long.txt.out)" == "0 1 4.141592653589793" ]] || fail "$(cat long.txt.out)"
+    # float32 cannot hold these paths, and float64 neither: no type is suggested that fails too.
+    printf '# vertices 3\n0 1 1e308\n1 2 1e308\n' >huge.txt
+    refused "no distance type holds such paths" huge.txt o.npy --dtype float32
+    ! grep -q "use --dtype float64" stderr.txt || fail "float64 suggested: $(cat stderr.txt)"
+    printf '# vertices 3\n0 1 1e300\n1 2 1e300\n' >big.txt
+    refused "use --dtype float64" big.txt o.npy --dtype float32 ;;
   *)
     fail "unknown case '$case'" ;;
 esac
