@@ -10,13 +10,16 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace apsp {
@@ -218,9 +221,16 @@ double weight_field(const LineReader& in, const Fields& fields, int column, bool
     w = double(integer_field(in, fields, column, "weight"));
   } else {
     const bool numeric_characters =
-        !text.empty() && text.size() < 64 &&
-        text.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
-    char copy[64];
+        !text.empty() && text.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
+    // strtod needs a terminated copy: on the stack, or for a long number (any length is valid
+    // text: leading zeros, 65 digits of pi) on the heap.
+    char buffer[64];
+    std::string long_copy;
+    char* copy = buffer;
+    if (text.size() >= sizeof buffer) {
+      long_copy.assign(text);
+      copy = &long_copy[0];
+    }
     char* end = copy;
     if (numeric_characters) {
       text.copy(copy, text.size());
@@ -461,9 +471,11 @@ std::optional<OutputFormat> output_format_named(const std::string& name) {
 
 OutputFormat output_format_of(const std::string& path) {
   const std::string npy = ".npy";
-  return path.size() > npy.size() && path.compare(path.size() - npy.size(), npy.size(), npy) == 0
-             ? OutputFormat::npy
-             : OutputFormat::hw3;
+  if (path.size() <= npy.size()) return OutputFormat::hw3;
+  for (std::size_t i = 0; i < npy.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(path[path.size() - npy.size() + i])) != npy[i])
+      return OutputFormat::hw3;
+  return OutputFormat::npy;
 }
 
 namespace {
@@ -507,26 +519,127 @@ MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
   const std::size_t start = 8 + length_bytes;
   if (head.size() < start + length) throw refuse("its header is longer than 4096 bytes or cut");
   std::string dict = head.substr(start, length);
-  dict.erase(std::remove_if(dict.begin(), dict.end(), [](char c) { return c == ' '; }), dict.end());
+  dict.erase(std::remove_if(dict.begin(), dict.end(),
+                            [](char c) { return c == ' ' || c == '\n' || c == '\t'; }),
+             dict.end());
+  // The dictionary's own keys only ('descr' inside another value is not the array's).
+  std::map<std::string, std::string> entries;
+  if (dict.size() < 2 || dict.front() != '{' || dict.back() != '}')
+    throw refuse("its header is not a dictionary");
+  for (std::size_t i = 1; i + 1 < dict.size();) {
+    const std::size_t key_end = dict[i] == '\'' ? dict.find('\'', i + 1) : std::string::npos;
+    if (key_end == std::string::npos || key_end + 1 >= dict.size() || dict[key_end + 1] != ':')
+      throw refuse("its header is not a dictionary");
+    const std::string key = dict.substr(i + 1, key_end - i - 1);
+    std::size_t j = key_end + 2;
+    int depth = 0;
+    bool quoted = false;
+    for (; j + 1 < dict.size(); ++j) {
+      const char c = dict[j];
+      if (c == '\'') quoted = !quoted;
+      if (quoted) continue;
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (c == ',' && depth == 0) break;
+    }
+    if (!entries.emplace(key, dict.substr(key_end + 2, j - key_end - 2)).second)
+      throw refuse("its header names '" + key + "' twice");
+    i = j + 1;
+  }
   MatrixLayout layout;
   bool typed = false;
   for (DistanceType type : {DistanceType::int32, DistanceType::float32, DistanceType::float64})
-    if (dict.find(std::string("'descr':'") + npy_descr(type) + "'") != std::string::npos) {
+    if (entries["descr"] == std::string("'") + npy_descr(type) + "'") {
       layout.type = type;
       typed = true;
     }
   if (!typed) throw refuse("not of int32, float32 or float64 (little-endian)");
-  if (dict.find("'fortran_order':False") == std::string::npos) throw refuse("in Fortran order");
-  const auto shape = dict.find("'shape':(");
-  if (shape == std::string::npos) throw refuse("without a shape");
+  if (entries["fortran_order"] != "False") throw refuse("in Fortran order");
+  const std::string shape = entries["shape"];
+  if (shape.empty()) throw refuse("without a shape");
   long long rows = -1, cols = -1;
-  char close = 0;
-  if (std::sscanf(dict.c_str() + shape + 9, "%lld,%lld%c", &rows, &cols, &close) != 3 ||
+  char close = 0, after = 0;
+  if (std::sscanf(shape.c_str(), "(%lld,%lld%c%c", &rows, &cols, &close, &after) != 3 ||
       close != ')' || rows != cols || rows < 1)
     throw refuse("not a square matrix");
   layout.offset = start + length;
   layout.vertices = rows;
   return layout;
+}
+
+bool is_text_matrix(const std::string& head) {
+  if (head.empty() || !(std::isdigit(static_cast<unsigned char>(head[0])) || head[0] == '-'))
+    return false;
+  return std::all_of(head.begin(), head.end(),
+                     [](char c) { return c == '\n' || c == '\r' || (c >= ' ' && c <= '~'); });
+}
+
+TextMatrix::TextMatrix(std::FILE* file, const std::string& path) : file_(file), path_(path) {
+  if (!read_line()) throw Error("'" + path + "' is empty: no output has V = 0");
+  have_line_ = true;
+  std::size_t at = 0;
+  while ((at = line_.find_first_not_of(' ', at)) != std::string::npos) {
+    ++vertices_;
+    at = line_.find(' ', at);
+  }
+}
+
+bool TextMatrix::read_line() {
+  line_.clear();
+  for (int c; (c = std::getc(file_)) != EOF;) {
+    if (c == '\n') return true;
+    if (c != '\r') line_ += char(c);
+  }
+  if (std::ferror(file_)) throw Error("cannot read '" + path_ + "': " + std::strerror(errno));
+  return !line_.empty();
+}
+
+const std::vector<double>& TextMatrix::next_row(DistanceType as) {
+  const std::string where = "'" + path_ + "', line " + std::to_string(rows_ + 1);
+  if (!std::exchange(have_line_, false) && !read_line())
+    throw Error(where + ": the text ends after " + std::to_string(rows_) + " of " +
+                std::to_string(vertices_) + " rows");
+  row_.clear();
+  const char* p = line_.c_str();
+  for (;;) {
+    while (*p == ' ')
+      ++p;
+    if (*p == '\0') break;
+    char* end = nullptr;
+    const double x =
+        as == DistanceType::float32 ? double(std::strtof(p, &end)) : std::strtod(p, &end);
+    if (end == p || (*end != ' ' && *end != '\0') || std::isnan(x))
+      throw Error(where + ": '" + std::string(p, std::strcspn(p, " ")) + "' is not a number");
+    row_.push_back(x);
+    p = end;
+  }
+  if (std::int64_t(row_.size()) != vertices_)
+    throw Error(where + " has " + std::to_string(row_.size()) + " numbers, line 1 has " +
+                std::to_string(vertices_) + " (a text output has V lines of V numbers)");
+  if (++rows_ == vertices_ && read_line())
+    throw Error("'" + path_ + "' has more than V = " + std::to_string(vertices_) +
+                " lines (a text output has V lines of V numbers)");
+  return row_;
+}
+
+DistanceType TextMatrix::written_type(const std::string& path) {
+  detail::File file = detail::open_for_reading(path);
+  bool real = false, long_number = false;
+  int digits = 0;  // significant digits of the current number so far
+  bool significant = false, exponent = false;
+  for (int c; (c = std::getc(file.get())) != EOF;) {
+    if (c == ' ' || c == '\n' || c == '\r') {
+      digits = 0;
+      significant = exponent = false;
+      continue;
+    }
+    if (c == '.' || c == 'e' || c == 'E' || c == 'i' || c == 'n') real = true;
+    if (c == 'e' || c == 'E') exponent = true;
+    if (exponent || c < '0' || c > '9') continue;
+    significant = significant || c != '0';
+    if (significant && ++digits > 9) long_number = true;
+  }
+  return !real ? DistanceType::int32 : long_number ? DistanceType::float64 : DistanceType::float32;
 }
 
 std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices, DistanceType type) {

@@ -19,10 +19,12 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace apsp {
@@ -51,7 +53,9 @@ void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& 
   for (const auto& [path, bytes] : outputs) {
     struct stat st;
     if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
-    const std::string dir = directory_of(path);
+    // The file system of what is written: a symbolic link's target (/proc/self/fd/1 names a
+    // file elsewhere; procfs itself has no free space).
+    const std::string dir = directory_of(output_target(path));
     struct stat dir_st;
     if (stat(dir.c_str(), &dir_st) != 0)
       throw Error(system_error("cannot reach output directory", dir));
@@ -322,6 +326,18 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
   struct stat st;
   const bool exists = stat(target_.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
+  // A file the user may not write is not replaced either (as cp, not mv, would have it): its
+  // mode says that it is to be kept. Root may write anything, and so replaces it.
+  if (exists && S_ISREG(st.st_mode) && ::access(target_.c_str(), W_OK) != 0) {
+    if (errno == EROFS) throw Error("output '" + path + "' is on a read-only file system");
+    if (errno == EACCES) {
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
+      throw Error("output '" + path + "' exists and you may not write it (mode " + mode +
+                  "): apsp replaces only files you could write; make it writable (chmod u+w) " +
+                  "or remove it first");
+    }
+  }
   if (exists && !S_ISREG(st.st_mode)) {  // /dev/null, a pipe: nothing to rename into place
     fd_ = open(target_.c_str(), O_WRONLY);
     if (fd_ < 0) throw Error(system_error("cannot open output", path));
@@ -487,11 +503,104 @@ Values values_of(std::FILE* file, const std::string& path) {
 
 }  // namespace
 
-// HW3 and .npy outputs compare by their values: an .npy file and the HW3 file of the same
-// distances are identical. Values of one type compare bit for bit (float outputs of one graph
-// and tile size are identical on every backend and rank count).
+namespace {
+
+// The first bytes of `file` (up to 4096), the file back at its start.
+std::string head_of(std::FILE* file, const std::string& path) {
+  std::string head(std::size_t(std::min<std::uint64_t>(file_size(file), 4096)), '\0');
+  if (std::fread(&head[0], 1, head.size(), file) != head.size() || fseeko(file, 0, SEEK_SET) != 0)
+    throw Error(system_error("cannot read", path));
+  return head;
+}
+
+// One output read row by row as doubles, whatever its format: HW3 and .npy values widened
+// exactly, text parsed as the nearest value of the type `as`.
+class Rows {
+ public:
+  Rows(std::FILE* file, const std::string& path) : file_(file), path_(path) {
+    if (is_text_matrix(head_of(file, path))) {
+      values_.type = TextMatrix::written_type(path);
+      text_.emplace(file, path);
+      vertices_ = std::uint64_t(text_->vertices());
+      return;
+    }
+    values_ = values_of(file, path);
+    vertices_ = values_.vertices;
+  }
+  bool text() const { return text_.has_value(); }
+  // A text's: as far as it shows (TextMatrix::written_type).
+  DistanceType type() const { return values_.type; }
+  std::uint64_t vertices() const { return vertices_; }
+  const std::string& problem() const { return values_.problem; }
+  const std::vector<double>& next(DistanceType as) {
+    if (text_) return text_->next_row(as);
+    const std::size_t value = value_bytes(values_.type);
+    raw_.resize(std::size_t(vertices_) * value);
+    if (std::fread(raw_.data(), value, std::size_t(vertices_), file_) != vertices_)
+      throw Error(system_error("cannot read", path_));
+    row_.resize(std::size_t(vertices_));
+    visit_distance_type(values_.type, [&](auto t) {
+      for (std::size_t j = 0; j < row_.size(); ++j) {
+        decltype(t) x;
+        std::memcpy(&x, &raw_[j * value], sizeof x);
+        row_[j] = double(x);
+      }
+    });
+    return row_;
+  }
+
+ private:
+  std::FILE* file_;
+  std::string path_;
+  std::optional<TextMatrix> text_;
+  Values values_;
+  std::uint64_t vertices_ = 0;
+  std::vector<char> raw_;
+  std::vector<double> row_;
+};
+
+// Two outputs of which one at least is text: value by value, the text read as the other's type
+// (a float32 output's text reads back as its float32 values), two texts as float64. Types differ
+// where the text shows it: whole numbers against floats, or float64 digits against float32.
+Comparison compare_by_value(std::FILE* fa, std::FILE* fb, const std::string& a,
+                            const std::string& b) {
+  Rows ra(fa, a), rb(fb, b);
+  if (!ra.text() && !ra.problem().empty()) return {false, ra.problem()};
+  if (!rb.text() && !rb.problem().empty()) return {false, rb.problem()};
+  if (ra.vertices() != rb.vertices())
+    return {false, "sizes differ: '" + a + "' holds V = " + std::to_string(ra.vertices()) + ", '" +
+                       b + "' V = " + std::to_string(rb.vertices())};
+  const auto whole = [](DistanceType t) { return t == DistanceType::int32; };
+  if (whole(ra.type()) != whole(rb.type()) ||
+      (ra.type() == DistanceType::float32 && rb.type() == DistanceType::float64 && rb.text()) ||
+      (rb.type() == DistanceType::float32 && ra.type() == DistanceType::float64 && ra.text()))
+    return {false, "types differ: '" + a + "' holds " + distance_type_name(ra.type()) +
+                       (ra.text() ? " text" : "") + ", '" + b + "' " +
+                       distance_type_name(rb.type()) + (rb.text() ? " text" : "")};
+  const DistanceType as = !ra.text() ? ra.type() : !rb.text() ? rb.type() : DistanceType::float64;
+  const std::uint64_t v = ra.vertices();
+  for (std::uint64_t i = 0; i < v; ++i) {
+    const std::vector<double>& x = ra.next(as);
+    const std::vector<double>& y = rb.next(as);
+    for (std::uint64_t j = 0; j < v; ++j)
+      if (!(x[j] == y[j]))
+        return {false, "first difference at (" + std::to_string(i) + ", " + std::to_string(j) +
+                           "): " + number_text(x[j]) + " in '" + a + "', " + number_text(y[j]) +
+                           " in '" + b + "'"};
+  }
+  return {true, "identical (V = " + std::to_string(v) + ")"};
+}
+
+}  // namespace
+
+// Outputs compare by their values, whatever their formats (told apart by content): an .npy file
+// and the HW3 or text file of the same distances are identical. HW3 and .npy values of one type
+// compare bit for bit (float outputs of one graph and tile size are identical on every backend
+// and rank count).
 Comparison compare_outputs(const std::string& a, const std::string& b) {
   File fa = open_for_reading(a), fb = open_for_reading(b);
+  if (is_text_matrix(head_of(fa.get(), a)) || is_text_matrix(head_of(fb.get(), b)))
+    return compare_by_value(fa.get(), fb.get(), a, b);
   const Values va = values_of(fa.get(), a), vb = values_of(fb.get(), b);
   if (va.type != vb.type)
     return {false, "types differ: '" + a + "' holds " + distance_type_name(va.type) + ", '" + b +

@@ -177,9 +177,9 @@ void check_against_true_distance(const Graph& graph, const WeightRange& weights,
 template <class T, class ExecSpace>
 std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
                                           const Graph& graph, const WeightRange& weights,
-                                          std::int64_t source) {
+                                          std::int64_t source, std::string& warning) {
   Plan plan = make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
-  detail::choose_planned_shape(exec, config.shape, plan);
+  warning = detail::choose_planned_shape(exec, config.shape, plan);
   plan.padded = padded_size(graph.vertices, plan.shape);
   plan.predecessors = true;
   OneRank one;
@@ -211,12 +211,16 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
   if (config.predecessors.empty()) {
     const DistanceType type = choose_distance_type(config.dtype, graph.vertices, weights);
     std::vector<int> pred;
+    std::string warning;
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
-        pred = computed_predecessor_row<decltype(t)>(exec, config, graph, weights, source);
+        pred =
+            computed_predecessor_row<decltype(t)>(exec, config, graph, weights, source, warning);
       });
     });
-    return follow_predecessors(graph, pred, source, target, "apsp");
+    ShortestPath path = follow_predecessors(graph, pred, source, target, "apsp");
+    if (!warning.empty()) path.warnings.push_back(warning);
+    return path;
   }
   const std::vector<int> pred = read_predecessor_row(config.predecessors, graph.vertices, source);
   const ShortestPath path = follow_predecessors(graph, pred, source, target, config.predecessors);

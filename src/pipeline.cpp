@@ -199,7 +199,8 @@ class Pipeline {
                 "--algorithm fw");
           // Checked whichever algorithm runs: a --tile or --shape that this device cannot run
           // is an error, not silently ignored when auto picks Dijkstra.
-          detail::choose_planned_shape(exec_, config_.shape, p);
+          const std::string warning = detail::choose_planned_shape(exec_, config_.shape, p);
+          if (!warning.empty()) stats_.warnings.push_back(warning);
           const Algorithm asked = p.predecessors ? Algorithm::floyd_warshall : config_.algorithm;
           p.algorithm = choose_algorithm(asked, stats_.backend, detail::host_memory<ExecSpace>,
                                          graph_, p.distance);
@@ -355,6 +356,10 @@ class Pipeline {
   }
 
   // Rank 0 creates the outputs (disk space first); every rank opens its way of writing rows.
+  OutputFormat predecessors_format() const {
+    return config_.predecessors_format.value_or(config_.output_format);
+  }
+
   void create_outputs() {
     AtomicOutputFile* out = nullptr;
     AtomicOutputFile* pred = nullptr;
@@ -363,8 +368,10 @@ class Pipeline {
         [&] {
           if (!ranks_.root()) return;
           if (plan_.predecessors)
-            check_disk_space({{config_.output, facts_.output_bytes},
-                              {config_.predecessors, facts_.output_bytes}});
+            check_disk_space(
+                {{config_.output, facts_.output_bytes},
+                 {config_.predecessors,
+                  output_bytes(predecessors_format(), plan_.vertices, DistanceType::int32)}});
           else
             check_disk_space(config_.output, facts_.output_bytes);
           out = &outputs_.add(config_.output);
@@ -375,7 +382,7 @@ class Pipeline {
                                        plan_.vertices, plan_.distance);
     if (plan_.predecessors)
       pred_out_ =
-          std::make_unique<RowOutput>(ranks_, pred, config_.predecessors, config_.output_format,
+          std::make_unique<RowOutput>(ranks_, pred, config_.predecessors, predecessors_format(),
                                       plan_.vertices, DistanceType::int32);
   }
 

@@ -62,10 +62,14 @@ class RowOutput {
     if (at_offsets_) {
       collectively(ranks, [&] {
         fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd_ < 0)
+        // A rank that does not find rank 0's temporary sees another file system.
+        if (fd_ < 0) {
+          const bool missing = errno == ENOENT;
           throw Error(system_error("cannot open the unfinished output", path) +
-                      " (every rank writes its rows there: OUT must be on a file system all "
-                      "ranks share)");
+                      (missing ? " (every rank writes its rows there: OUT must be on a file "
+                                 "system all ranks share)"
+                               : ""));
+        }
       });
     }
     if (!at_offsets_) pairs_ = pairs(ranks);

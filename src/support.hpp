@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -54,14 +53,16 @@ TuningKey tuning_key(const ExecSpace& exec, DistanceType type = DistanceType::in
   return key;
 }
 
-// The plan's tile shape (of its distance type): the user's --tile or --shape; else the shape
-// that `apsp tune` measured fastest for this V on this device (tuning.hpp); else the table's
-// first that fits. A cache that cannot be used is a warning on stderr. The CLI and the Python
-// module choose alike.
+// The plan's tile shape (of its distance type), by the one rule of every driver (the command
+// line, the Python module): the user's --tile or --shape; else the shape that `apsp tune`
+// measured fastest on this device for this V, where V lies within a factor of 2 of a size it
+// measured (tuned_range in tuning.hpp); else the table's first that fits. Prints nothing: returns
+// what the caller should warn about ("" when all is well), e.g. a cache that cannot be used.
 template <class ExecSpace>
-void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Plan& plan) {
-  if (request.any() && tuning_enabled()) {
-    std::string warning;
+[[nodiscard]] std::string choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request,
+                                               Plan& plan) {
+  std::string warning;
+  if (request.any() && tuning_enabled(&warning)) {
     const std::vector<TunedShape> cache = read_tuning_cache(tuning_cache_path(), warning);
     const TunedShape* tuned =
         find_tuned_shape(cache, tuning_key(exec, plan.distance), plan.vertices, warning);
@@ -70,15 +71,15 @@ void choose_planned_shape(const ExecSpace& exec, const ShapeRequest& request, Pl
         if (shape.params == tuned->shape) {
           plan.shape = shape;
           plan.shape_source = "tuned";
-          return;
+          return warning;
         }
       warning = "ignoring the tuned shape for V = " + std::to_string(plan.vertices) +
                 ": this device cannot run it (run apsp tune again)";
     }
-    if (!warning.empty()) std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
   }
   plan.shape = choose_shape(exec, request, plan.distance);
   plan.shape_source = request.any() ? "table" : "user";
+  return warning;
 }
 
 }  // namespace detail

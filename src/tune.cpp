@@ -75,6 +75,15 @@ TuneResult tune_on(const ExecSpace& exec, const TuneConfig& config,
   const std::vector<ShapeChoice> shapes = available_shapes(exec, config.dtype);
   if (shapes.empty())
     throw Error(std::string("no tile shape fits the scratch pad of ") + ExecSpace::name());
+  int largest_tile = 0;
+  for (const ShapeChoice& shape : shapes)
+    largest_tile = std::max(largest_tile, shape.tile);
+  const std::int64_t smallest = min_tune_vertices(largest_tile);
+  if (sizes.front() < smallest)
+    throw Error("V = " + std::to_string(sizes.front()) + " is too small to time the shapes of " +
+                describe_device(exec) + " (a solve takes microseconds, and padding to the " +
+                std::to_string(largest_tile) + "-wide tile decides): choose sizes of at least " +
+                std::to_string(smallest));
   std::vector<double> previous(shapes.size(), 0);
   for (std::size_t s = 0; s < sizes.size(); ++s) {
     const double previous_best = *std::max_element(previous.begin(), previous.end());
@@ -96,11 +105,15 @@ TuneResult tune_on(const ExecSpace& exec, const TuneConfig& config,
     TunedShape entry;
     entry.key = result.key;
     entry.measured_vertices = sizes[s];
+    const VertexRange near = tuned_range(sizes[s]);
     entry.min_vertices =
-        s == 0 ? 1 : std::int64_t(std::sqrt(double(sizes[s - 1]) * double(sizes[s]))) + 1;
-    entry.max_vertices = s + 1 == sizes.size()
-                             ? INT64_MAX
-                             : std::int64_t(std::sqrt(double(sizes[s]) * double(sizes[s + 1])));
+        s == 0 ? near.min
+               : std::max(near.min,
+                          std::int64_t(std::sqrt(double(sizes[s - 1]) * double(sizes[s]))) + 1);
+    entry.max_vertices =
+        s + 1 == sizes.size()
+            ? near.max
+            : std::min(near.max, std::int64_t(std::sqrt(double(sizes[s]) * double(sizes[s + 1]))));
     entry.shape = shapes[best].params;
     entry.rate = rows[best].rate;
     entry.default_rate = rows[0].rate;

@@ -6,13 +6,18 @@
 #include <apsp/outputs.hpp>
 #include <apsp/tuning.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -149,22 +154,56 @@ std::string tuning_cache_path() {
   return "";
 }
 
-bool tuning_enabled() {
+bool tuning_enabled(std::string* warning) {
   const char* value = std::getenv("APSP_TUNING");
   if (!value) return true;
-  const std::string v = value;
-  return v != "off" && v != "0" && v != "no" && v != "false";
+  std::string v = value;
+  for (char& c : v)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* off : {"off", "0", "no", "false", "disable", "disabled", "n", "f"})
+    if (v == off) return false;
+  for (const char* on : {"on", "1", "yes", "true", "enable", "enabled", "y", "t", ""})
+    if (v == on) return true;
+  if (warning)
+    *warning = "APSP_TUNING='" + std::string(value) +
+               "' is neither on nor off (on, 1, yes, true, enabled; off, 0, no, false, disabled): "
+               "taken as off, the tuning cache is ignored";
+  return false;
 }
 
 std::vector<TunedShape> read_tuning_cache(const std::string& path, std::string& warning) {
   std::vector<TunedShape> entries;
   if (path.empty()) return entries;
-  std::ifstream in(path);
-  if (!in) {
-    if (errno != ENOENT)
-      warning = "ignoring the tuning cache '" + path + "': " + std::strerror(errno);
-    return entries;
+  const auto ignore = [&](const std::string& why) {
+    warning = "ignoring the tuning cache '" + path + "': " + why;
+    return std::vector<TunedShape>{};
+  };
+  // Never blocks (a FIFO at the path) and reads a bounded amount (a cache of a few hundred bytes
+  // an entry, from a file that might be anything).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? entries : ignore(std::strerror(errno));
+  const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return ignore(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return ignore("it is not a regular file");
+  if (std::uint64_t(st.st_size) > max_tuning_cache_bytes)
+    return ignore("it has " + std::to_string(st.st_size) + " bytes, more than the " +
+                  std::to_string(max_tuning_cache_bytes >> 20) +
+                  " MiB any apsp tuning cache needs (run apsp tune again to replace it)");
+  std::string text(std::size_t(st.st_size), '\0');
+  std::size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, &text[got], text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ignore(std::strerror(errno));
+    if (n == 0) break;
+    got += std::size_t(n);
   }
+  text.resize(got);
+  std::istringstream in(text);
   std::string line;
   int number = 0;
   bool header = false;
@@ -178,21 +217,37 @@ std::vector<TunedShape> read_tuning_cache(const std::string& path, std::string& 
     }
     if (line.rfind("]}", 0) == 0) return entries;
     TunedShape e;
-    if (!parse_entry(line, e)) {
-      warning = "ignoring the tuning cache '" + path + "': line " + std::to_string(number) +
-                " is not an entry apsp wrote (run apsp tune again)";
-      return {};
-    }
+    if (!parse_entry(line, e))
+      return ignore("line " + std::to_string(number) +
+                    " is not an entry apsp wrote (run apsp tune again)");
     entries.push_back(e);
   }
-  warning = "ignoring the tuning cache '" + path +
-            "': " + (header ? "it ends early" : "it is not an apsp tuning cache") +
-            " (run apsp tune again)";
-  return {};
+  return ignore(std::string(header ? "it ends early" : "it is not an apsp tuning cache") +
+                " (run apsp tune again)");
 }
 
 void store_tuning(const std::string& path, const std::vector<TunedShape>& entries) {
   if (path.empty()) throw Error("no place for the tuning cache: set XDG_CACHE_HOME or HOME");
+  make_directories(path.substr(0, path.rfind('/')));
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw Error("the tuning cache '" + path + "' is not a regular file: remove it, or set " +
+                "XDG_CACHE_HOME to another directory");
+  // Read, merge and replace under an exclusive lock on a file beside the cache, so that tunes
+  // running at once (one per distance type) keep each other's entries. Runs that only read need
+  // no lock: the cache is replaced by a rename, never rewritten in place.
+  const std::string lock_path = path + ".lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (lock < 0)
+    throw Error("cannot open the tuning cache's lock '" + lock_path + "': " + std::strerror(errno));
+  const std::unique_ptr<int, void (*)(int*)> unlock(new int(lock), [](int* fd) {
+    ::close(*fd);  // releases the lock
+    delete fd;
+  });
+  while (::flock(lock, LOCK_EX) != 0)
+    if (errno != EINTR)
+      throw Error("cannot lock the tuning cache's lock '" + lock_path +
+                  "': " + std::strerror(errno));
   std::string warning;
   std::vector<TunedShape> all = read_tuning_cache(path, warning);
   std::vector<TunedShape> kept;
@@ -203,7 +258,6 @@ void store_tuning(const std::string& path, const std::vector<TunedShape>& entrie
     if (!replaced) kept.push_back(e);
   }
   kept.insert(kept.end(), entries.begin(), entries.end());
-  make_directories(path.substr(0, path.rfind('/')));
   std::string text = "{\"apsp_tuning\": 1, \"entries\": [\n";
   for (std::size_t i = 0; i < kept.size(); ++i)
     text += entry_line(kept[i]) + (i + 1 < kept.size() ? ",\n" : "\n");
@@ -211,6 +265,11 @@ void store_tuning(const std::string& path, const std::vector<TunedShape>& entrie
   AtomicOutputFile file(path);
   file.write(text.data(), text.size());
   file.commit();
+}
+
+VertexRange tuned_range(std::int64_t measured_vertices) {
+  const std::int64_t m = std::max<std::int64_t>(1, measured_vertices);
+  return {(m + 1) / 2, m > INT64_MAX / 2 ? INT64_MAX : 2 * m};
 }
 
 const TunedShape* find_tuned_shape(const std::vector<TunedShape>& cache, const TuningKey& key,
@@ -222,7 +281,9 @@ const TunedShape* find_tuned_shape(const std::vector<TunedShape>& cache, const T
       stale = true;
       continue;
     }
-    if (vertices >= e.min_vertices && vertices <= e.max_vertices) return &e;
+    if (vertices >= e.min_vertices && vertices <= e.max_vertices &&
+        tuned_range(e.measured_vertices).holds(vertices))
+      return &e;
   }
   if (stale)
     warning = "ignoring tuned shapes of " + key.backend + " on " + key.device +

@@ -7,6 +7,8 @@
 #include <apsp/outputs.hpp>
 #include <apsp/verify.hpp>
 
+#include "io_support.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <type_traits>
 #include <utility>
@@ -148,10 +151,21 @@ class RowStream {
     if (fstat(file_.fd, &st) != 0)
       throw Error("cannot stat '" + path + "': " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
-    // HW3, or the values after an .npy header.
+    // HW3, the values after an .npy header, or text (told apart by content).
     std::string head(std::size_t(std::min<std::int64_t>(st.st_size, 4096)), '\0');
     if (::pread(file_.fd, &head[0], head.size(), 0) != ssize_t(head.size()))
       throw Error("cannot read output '" + path + "': " + std::strerror(errno));
+    if (is_text_matrix(head)) {
+      type_ = TextMatrix::written_type(path);
+      text_file_ = detail::open_for_reading(path);
+      text_.emplace(text_file_.get(), path);
+      if (text_->vertices() != vertices)
+        throw Error("output '" + path + "' is text of " + std::to_string(text_->vertices()) +
+                    " numbers a line, but V = " + std::to_string(vertices) + " (from '" + input +
+                    "')");
+      row_.resize(std::size_t(vertices));
+      return;
+    }
     const MatrixLayout layout = matrix_layout(head, path);
     type_ = layout.type;
     if (layout.vertices >= 0 && layout.vertices != vertices)
@@ -180,6 +194,17 @@ class RowStream {
   // The next row; valid until the next call. An int32 row also gives its first value outside
   // [0, INF] in `bad` (its column, or -1), before INF becomes +inf.
   const double* next(std::int64_t& bad) {
+    bad = -1;
+    if (text_) {
+      row_ = text_->next_row(type_);
+      if (type_ == DistanceType::int32)
+        for (std::int64_t j = 0; j < vertices_; ++j) {
+          double& x = row_[std::size_t(j)];
+          if (bad < 0 && !(x >= 0 && x <= double(infinity))) bad = j;
+          if (x == double(infinity) && bad != j) x = unreachable;
+        }
+      return row_.data();
+    }
     if (in_buffer_ == 0) fill();
     const char* raw = buffer_.data() + std::size_t(used_ * vertices_) * value_bytes(type_);
     ++used_;
@@ -227,6 +252,8 @@ class RowStream {
   std::int64_t rows_per_chunk_ = 1, rows_read_ = 0, in_buffer_ = 0, used_ = 0;
   std::vector<char> buffer_;
   std::vector<double> row_;
+  detail::File text_file_;
+  std::optional<TextMatrix> text_;  // a text output
 };
 
 // The first j in [0, n) with bad(j), or -1. Scans blocks branch-free (the compiler vectorizes

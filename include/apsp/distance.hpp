@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -97,7 +98,9 @@ std::string path_bounds_problem(std::int64_t vertices, double max_abs, bool nega
   const double m = double(std::max<std::int64_t>(vertices - 1, 1)) * max_abs;
   if (m < limit) return "";
   return "V = " + std::to_string(vertices) + " with weights of magnitude up to " +
-         number_text(max_abs) + ": a shortest path of V - 1 edges could reach " + number_text(m) +
+         number_text(max_abs) + ": a shortest path of V - 1 edges could reach " +
+         (std::isinf(m) ? "more than " + number_text(std::numeric_limits<double>::max())
+                        : number_text(m)) +
          ", which " + distance_type_name(Distance<T>::type) + " distances cannot hold" +
          (negative && std::is_integral<T>::value ? " with negative weights" : "") + " (limit " +
          number_text(limit) + ")";

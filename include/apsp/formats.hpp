@@ -34,8 +34,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace apsp {
 
@@ -65,7 +67,7 @@ enum class OutputFormat { hw3, text, npy };
 
 // The names of --output-format: hw3, text, npy.
 std::optional<OutputFormat> output_format_named(const std::string& name);
-// By OUT's name: .npy is npy, every other name HW3 (the drop-in default).
+// By OUT's name: .npy (in any case) is npy, every other name HW3 (the drop-in default).
 OutputFormat output_format_of(const std::string& path);
 
 // The .npy header (format version 1.0) of a V x V array of `type` in C order, padded to a
@@ -87,6 +89,36 @@ struct MatrixLayout {
   DistanceType type = DistanceType::int32;
 };
 MatrixLayout matrix_layout(const std::string& head, const std::string& path);
+
+// Whether a file's first bytes (up to 4096) are a text output: printable ASCII and newlines,
+// starting with a number. An HW3 output starts with d(0, 0) = 0 as four zero bytes, an .npy file
+// with its magic: outputs are told apart by content, whatever their names.
+bool is_text_matrix(const std::string& head);
+
+// A text output read back row by row (for compare and verify), in bounded memory: V is the count
+// of numbers on the first line.
+class TextMatrix {
+ public:
+  // `file` positioned at the start; reads the first line.
+  TextMatrix(std::FILE* file, const std::string& path);
+  std::int64_t vertices() const { return vertices_; }
+  // The next row, each value the nearest of type `as` (float32: a float32 output's shortest text
+  // reads back exactly), as a double; "inf" is +inf. apsp::Error naming the file and line when a
+  // row does not hold V numbers or the file has fewer or more than V rows.
+  const std::vector<double>& next_row(DistanceType as);
+  // The type the text was written in, as far as it shows: int32 when every value is a whole
+  // number written without '.', 'e' or "inf"; float64 when some value has more than 9
+  // significant digits (float32's shortest form never has); else float32. Reads `path` again.
+  static DistanceType written_type(const std::string& path);
+
+ private:
+  bool read_line();
+  std::FILE* file_;
+  std::string path_, line_;
+  std::int64_t vertices_ = 0, rows_ = 0;
+  bool have_line_ = false;
+  std::vector<double> row_;
+};
 
 // Text output is for reading by eye and by small scripts: V = 10000 already takes up to
 // 1.1 GB. Larger outputs stay in HW3 or .npy.

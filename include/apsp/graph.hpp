@@ -82,19 +82,24 @@ inline DistanceType choose_distance_type(std::optional<DistanceType> asked, std:
     if (weights.integers && int32_problem.empty()) return DistanceType::int32;
     asked = DistanceType::float64;
   }
-  const int wider = int(DistanceType::float64);
+  // float64 is suggested only where it holds the paths.
+  const bool float64_holds = path_bounds_problem<double>(vertices, m, negative).empty();
+  const int wider = float64_holds ? int(DistanceType::float64) : -1;
+  const std::string none =
+      float64_holds ? "" : ": no distance type holds such paths (scale the weights down)";
   if (*asked == DistanceType::int32) {
     if (!weights.integers)
       throw DistanceTypeError("int32 distances need whole-number weights and this graph has others",
                               wider);
-    if (!int32_problem.empty()) throw DistanceTypeError(int32_problem, wider);
+    if (!int32_problem.empty()) throw DistanceTypeError(int32_problem + none, wider);
     return *asked;
   }
   const std::string problem = *asked == DistanceType::float32
                                   ? path_bounds_problem<float>(vertices, m, negative)
                                   : path_bounds_problem<double>(vertices, m, negative);
   if (!problem.empty())
-    throw DistanceTypeError(problem, *asked == DistanceType::float32 ? wider : -1);
+    throw DistanceTypeError(problem + (*asked == DistanceType::float32 ? none : ""),
+                            *asked == DistanceType::float32 ? wider : -1);
   return *asked;
 }
 

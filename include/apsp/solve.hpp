@@ -33,6 +33,9 @@ struct SolveConfig {
   // i -> j path, -1 for j = i and where there is no path (paths.hpp); in the output's format.
   // "" for none.
   std::string predecessors;
+  // P's format; none: OUT's. The command line takes it from P's own name (.npy is npy), so that
+  // a name never says one format while the file holds another.
+  std::optional<OutputFormat> predecessors_format;
   // Also write the record of the run (SolveStats::to_json()) here, "" for none. It is part of
   // the run's outputs: committed with OUT and P, or not at all.
   std::string stats;
@@ -70,6 +73,9 @@ struct SolveStats {
   // Every rank's stages (rank 0's first), for P ranks; communication_bytes summed over ranks in
   // `seconds` of rank 0.
   std::vector<StageSeconds> per_rank;
+  // What the caller should warn about (rank 0's), e.g. a tuning cache that could not be used:
+  // the library prints nothing. Not part of to_json().
+  std::vector<std::string> warnings;
 
   // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9).
   double updates_per_s() const;
@@ -102,6 +108,7 @@ struct ShortestPath {
   bool reachable = false;
   double length = 0;          // the sum of the path's edge weights (lightest of parallel edges)
   std::vector<int> vertices;  // source first, target last
+  std::vector<std::string> warnings;  // for the user (a tuning cache that cannot be used)
 };
 
 // The shortest source -> target path of config.input: from the predecessor matrix saved by an

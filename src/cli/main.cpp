@@ -1,7 +1,7 @@
 // The apsp command line: a thin layer over the library.
 //   apsp [options] IN OUT          all-pairs shortest paths, drop-in for `./hw3 IN OUT`
 //   apsp generate [options] OUT    a random, grid or road-like HW3 graph
-//   apsp compare A B               first difference between two HW3 outputs
+//   apsp compare A B               first difference between two outputs (HW3, .npy, text)
 //   apsp verify IN OUT             checks OUT against IN without recomputing all pairs
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
 // Errors: one line on stderr, exit code 2, and no output file.
@@ -77,7 +77,8 @@ const char* usage = R"(usage:
       --max-memory SIZE   use at most SIZE bytes of device memory (K, M, G suffixes)
       --allow-negative    accept negative weights (HW3: down to -1000; Floyd-Warshall only); a
                           negative cycle is an error, "negative cycle through vertex v"
-      --predecessors P    also write the predecessor matrix to P, like OUT: P(i,j) = the vertex
+      --predecessors P    also write the predecessor matrix to P (.npy when P ends in .npy,
+                          else --output-format's, else HW3): P(i,j) = the vertex
                           before j on a shortest i -> j path (among those of fewest edges,
                           the smallest), -1 for j = i and where there is no path; a function
                           of the graph alone, the same on every backend and rank count
@@ -94,7 +95,8 @@ const char* usage = R"(usage:
       (random points joined to near neighbours, average degree ~2.9, connected), weights the
       lengths scaled to 1..1000. Byte-identical for the same arguments.
   apsp compare A B
-      Compares two HW3 outputs; exit code 0 when identical, 1 when not.
+      Compares two outputs by their values: HW3, .npy or text, in any pair (each told apart by
+      its content); exit code 0 when identical, 1 when not.
   apsp shapes [--backend NAME] [--dtype T]
       The tile shapes this device can run for distances of type T (default int32), the default
       first.
@@ -103,9 +105,11 @@ const char* usage = R"(usage:
       float64; each type has its own entries) at each size (default 512,1024,2048 on CPUs,
       4096,8192,16384 on GPUs; the median of N runs, default 3), prints the table and stores
       the fastest for each range of V in $XDG_CACHE_HOME/apsp/tuning.json (else
-      ~/.cache/apsp/tuning.json); later runs on this device with distances of type T take it
-      ("shape_source" in --stats).
-      --tile and --shape always win; APSP_TUNING=off ignores the cache.
+      ~/.cache/apsp/tuning.json); later runs on this device with distances of type T and V
+      within a factor of 2 of a size measured take it ("shape_source" in --stats). Sizes
+      below two of the largest tiles are too small to time.
+      --tile and --shape always win; APSP_TUNING=off (0, no, false, disabled, any case)
+      ignores the cache.
   apsp verify IN OUT [--samples K] [--seed S] [--format F]
       Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
       K rows and columns exactly by Dijkstra (default 8, always vertices 0 and V-1; the others
@@ -188,6 +192,8 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
   const std::unique_ptr<apsp::Ranks> ranks = std::make_unique<apsp::OneRank>();
 #endif
   const apsp::SolveStats stats = apsp::solve(config, *ranks, report);
+  for (const std::string& warning : stats.warnings)
+    std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
   if (ranks->root() && stats_path == "-") std::cout << stats.to_json();
   return 0;
 }
@@ -229,10 +235,18 @@ Command solve(int argc, char** argv) {
       config.output_format = *format;
     }
   }
-  // Without --output-format, OUT's name decides: .npy is NumPy's format, anything else HW3.
-  if (std::none_of(args.options.begin(), args.options.end(),
-                   [](const auto& o) { return o.first == "--output-format"; }))
-    config.output_format = apsp::output_format_of(config.output);
+  // Without --output-format, each output's own name decides: .npy (any case) is NumPy's format,
+  // anything else HW3; so p.npy beside an HW3 OUT is an .npy file, never raw int32 under that
+  // name. With it, OUT and P take it, except that a P named .npy is always .npy.
+  const bool format_given = std::any_of(args.options.begin(), args.options.end(),
+                                        [](const auto& o) { return o.first == "--output-format"; });
+  if (!format_given) config.output_format = apsp::output_format_of(config.output);
+  if (!config.predecessors.empty())
+    config.predecessors_format =
+        apsp::output_format_of(config.predecessors) == apsp::OutputFormat::npy
+            ? apsp::OutputFormat::npy
+        : format_given ? config.output_format
+                       : apsp::OutputFormat::hw3;
   // "-" is stdout, printed after the run; a file is one of the run's outputs.
   if (stats_path != "-") config.stats = stats_path;
   if (stats_path.empty() && std::any_of(args.options.begin(), args.options.end(),
@@ -300,7 +314,11 @@ int shapes(int argc, char** argv) {
   apsp::DistanceType type = apsp::DistanceType::int32;
   for (const auto& [name, value] : args.options) {
     if (name == "--backend") backend = value;
-    if (name == "--dtype") type = dtype_option(value).value_or(apsp::DistanceType::int32);
+    if (name == "--dtype") {
+      if (value == "auto")
+        throw UsageError("shapes --dtype names a type: int32, float32 or float64");
+      type = *dtype_option(value);
+    }
   }
   for (const auto& shape : apsp::shapes_of(backend, type))
     std::printf("%d: %s\n", shape.index, shape.name.c_str());
@@ -324,10 +342,12 @@ int tune(int argc, char** argv) {
         config.sizes.push_back(parse_integer(name, size, 1, 1 << 20));
     }
   }
-  if (!apsp::tuning_enabled())
+  std::string unknown;
+  if (!apsp::tuning_enabled(&unknown))
     std::fprintf(stderr,
-                 "apsp: note: APSP_TUNING is off: the results are stored, but runs "
-                 "ignore them until it is unset\n");
+                 "apsp: note: %s: the results are stored, but runs ignore them until it is "
+                 "unset\n",
+                 unknown.empty() ? "APSP_TUNING is off" : unknown.c_str());
   bool header = false;  // printed with the first row: an error comes alone
   const apsp::TuneResult result = apsp::tune(config, [&header](const apsp::TuneRow& row) {
     if (!std::exchange(header, true)) std::printf("%8s  %-64s %14s\n", "V", "shape", "G updates/s");
@@ -362,12 +382,15 @@ int compare(int argc, char** argv) {
 
 int run_path(const apsp::SolveConfig& config, long long source, long long target) {
   const apsp::ShortestPath found = apsp::find_path(config, source, target);
+  for (const std::string& warning : found.warnings)
+    std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
   if (!found.reachable) {
     std::printf("%lld -> %lld: no path\n", source, target);
     return 1;
   }
-  std::printf("%lld -> %lld: length %s, %zu edges\n", source, target,
-              apsp::number_text(found.length).c_str(), found.vertices.size() - 1);
+  const std::size_t edges = found.vertices.size() - 1;
+  std::printf("%lld -> %lld: length %s, %zu edge%s\n", source, target,
+              apsp::number_text(found.length).c_str(), edges, edges == 1 ? "" : "s");
   std::string line;
   for (const int v : found.vertices)
     line += (line.empty() ? "" : " ") + std::to_string(v);

@@ -96,6 +96,11 @@ Arguments parse(int argc, char** argv, int first, const std::vector<std::string>
           if (i + 1 >= argc) throw UsageError(a + " needs a value");
           value = argv[++i];
         }
+        // Every option takes one value: a second one would silently win.
+        for (const auto& [seen, first] : args.options)
+          if (seen == a)
+            throw UsageError(a + " is given twice ('" + first + "' and '" + value +
+                             "'): give it once");
       } else if (!known) {
         throw UsageError("unknown option '" + a + "' (see apsp --help)");
       }

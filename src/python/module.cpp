@@ -126,6 +126,16 @@ KokkosThread& kokkos_thread() {
   return *t;
 }
 
+// A warning of the library (a tuning cache that cannot be used) as Python's RuntimeWarning, once
+// per process and message; never printed to C's stderr. The GIL is held.
+void warn_once(const std::string& message) {
+  static std::vector<std::string> issued;
+  if (message.empty() || std::find(issued.begin(), issued.end(), message) != issued.end()) return;
+  issued.push_back(message);
+  if (PyErr_WarnEx(PyExc_RuntimeWarning, ("apsp: " + message).c_str(), 1) != 0)
+    throw py::error_already_set();
+}
+
 template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
@@ -195,13 +205,14 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
   OneRank one;
   std::unique_ptr<Solver<Exec, T>> solver;
   std::uint64_t device_need = 0, device_free = 0, host_free = 0;
+  std::string warning;
   const std::int64_t e = std::int64_t(edges.size());
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       Exec exec;
       Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-      detail::choose_planned_shape(exec, {}, plan);
+      warning = detail::choose_planned_shape(exec, {}, plan);  // `apsp tune --dtype`'s, if any
       plan.padded = padded_size(n, plan.shape);
       plan.predecessors = predecessors;
       solver = std::make_unique<Solver<Exec, T>>(exec, one, plan,
@@ -211,6 +222,7 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
   }
+  warn_once(warning);
   const std::int64_t padded = solver->plan().padded;
   using detail::saturating_sum;
   using detail::size_text;

@@ -44,3 +44,36 @@ for args in "graph.in short.out" "graph.in missing.out" "missing.in graph.out" "
   [[ ! -s out.txt ]] || fail "verify $args wrote to stdout: $(cat out.txt)"
   echo "OK: verify $args: $(cat err.txt)"
 done
+
+# Text outputs are read as text, by content, whatever their names (issue 26, item 6): verify
+# passes a correct one and words its errors for text; compare takes any pair of HW3, .npy and
+# text (two identical texts were once "different", read as HW3).
+"$apsp" graph.in graph.txt --output-format text
+"$apsp" graph.in graph.npy
+"$apsp" verify graph.in graph.txt >text.txt || fail "verify of a text output: $(cat text.txt)"
+cp graph.txt copy.txt
+for pair in "graph.txt copy.txt" "graph.txt graph.out" "graph.out graph.txt" "graph.npy graph.txt"; do
+  # shellcheck disable=SC2086 # the pair is split on purpose
+  "$apsp" compare $pair >cmp.txt || fail "compare $pair: $(cat cmp.txt)"
+  grep -q "^identical (V = 150)" cmp.txt || fail "compare $pair: $(cat cmp.txt)"
+done
+sed '1s/^0 [0-9]* /0 1073741822 /' graph.txt >wrong.txt
+rc=0
+"$apsp" compare graph.out wrong.txt >cmp.txt || rc=$?
+[[ $rc == 1 ]] && grep -q "^first difference at (0, 1): [0-9]* in 'graph.out', 1073741822 in 'wrong.txt'" cmp.txt ||
+  fail "compare with a wrong text: exit code $rc: $(cat cmp.txt)"
+rc=0
+"$apsp" verify graph.in wrong.txt >bad.txt || rc=$?
+[[ $rc == 1 ]] || fail "verify of a wrong text: exit code $rc: $(cat bad.txt)"
+head -n 3 graph.txt >short.txt
+rc=0
+"$apsp" verify graph.in short.txt >/dev/null 2>err.txt || rc=$?
+[[ $rc == 2 ]] || fail "verify of a cut text: exit code $rc"
+expect_one_apsp_line err.txt
+grep -q "text" err.txt && ! grep -qi "hw3\|bytes" err.txt || fail "not worded for text: $(cat err.txt)"
+printf '# vertices 3\n0 1 0.1\n1 2 0.2\n' >real.txt
+"$apsp" real.txt real32.txt --dtype float32 --output-format text
+"$apsp" real.txt real32.npy --dtype float32
+"$apsp" verify real.txt real32.txt >/dev/null || fail "verify of a float32 text"
+"$apsp" compare real32.txt real32.npy >/dev/null || fail "compare of float32 text and .npy"
+echo "OK: text outputs in verify and compare"

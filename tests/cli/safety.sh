@@ -230,6 +230,83 @@ case $case in
     refused "HW3 output holds int32 only: use --output-format npy|text" real.mtx o.bin
     succeeds real.mtx o.txt --output-format text
     [[ "$(sed -n 1p o.txt)" == "0 2.5 2.6" ]] || fail "float64 text: $(cat o.txt)" ;;
+  names_tell_formats)
+    # Each output's format comes from its own name: p.npy beside an HW3 OUT is an .npy file
+    # (it held raw int32 that numpy.load refused), .NPY is .npy, and P named otherwise beside
+    # an .npy OUT is HW3.
+    succeeds g.bin o.bin --predecessors p.npy
+    cmp -s o.bin expected.out || fail "OUT is not HW3"
+    [[ "$(head -c 6 p.npy | tail -c 5)" == "NUMPY" ]] || fail "p.npy is not an .npy file"
+    succeeds g.bin o.NPY --predecessors p.bin
+    [[ "$(head -c 6 o.NPY | tail -c 5)" == "NUMPY" ]] || fail "o.NPY is not an .npy file"
+    [[ $(stat -c %s p.bin) == $((5 * 5 * 4)) ]] || fail "p.bin is not HW3: $(stat -c %s p.bin) bytes"
+    "$apsp" compare o.bin o.NPY >/dev/null || fail "o.NPY differs from o.bin"
+    succeeds g.bin o.bin --output-format npy --predecessors p2.bin
+    [[ "$(head -c 6 p2.bin | tail -c 5)" == "NUMPY" ]] || fail "--output-format npy: P not .npy"
+    [[ "$("$apsp" path g.bin 0 4 --predecessors p.npy)" == "$("$apsp" path g.bin 0 4 --predecessors p.bin)" ]] ||
+      fail "path reads p.npy and p.bin differently" ;;
+  read_only_out)
+    # An OUT the user may not write is refused before any work, and the message says why (it
+    # once blamed a file system that ranks do not share); root may write it, so replaces it and
+    # keeps its mode. The unprivileged case runs as nobody where the test runs as root.
+    cp expected.out ro.out && chmod 444 ro.out
+    if [[ $(id -u) == 0 ]]; then
+      succeeds g.bin ro.out
+      [[ $(stat -c %a ro.out) == 444 ]] || fail "mode not kept: $(stat -c %a ro.out)"
+      command -v setpriv >/dev/null || { echo "SKIP: no setpriv for the unprivileged case"; exit 0; }
+      dir=$(mktemp -d) && chmod 777 "$dir"
+      trap 'rm -rf "$dir"; finally' EXIT
+      cp g.bin "$dir/g.bin" && chmod 644 "$dir/g.bin"
+      cp expected.out "$dir/ro.out" && chown 65534:65534 "$dir/ro.out" && chmod 444 "$dir/ro.out"
+      rc=0
+      XDG_CACHE_HOME=$dir setpriv --reuid=65534 --regid=65534 --clear-groups \
+        "$apsp" "$dir/g.bin" "$dir/ro.out" >stdout.txt 2>stderr.txt || rc=$?
+      [[ $rc == 2 ]] || fail "a read-only OUT as nobody: exit code $rc: $(cat stderr.txt)"
+      expect_one_apsp_line stderr.txt
+      grep -q "you may not write it (mode 0444)" stderr.txt || fail "not why: $(cat stderr.txt)"
+      cmp -s "$dir/ro.out" expected.out || fail "the read-only OUT was changed"
+      [[ -z "$(find "$dir" -name '*.apsp-tmp.*')" ]] || fail "a temporary was left"
+    else
+      refused "you may not write it (mode 0444)" g.bin ro.out
+    fi ;;
+  words)
+    # What the messages say (issue 26, item 15).
+    [[ "$("$apsp" path g.bin 0 1)" == $'0 -> 1: length 7, 1 edge\n0 1' ]] ||
+      fail "one edge: $("$apsp" path g.bin 0 1)"
+    refused "--dtype is given twice ('int32' and 'float64')" g.bin o.bin --dtype int32 --dtype float64
+    refused "--output-format is given twice" g.bin o.bin --output-format hw3 --output-format=npy
+    refused "shapes --dtype names a type" shapes --dtype auto
+    hw3 cycle.bin 2 2 0 1 -1 1 0 0
+    refused "negative cycle through vertex 0: shortest paths are undefined" cycle.bin o.bin --allow-negative
+    ! grep -q "no output written" stderr.txt || fail "words of an output: $(cat stderr.txt)"
+    refused "negative cycle through vertex 0" path cycle.bin 0 1 --allow-negative
+    ! grep -q "no output written" stderr.txt || fail "path speaks of an output: $(cat stderr.txt)"
+    printf '# vertices 3\n0 1 1e308\n1 2 1e308\n' >huge.txt
+    refused "could reach more than 1.7976931348623157e+308, which float64" huge.txt o.npy
+    # A regular file through /proc/self/fd/1 (procfs has no free space of its own).
+    "$apsp" g.bin /proc/self/fd/1 >so.bin 2>stderr.txt || fail "OUT=/proc/self/fd/1: $(cat stderr.txt)"
+    cmp -s so.bin expected.out || fail "OUT=/proc/self/fd/1: wrong output"
+    # An .npy header's own 'descr', not one nested in another value.
+    h="{'x': {'descr': '<f8'}, 'fortran_order': False, 'shape': (1, 1), }"
+    while [[ ${#h} -lt 117 ]]; do h+=" "; done
+    { printf '\x93NUMPY\x01\x00\x76\x00%s\n' "$h" && head -c 8 /dev/zero; } >nested.npy
+    [[ $(stat -c %s nested.npy) == 136 ]] || fail "nested.npy: $(stat -c %s nested.npy) bytes"
+    refused "not of int32, float32 or float64" compare nested.npy nested.npy ;;
+  long_numbers)
+    # A weight is any valid number text, however long (it was "not a number" from 64
+    # characters): 70 leading zeros, 65 digits of pi.
+    zeros=$(printf '%070d' 1)
+    pi=3.1415926535897932384626433832795028841971693993751058209749445923
+    printf '# vertices 3\n0 1 %s\n1 2 %s\n' "$zeros" "$pi" >long.txt
+    succeeds long.txt long.npy
+    "$apsp" long.txt long.txt.out --output-format text 2>stderr.txt || fail "$(cat stderr.txt)"
+    [[ "$(sed -n 1p long.txt.out)" == "0 1 4.141592653589793" ]] || fail "$(cat long.txt.out)"
+    # float32 cannot hold these paths, and float64 neither: no type is suggested that fails too.
+    printf '# vertices 3\n0 1 1e308\n1 2 1e308\n' >huge.txt
+    refused "no distance type holds such paths" huge.txt o.npy --dtype float32
+    ! grep -q "use --dtype float64" stderr.txt || fail "float64 suggested: $(cat stderr.txt)"
+    printf '# vertices 3\n0 1 1e300\n1 2 1e300\n' >big.txt
+    refused "use --dtype float64" big.txt o.npy --dtype float32 ;;
   *)
     fail "unknown case '$case'" ;;
 esac

@@ -4,7 +4,8 @@
 # it writes, a run that takes the tuned shape ("shape_source": "tuned") and the same distances;
 # --tile wins ("user"); APSP_TUNING=off, a broken cache, a cache of another shape table and a
 # tuned shape the device cannot run all fall back to the table (the last three with one warning
-# line), never an error; bad arguments are refused.
+# line), never an error; bad arguments (sizes too small to time among them) are refused, and an
+# entry is never taken far from the size it was measured at.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -43,7 +44,7 @@ solves table 0
 
 # Tuning: a table row per shape and size, the cache with one entry per size, never one that
 # measured slower than the default, and no temporary left beside it.
-"$apsp" tune --sizes 96,300 --runs 1 >tune.txt 2>tune.err || fail "tune: $(cat tune.err)"
+"$apsp" tune --sizes 256,300 --runs 1 >tune.txt 2>tune.err || fail "tune: $(cat tune.err)"
 [[ ! -s tune.err ]] || fail "tune wrote to stderr: $(cat tune.err)"
 grep -q "stored in $cache" tune.txt || fail "tune does not say where it stored: $(cat tune.txt)"
 [[ $(grep -c '<- chosen' tune.txt) == 2 ]] || fail "not one choice per size: $(cat tune.txt)"
@@ -54,11 +55,14 @@ awk 'function field(key, m) {
     m = substr($0, RSTART, RLENGTH); sub(/.*: /, "", m); return m + 0
   }
   /"measured_vertices"/ {
+    m = field("measured_vertices")
     if (field("updates_per_second") < field("default_updates_per_second")) bad = 1
-    if (field("min_vertices") != (n == 0 ? 1 : last + 1)) bad = 1
+    if (field("min_vertices") != (n == 0 ? int((m + 1) / 2) : last + 1)) bad = 1
+    if (field("max_vertices") > 2 * m) bad = 1
     last = field("max_vertices"); n++
   }
-  END { exit bad || n == 0 }' "$cache" || fail "an entry slower than the default: $(cat "$cache")"
+  END { exit bad || n == 0 }' "$cache" ||
+  fail "an entry slower than the default, or beyond twice its size: $(cat "$cache")"
 [[ -z "$(find "$XDG_CACHE_HOME" -name '*.apsp-tmp.*')" ]] || fail "a temporary was left"
 echo "OK: tune stored $(grep -c '"measured_vertices"' "$cache") entries"
 
@@ -85,6 +89,14 @@ solves tuned 0
 grep -qF "\"shape\": \"${last#*: }\"" stats.json || fail "not the cached shape: $(grep shape stats.json)"
 cp good.json "$cache"
 
+# An entry measured at a size far from V is not taken (the 4x4 tile that a tune at V = 1 once
+# stored for every V made V = 1500 33-41x slower): the table, and no warning.
+sed -E '2s/"min_vertices": [0-9]+/"min_vertices": 1/; 2s/"max_vertices": [0-9]+/"max_vertices": 9223372036854775807/;
+  2s/"measured_vertices": [0-9]+/"measured_vertices": 4/' good.json >"$cache"
+grep -q '"measured_vertices": 4,' "$cache" || fail "the far entry was not written: $(cat "$cache")"
+solves table 0
+cp good.json "$cache"
+
 # A cache of another shape table: stale, one warning.
 sed 's/"table": "[0-9a-f]*"/"table": "0000000000000000"/' good.json >"$cache"
 solves table 1
@@ -100,17 +112,41 @@ head -c 200 good.json >"$cache"
 solves table 1
 sed 's/"k_chunk": [0-9]*/"k_chunk": 1x/' good.json >"$cache"
 solves table 1
+# Whatever sits at the cache's name, a run neither hangs nor reads without bound: a FIFO (once
+# every run and module call blocked on it) and a 2 MiB file are one warning each.
+rm -f "$cache" && mkfifo "$cache"
+rc=0
+timeout 60 "$apsp" --algorithm fw "$in" out.bin 2>stderr.txt || rc=$?
+[[ $rc == 0 ]] || fail "a FIFO at the cache: exit code $rc: $(cat stderr.txt)"
+grep -q 'not a regular file' stderr.txt || fail "the FIFO's warning: $(cat stderr.txt)"
+rc=0
+timeout 60 "$apsp" tune --sizes 300 --runs 1 >/dev/null 2>tune.err || rc=$?
+[[ $rc == 2 ]] || fail "tune into a FIFO: exit code $rc"
+expect_one_apsp_line tune.err
+rm -f "$cache"
+{ head -n 1 good.json && head -c $((2 << 20)) /dev/zero | tr '\0' ' ' && echo && tail -n +2 good.json; } >"$cache"
+solves table 1
+grep -q 'MiB' stderr.txt || fail "the large cache's warning: $(cat stderr.txt)"
+cp good.json "$cache"
+echo "OK: a FIFO and a 2 MiB file at the cache's name"
+
+# APSP_TUNING's spellings of off, in any case; anything else is off with one warning.
+for off in OFF Off False disabled 0 no; do solves table 0 "APSP_TUNING=$off"; done
+for on in ON True 1 yes enabled; do solves tuned 0 "APSP_TUNING=$on"; done
+solves table 1 APSP_TUNING=maybe
+grep -q "APSP_TUNING='maybe'.*taken as off" stderr.txt || fail "unknown value: $(cat stderr.txt)"
+
 # A directory where the cache should be: tune cannot store, one error line.
 rm -f "$cache" && mkdir "$cache"
 solves table 1
 rc=0
-"$apsp" tune --sizes 64 --runs 1 >/dev/null 2>tune.err || rc=$?
+"$apsp" tune --sizes 300 --runs 1 >/dev/null 2>tune.err || rc=$?
 [[ $rc == 2 ]] || fail "tune into a directory: exit code $rc"
 expect_one_apsp_line tune.err
 rmdir "$cache"
 
 # Bad arguments: one line, exit code 2, no cache written.
-for args in "--sizes 0" "--sizes 64,,128" "--runs 0" "--runs x" "file.in" "--dtype auto" \
+for args in "--sizes 0" "--sizes 1" "--sizes 2,512" "--sizes 256,,512" "--runs 0" "--runs x" "file.in" "--dtype auto" \
   "--dtype int64"; do
   rc=0
   # shellcheck disable=SC2086 # the arguments are split on purpose
