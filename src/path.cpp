@@ -214,8 +214,7 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     std::string warning;
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
-        pred =
-            computed_predecessor_row<decltype(t)>(exec, config, graph, weights, source, warning);
+        pred = computed_predecessor_row<decltype(t)>(exec, config, graph, weights, source, warning);
       });
     });
     ShortestPath path = follow_predecessors(graph, pred, source, target, "apsp");

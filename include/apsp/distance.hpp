@@ -13,6 +13,8 @@
 //     (path_bounds_problem below): the threshold for int32, max / 4 for the floats.
 #pragma once
 
+#include <apsp/error.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -118,9 +120,33 @@ double rounding_slack(std::int64_t vertices, bool integer_weights, double max_ab
   return 4.0 * double(vertices) * double(std::numeric_limits<T>::epsilon());
 }
 
-// Calls f(T{}) for the C++ type of `type`.
+// Whether this build compiles the solver for distances of type T: every type, except in a
+// checking build configured with APSP_CHECK_INSTANTIATIONS=minimal (CMakeLists.txt: the
+// sanitizer, HIP and Arm builds), which compiles int32 alone to compile in minutes what the
+// openmp and MPI builds check on every type.
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+template <class T>
+constexpr bool distance_type_compiled = std::is_same<T, int>::value;
+#else
+template <class T>
+constexpr bool distance_type_compiled = true;
+#endif
+
+// The refusal of a type this build does not compile (the words "not compiled into this build"
+// let the tests of a minimal build count it as a skip, tests/CMakeLists.txt).
+inline Error distance_type_not_compiled(DistanceType type) {
+  return Error(std::string(distance_type_name(type)) +
+               " distances are not compiled into this build (APSP_CHECK_INSTANTIATIONS=minimal: "
+               "int32 only)");
+}
+
+// Calls f(T{}) for the C++ type of `type`; throws for a type this build does not compile.
 template <class F>
 decltype(auto) visit_distance_type(DistanceType type, F&& f) {
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+  if (type != DistanceType::int32) throw distance_type_not_compiled(type);
+  return f(int{});
+#else
   switch (type) {
     case DistanceType::float32:
       return f(float{});
@@ -130,6 +156,7 @@ decltype(auto) visit_distance_type(DistanceType type, F&& f) {
       break;
   }
   return f(int{});
+#endif
 }
 
 }  // namespace apsp

@@ -66,6 +66,7 @@ struct Plan {
 // first.
 template <class ExecSpace, class T = int>
 std::vector<ShapeChoice> available_shapes(const ExecSpace& exec) {
+  if (!distance_type_compiled<T>) throw distance_type_not_compiled(Distance<T>::type);
   std::vector<ShapeChoice> shapes;
   detail::for_each_shape(typename detail::ShapeTable<ExecSpace, T>::type{}, [&](auto shape, int i) {
     using Shape = decltype(shape);
@@ -99,6 +100,20 @@ std::string shape_table_hash() {
   return text;
 }
 
+namespace detail {
+// Whether the backend's whole table for T has the requested shape, compiled into this build or
+// not (CompiledShapes, detail/tile_shapes.hpp).
+template <class ExecSpace, class T>
+bool in_full_table(const ShapeRequest& request) {
+  bool found = false;
+  for_each_shape(typename ShapeTable<ExecSpace, T>::full{}, [&](auto shape, int i) {
+    if (request.shape >= 0 ? request.shape == i : request.tile == decltype(shape)::tile)
+      found = true;
+  });
+  return found;
+}
+}  // namespace detail
+
 // The requested shape, or the table's first that this device runs.
 template <class ExecSpace>
 ShapeChoice choose_shape(const ExecSpace& exec, const ShapeRequest& request = {},
@@ -113,6 +128,16 @@ ShapeChoice choose_shape(const ExecSpace& exec, const ShapeRequest& request = {}
   if (shapes.empty())
     throw UnavailableError(std::string("no tile shape fits the scratch pad of ") +
                            ExecSpace::name());
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+  if (visit_distance_type(
+          type, [&](auto t) { return detail::in_full_table<ExecSpace, decltype(t)>(request); }))
+    throw ShapeError((request.shape >= 0 ? "shape " + std::to_string(request.shape)
+                                         : "tile size " + std::to_string(request.tile)) +
+                     " of " + ExecSpace::name() +
+                     "'s table is not compiled into this build (APSP_CHECK_INSTANTIATIONS=minimal: "
+                     "its first shape only, tile " +
+                     std::to_string(shapes.front().tile) + ")");
+#endif
   if (request.shape >= 0)
     throw ShapeError("shape " + std::to_string(request.shape) + " is not available on " +
                      ExecSpace::name());

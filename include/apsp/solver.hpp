@@ -208,9 +208,8 @@ class Solver {
     const std::uint64_t need = device_bytes(local_edges, edges);
     if (need > usable)
       throw MemoryError("V = " + std::to_string(plan_.vertices) + " needs " +
-                            detail::size_text(need) + " on " + device + " (" +
-                            device_bytes_what() + "), but only " + detail::size_text(usable) +
-                            " can be used",
+                            detail::size_text(need) + " on " + device + " (" + device_bytes_what() +
+                            "), but only " + detail::size_text(usable) + " can be used",
                         need, usable, capped);
     set_budget(usable, local_edges, edges);
   }

@@ -41,7 +41,10 @@ bool shape_fits(const ExecSpace& exec) {
          types::closure_threads <= closures.team_size_max(panels, Kokkos::ParallelForTag());
 }
 
-// Calls f(Shape{}) for the shape at `index` of the list.
+// Calls f(Shape{}) for the shape at `index` of the list (none: a type this build does not
+// compile, CompiledShapes).
+template <class F>
+void visit_shape(ShapeList<>, int, F&&) {}
 template <class F, class Shape, class... Rest>
 void visit_shape(ShapeList<Shape, Rest...>, int index, F&& f) {
   if (index == 0) {

@@ -13,6 +13,8 @@
 // allows (scratch size, team size) is taken, unless the user asks for a tile size.
 #pragma once
 
+#include <apsp/distance.hpp>
+
 #include <Kokkos_Core.hpp>
 #if defined(KOKKOS_ENABLE_HIP)
 #include <apsp/backends.hpp>
@@ -64,6 +66,23 @@ struct ShapeList {
   static constexpr int size = sizeof...(Shapes);
 };
 
+// The shapes of a backend's table that this build compiles for distances of type T: all of
+// them, except in a checking build configured with APSP_CHECK_INSTANTIATIONS=minimal
+// (CMakeLists.txt), which compiles the first (the default) for int32 and none for the other
+// types (distance_type_compiled, distance.hpp). The openmp and MPI builds compile every shape.
+template <class T, class Table>
+struct Compiled {
+  using type = Table;
+};
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+template <class T, class First, class... Rest>
+struct Compiled<T, ShapeList<First, Rest...>> {
+  using type = std::conditional_t<distance_type_compiled<T>, ShapeList<First>, ShapeList<>>;
+};
+#endif
+template <class T, class Table>
+using CompiledShapes = typename Compiled<T, Table>::type;
+
 // The host's vector registers, from the ISA this header is compiled for: the compiler's
 // predefined macros follow the -march that Kokkos' arch option gives every user of
 // Kokkos::kokkos, so a CPU kernel is shaped for the ISA Kokkos was built for, never for the
@@ -107,12 +126,14 @@ struct HostVectorRegisters {
 // bounded_launches: compile each kernel for the team size it runs with (Kokkos::LaunchBounds)
 // instead of the backend's default bound.
 // T is the distance type (distance.hpp): the table's shapes hold T in registers and scratch.
+// `full` is the table, `type` what this build compiles of it (CompiledShapes above).
 template <class ExecSpace, class T = int, class Enable = void>
 struct ShapeTable {
   static constexpr int scratch_level = 0;
   static constexpr bool bounded_launches = false;
-  using type = ShapeList<TileShape<64, 8, 8, 8, 8, 64>, TileShape<64, 16, 16, 4, 4, 64>,
+  using full = ShapeList<TileShape<64, 8, 8, 8, 8, 64>, TileShape<64, 16, 16, 4, 4, 64>,
                          TileShape<32, 8, 8, 4, 4, 32>>;
+  using type = CompiledShapes<T, full>;
 };
 
 template <class ExecSpace, class T>
@@ -122,9 +143,10 @@ struct ShapeTable<
   static constexpr int scratch_level = 1;
   static constexpr bool bounded_launches = false;
   static constexpr int cols = HostVectorRegisters::block_cols<T>;
-  using type =
+  using full =
       ShapeList<TileShape<64, 1, 1, 4, cols, 64>, TileShape<128, 1, 1, 4, cols, 128>,
                 TileShape<32, 1, 1, 4, (cols < 32 ? cols : 32), 32>, TileShape<4, 1, 1, 4, 4, 4>>;
+  using type = CompiledShapes<T, full>;
 };
 
 #if defined(KOKKOS_ENABLE_HIP)
@@ -137,8 +159,9 @@ template <class T>
 struct ShapeTable<HipExecutionSpace, T, void> {
   static constexpr int scratch_level = 0;
   static constexpr bool bounded_launches = true;
-  using type = ShapeList<TileShape<32, 8, 8, 4, 4, 32>, TileShape<64, 16, 16, 4, 4, 64>,
+  using full = ShapeList<TileShape<32, 8, 8, 4, 4, 32>, TileShape<64, 16, 16, 4, 4, 64>,
                          TileShape<64, 8, 8, 8, 8, 64>>;
+  using type = CompiledShapes<T, full>;
 };
 #endif
 
