@@ -20,6 +20,7 @@
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/negative_cycles.hpp>
 #include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -404,6 +405,25 @@ class Pipeline {
     watch_.lap(seconds().download, {{&seconds().write, shipped}});
   }
 
+  // float32 sums can make a negative cycle or hide one (negative_cycles.hpp): rank 0 checks the
+  // weights in double, reading the input again (the edges are gone by now), and every rank
+  // throws the verdict. `found`: the solver's cycle vertex, or -1.
+  template <class T>
+  void recheck_negative_cycle(std::int64_t found) {
+    std::int64_t verdict[3] = {found, 0, 0};  // CycleVerdict's fields
+    collectively(ranks_, [&] {
+      if (!ranks_.root()) return;
+      const Graph graph = read_graph(config_.input, config_.format, config_.allow_negative);
+      const CycleVerdict v = negative_cycle_verdict<T>(graph, weight_range(graph.edges), found);
+      verdict[0] = v.vertex;
+      verdict[1] = v.rounding_suspected;
+      verdict[2] = v.made;
+    });
+    ranks_.broadcast(verdict, sizeof verdict, 0);
+    throw_negative_cycle(CycleVerdict{verdict[0], verdict[1] != 0, verdict[2] != 0},
+                         plan_.distance);
+  }
+
   template <class T>
   void solve_floyd_warshall() {
     detail::ScopedRegion region("apsp::solve::floyd_warshall");
@@ -439,6 +459,9 @@ class Pipeline {
         if (v >= 0) smallest = v;
       });
       ranks_.min(&smallest, 1);
+      if (std::is_same<T, float>::value &&
+          rounding_slack<T>(plan_.vertices, integer_weights_, max_abs_) > 0)
+        recheck_negative_cycle<T>(smallest < plan_.vertices ? smallest : -1);
       if (smallest < plan_.vertices) throw negative_cycle_error(smallest);
     }
     watch_.lap(seconds().compute);
