@@ -4,6 +4,7 @@
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/negative_cycles.hpp>
 #include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -97,14 +98,26 @@ std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vert
   return row;
 }
 
-// The distances from `source` to every vertex, in double, `unreachable` where there is no path
-// (exact for whole-number weights): Dijkstra, or Bellman-Ford when the graph has negative weights
-// (then a negative cycle that `source` reaches is an error). One search on the host, to check a
-// saved path against.
-std::vector<double> distances_from(const Graph& graph, bool negative, std::int64_t source) {
+// The distances from one source, in double, `unreachable` where there is no path (exact for
+// whole-number weights), and of each the path found: its edges and the sum of their |w|.
+struct SourcePaths {
+  std::vector<double> dist, total;
+  std::vector<std::int64_t> edges;
+};
+
+// Dijkstra, or Bellman-Ford when the graph has negative weights (then a negative cycle that
+// `source` reaches is an error). One search on the host, to check a saved path against.
+SourcePaths distances_from(const Graph& graph, bool negative, std::int64_t source) {
   const std::size_t v = std::size_t(graph.vertices);
-  std::vector<double> dist(v, unreachable);
+  SourcePaths out{std::vector<double>(v, unreachable), std::vector<double>(v, 0),
+                  std::vector<std::int64_t>(v, 0)};
+  std::vector<double>& dist = out.dist;
   dist[std::size_t(source)] = 0;
+  const auto reach = [&](const Edge& e, double through) {
+    dist[std::size_t(e.dst)] = through;
+    out.edges[std::size_t(e.dst)] = out.edges[std::size_t(e.src)] + 1;
+    out.total[std::size_t(e.dst)] = out.total[std::size_t(e.src)] + std::fabs(e.weight);
+  };
   if (!negative) {
     std::vector<std::size_t> first(v + 1, 0);
     for (const Edge& e : graph.edges)
@@ -125,47 +138,76 @@ std::vector<double> distances_from(const Graph& graph, bool negative, std::int64
       for (std::size_t k = first[std::size_t(u)]; k < first[std::size_t(u) + 1]; ++k) {
         const double through = d + arcs[k].weight;
         if (through < dist[std::size_t(arcs[k].dst)]) {
-          dist[std::size_t(arcs[k].dst)] = through;
+          reach(arcs[k], through);
           queue.push({through, arcs[k].dst});
         }
       }
     }
-    return dist;
+    return out;
   }
   for (std::size_t round = 0; round <= v; ++round) {
     bool changed = false;
     for (const Edge& e : graph.edges) {
       const double from = dist[std::size_t(e.src)];
       if (from != unreachable && from + e.weight < dist[std::size_t(e.dst)]) {
-        dist[std::size_t(e.dst)] = from + e.weight;
+        reach(e, from + e.weight);
         changed = true;
       }
     }
-    if (!changed) return dist;
+    if (!changed) return out;
   }
   throw Error("a negative cycle can be reached from vertex " + std::to_string(source) +
               ": no shortest path is defined");
 }
 
+// The sum of |w| over a path's edges, the lightest edge of each step (as follow_predecessors).
+double absolute_length(const Graph& graph, const ShortestPath& path) {
+  std::unordered_map<std::int64_t, double> weight;
+  const auto key = [&](std::int64_t u, std::int64_t v) { return u * graph.vertices + v; };
+  for (std::size_t s = 1; s < path.vertices.size(); ++s)
+    weight.emplace(key(path.vertices[s - 1], path.vertices[s]), unreachable);
+  for (const Edge& e : graph.edges) {
+    const auto it = weight.find(key(e.src, e.dst));
+    if (it != weight.end()) it->second = std::min(it->second, e.weight);
+  }
+  double total = 0;
+  for (std::size_t s = 1; s < path.vertices.size(); ++s)
+    total += std::fabs(weight[key(path.vertices[s - 1], path.vertices[s])]);
+  return total;
+}
+
 // A path read from a saved predecessor matrix must be a shortest one: its length (or that it
 // found none) against one search from the source. Exactly where every sum is exact in any type
-// (whole-number weights, paths below 2^24); else within the rounding of the least precise type
-// that could have made the file (float32, Tightness in paths.hpp).
+// (whole-number weights, paths below 2^24). Else within the rounding of the least precise type
+// that could have made the file (float32, u = 2^-24), from the actual sums: the solver's
+// distance is within (h - 1) u S* of a shortest path of h edges and absolute sum S* (the one the
+// search found), a reported path of m edges and absolute sum S within (m - 1) u S of that
+// distance (Tightness in paths.hpp), and each weight as float32 holds it within u |w| of the
+// file's: so the path's length exceeds the shortest by at most m u S + h u S*, plus the double
+// sums' own rounding. One heavy edge elsewhere in the graph widens nothing.
 void check_against_true_distance(const Graph& graph, const WeightRange& weights,
                                  const ShortestPath& path, std::int64_t source, std::int64_t target,
                                  const std::string& file) {
-  const double shortest = distances_from(graph, weights.negative(), source)[std::size_t(target)];
+  const SourcePaths found = distances_from(graph, weights.negative(), source);
+  const double shortest = found.dist[std::size_t(target)];
   const std::string pair = std::to_string(source) + " -> " + std::to_string(target);
   if (!path.reachable && shortest != unreachable)
     throw Error("predecessors '" + file + "' say that " + pair +
                 " has no path, but one of length " + number_text(shortest) +
                 " exists: a stale predecessor matrix, or one of another graph");
   if (!path.reachable) return;
-  const Tightness<float> rule =
-      tightness_for<float>(graph.vertices, weights.integers, weights.largest_magnitude());
+  const bool exact =
+      rounding_slack<float>(graph.vertices, weights.integers, weights.largest_magnitude()) == 0;
+  const double unit = unit_roundoff<float>() + 2 * unit_roundoff<double>();
+  const double m = double(path.vertices.size()) - 1;
+  const double h = double(found.edges[std::size_t(target)]);
+  // (k u taken as k u / (1 - k u), which covers products of roundings.)
   const double allowed =
-      double(rule.slack) *
-      (std::abs(shortest) + weights.largest_magnitude() * double(path.vertices.size()));
+      exact ? 0
+      : (m + h) * unit >= 1
+          ? unreachable
+          : unit / (1 - (m + h) * unit) *
+                (m * absolute_length(graph, path) + h * found.total[std::size_t(target)]);
   if (!(std::abs(path.length - shortest) <= allowed))
     throw Error("predecessors '" + file + "' give a path " + pair + " of length " +
                 number_text(path.length) + ", but the shortest has length " +
@@ -190,7 +232,10 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
   solver.check_memory(edges, edges, usable, describe_device(exec),
                       config.max_memory > 0 && usable == config.max_memory);
   solver.load(graph.edges);
-  solver.compute();
+  // float32 rounding can make or hide a negative cycle: double decides (negative_cycles.hpp).
+  solver.compute({}, [&](std::int64_t found) {
+    return negative_cycle_verdict<T>(graph, weights, found);
+  });
   solver.select_paths();
   std::vector<int> pred;
   solver.predecessor_rows([&](std::int64_t, std::int64_t, const int* row,

@@ -20,6 +20,7 @@
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
+#include <apsp/negative_cycles.hpp>
 #include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -125,6 +126,7 @@ struct PlanFacts {
   std::int32_t negative_weights = 0;
   std::int32_t predecessors = 0;
   std::int32_t integer_weights = 1;  // every weight a whole number (the predecessors' Tightness)
+  std::int32_t cycles_may_round = 0;  // float32 rounding can make or hide negative cycles
   char shape_source[8] = {};         // Plan::shape_source
 };
 
@@ -215,6 +217,9 @@ class Pipeline {
           f.negative_weights = p.negative_weights;
           f.predecessors = p.predecessors;
           f.integer_weights = weights.integers;
+          f.cycles_may_round = p.distance == DistanceType::float32 &&
+                               cycles_may_round<float>(weights, p.vertices);
+          if (f.cycles_may_round) cycle_graph_ = graph_;  // for cycle_verdict
           p.shape_source.copy(f.shape_source, sizeof f.shape_source - 1);
         },
         false);
@@ -395,6 +400,22 @@ class Pipeline {
     };
   }
 
+  // float32 sums can make a negative cycle or hide one (negative_cycles.hpp): rank 0 decides in
+  // double on the weights it kept for it, every rank gets the verdict. `found`: the solver's
+  // cycle vertex, or -1. Collective.
+  template <class T>
+  CycleVerdict cycle_verdict(std::int64_t found) {
+    CycleVerdict verdict{found};
+    if (!facts_.cycles_may_round) return verdict;
+    collectively(ranks_, [&] {
+      if (ranks_.root())
+        verdict = negative_cycle_verdict<T>(cycle_graph_, weight_range(cycle_graph_.edges), found);
+    });
+    static_assert(std::is_trivially_copyable<CycleVerdict>::value, "the verdict travels as bytes");
+    ranks_.broadcast(&verdict, sizeof verdict, 0);
+    return verdict;
+  }
+
   template <class T>
   void solve(Solver<ExecSpace, T>& solver) {
     detail::ScopedRegion region("apsp::solve::floyd_warshall");
@@ -408,7 +429,8 @@ class Pipeline {
     if (progress_ && ranks_.root())
       hooks.progress = [&](int done, int total) { progress_(done, total, plan_.vertices); };
     hooks.before_round = injected_failure(ranks_.rank());
-    const ExchangeStats exchange = solver.compute(hooks);
+    const ExchangeStats exchange =
+        solver.compute(hooks, [&](std::int64_t found) { return cycle_verdict<T>(found); });
     seconds().communication = exchange.seconds;
     seconds().communication_bytes = exchange.received_bytes;
     watch_.lap(seconds().compute);
@@ -503,7 +525,8 @@ class Pipeline {
   const Progress& progress_;
   SolveStats stats_;
   Stopwatch watch_;
-  Graph graph_;  // rank 0's, until partitioned
+  Graph graph_;        // rank 0's, until partitioned
+  Graph cycle_graph_;  // rank 0's copy where float32 may round cycles (cycle_verdict)
   PlanFacts facts_;
   Plan plan_;
   std::int64_t first_row_ = 0, real_rows_ = 0;  // this rank's real rows

@@ -78,10 +78,12 @@ Adjacency build_adjacency(std::int32_t vertices, const std::vector<Edge>& edges,
 }
 
 // Dijkstra with a binary heap and lazy deletion, in double (exact for whole-number weights
-// below 2^53), +inf where there is no path.
-std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source) {
+// below 2^53), +inf where there is no path; `edges` gets the edges of each path found.
+std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source,
+                                       std::vector<std::int32_t>& edges) {
   const std::size_t n = g.first.size() - 1;
   std::vector<double> dist(n, unreachable);
+  edges.assign(n, 0);
   using Entry = std::pair<double, std::int32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
   dist[std::size_t(source)] = 0;
@@ -94,6 +96,7 @@ std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source) 
       const double through = d + a->weight;
       if (through < dist[std::size_t(a->to)]) {
         dist[std::size_t(a->to)] = through;
+        edges[std::size_t(a->to)] = edges[std::size_t(u)] + 1;
         heap.push({through, a->to});
       }
     }
@@ -278,16 +281,33 @@ std::string dist_of(std::int64_t i, std::int64_t j) {
   return "d(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
 
-// Comparisons within the rounding of the output's type (rounding_slack in distance.hpp; 0 for
-// int32 and for floats whose sums are all exact): x <= y and x = y up to slack * (|x| + |y|),
-// with +inf (no path) only ever equal to itself.
+// Comparisons within the rounding of the output's type, from the sums themselves (0 for int32
+// and for floats whose sums are all exact). `unit` is the type's unit roundoff u (with double's
+// own, for the reference's sums). The solver's value is a rounded sum of the weights (each
+// rounded to the type) of some path of at most V - 1 edges (`span`), so it is at most (V - 1) u
+// times itself below the exact distance; and at most h u times the distance above it, h the
+// edges of any shortest path (the solver's min never passes over that path's own rounded sum).
+// So x <= y holds up to (V - 1) u (|x| + |y|), and a value against a sampled exact distance up
+// to h u |exact| above and (V - 1) u |exact| below; +inf (no path) is only ever equal to
+// itself. (Each bound k u is taken as k u / (1 - k u), which covers products of roundings.)
+double rounding_bound(double k, double u) {
+  return k * u < 1 ? k * u / (1 - k * u) : unreachable;
+}
+
 struct Rounding {
-  double slack = 0;
+  double unit = 0;
+  double span = 0;  // rounding_bound(V - 1, unit)
   bool at_most(double x, double y) const {
     return x <= y ||
-           (x != unreachable && y != unreachable && x - y <= slack * (std::fabs(x) + std::fabs(y)));
+           (x != unreachable && y != unreachable && x - y <= span * (std::fabs(x) + std::fabs(y)));
   }
-  bool equal(double x, double y) const { return at_most(x, y) && at_most(y, x); }
+  // `value` against the exact distance of a path of `edges` edges.
+  bool matches(double value, double exact, std::int32_t edges) const {
+    if (value == exact) return true;
+    if (value == unreachable || exact == unreachable) return false;
+    return value - exact <= rounding_bound(double(edges), unit) * std::fabs(exact) &&
+           exact - value <= span * std::fabs(exact);
+  }
 };
 
 }  // namespace
@@ -317,9 +337,12 @@ VerifyResult verify(const std::string& input, const std::string& output,
   // output's size confirms it.
   RowStream rows(output, v, input);
   const DistanceType type = rows.type();
-  const Rounding within{visit_distance_type(type, [&](auto t) {
-    return rounding_slack<decltype(t)>(v, weights.integers, weights.largest_magnitude());
-  })};
+  const Rounding within = visit_distance_type(type, [&](auto t) {
+    using T = decltype(t);
+    if (rounding_slack<T>(v, weights.integers, weights.largest_magnitude()) == 0) return Rounding{};
+    const double unit = unit_roundoff<T>() + 2 * unit_roundoff<double>();
+    return Rounding{unit, rounding_bound(double(std::max(v - 1, 1)), unit)};
+  });
   // A weight as the output's type holds it (the solver starts from these).
   const auto stored = [&](double w) {
     return visit_distance_type(type, [&](auto t) { return double(decltype(t)(w)); });
@@ -330,10 +353,12 @@ VerifyResult verify(const std::string& input, const std::string& output,
   result.sampled = sample_vertices(v, options.samples, options.seed);
   const std::size_t k = result.sampled.size();
   // from[t][j] = d(s_t, j) and to[t][i] = d(i, s_t), exact for whole-number weights.
+  // from_edges[t][j] and to_edges[t][i]: the edges of those shortest paths.
   std::vector<std::vector<double>> from(k), to(k);
+  std::vector<std::vector<std::int32_t>> from_edges(k), to_edges(k);
   for (std::size_t t = 0; t < k; ++t) {
-    from[t] = shortest_distances(forward, result.sampled[t]);
-    to[t] = shortest_distances(backward, result.sampled[t]);
+    from[t] = shortest_distances(forward, result.sampled[t], from_edges[t]);
+    to[t] = shortest_distances(backward, result.sampled[t], to_edges[t]);
   }
   std::vector<std::int32_t> sample_index(std::size_t(v), -1);
   for (std::size_t t = 0; t < k; ++t)
@@ -343,8 +368,8 @@ VerifyResult verify(const std::string& input, const std::string& output,
   const std::string inf = type == DistanceType::int32 ? std::to_string(infinity) : "inf";
   const auto shown = [&](double x) { return x == unreachable ? inf : number_text(x); };
   const std::string within_text =
-      within.slack > 0 ? " (within the rounding of " + std::string(distance_type_name(type)) + ")"
-                       : "";
+      within.unit > 0 ? " (within the rounding of " + std::string(distance_type_name(type)) + ")"
+                      : "";
   auto fail = [&](VerifyCheck check, std::int64_t i, std::int64_t j, std::string expected,
                   double found, std::string reason) {
     result.passed = false;
@@ -374,7 +399,9 @@ VerifyResult verify(const std::string& input, const std::string& output,
     const int t_row = sample_index[std::size_t(i)];
     if (t_row >= 0) {
       const double* exact = from[std::size_t(t_row)].data();
-      j = first_violation(v, [&](std::int64_t c) { return !within.equal(row[c], exact[c]); });
+      const std::int32_t* edges = from_edges[std::size_t(t_row)].data();
+      j = first_violation(
+          v, [&](std::int64_t c) { return !within.matches(row[c], exact[c], edges[c]); });
       if (j >= 0)
         return fail(VerifyCheck::sampled_row, i, j, shown(exact[j]) + within_text, row[j],
                     exact[j] == unreachable ? "no path from sampled source " + std::to_string(i)
@@ -383,7 +410,7 @@ VerifyResult verify(const std::string& input, const std::string& output,
     for (std::size_t t = 0; t < k; ++t) {
       const std::int32_t s = result.sampled[t];
       const double exact = to[t][std::size_t(i)];
-      if (!within.equal(row[s], exact))
+      if (!within.matches(row[s], exact, to_edges[t][std::size_t(i)]))
         return fail(VerifyCheck::sampled_column, i, s, shown(exact) + within_text, row[s],
                     exact == unreachable ? "no path to sampled target " + std::to_string(s)
                                          : "Dijkstra to sampled target " + std::to_string(s));
@@ -435,7 +462,7 @@ VerifyResult verify(const std::string& input, const std::string& output,
   result.passed = true;
   result.message = "verified: V = " + std::to_string(v) + ", E = " + std::to_string(result.edges) +
                    ": " + std::to_string(k) + " sampled rows and columns " +
-                   (within.slack > 0 ? "within rounding" : "exact") + " (seed " +
+                   (within.unit > 0 ? "within rounding" : "exact") + " (seed " +
                    std::to_string(options.seed) + "), zero diagonal, all " +
                    distance_type_name(type) + " values in [0, " + inf +
                    "], d(u, v) <= w for every edge, triangle inequality through the sampled "

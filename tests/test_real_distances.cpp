@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -231,6 +232,111 @@ TYPED_TEST(RealDistances, PredecessorRowsOfRealWeightsAreShortestPathTrees) {
         }
         ASSERT_NEAR(length, d(i, j), 1e-9 * (1 + std::fabs(d(i, j)))) << i << " -> " << j;
       }
+  }
+}
+
+// The distances and the predecessor rows [0, rows) of a graph in T, with tightness_for's rule
+// (real weights); false where there is a negative cycle.
+template <class ExecSpace, class T>
+bool solve_with_predecessors(int v, const std::vector<RealEdge>& edges, int rows,
+                             std::vector<T>& dist, std::vector<int>& pred) {
+  ExecSpace exec;
+  bool negative = false;
+  double largest = 0;
+  for (const RealEdge& e : edges) {
+    negative = negative || e.weight < 0;
+    largest = std::max(largest, std::fabs(e.weight));
+  }
+  const apsp::Plan plan = apsp::make_plan(exec, v, negative, {}, apsp::Distance<T>::type);
+  const std::int64_t n = plan.padded;
+  apsp::DistanceMatrix<ExecSpace, T> d("dist", n, n);
+  Kokkos::View<RealEdge*, typename ExecSpace::memory_space> device_edges("edges", edges.size());
+  Kokkos::deep_copy(
+      device_edges,
+      Kokkos::View<const RealEdge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          edges.data(), edges.size()));
+  apsp::fill_distance_matrix(exec, d, device_edges);
+  apsp::floyd_warshall(exec, d, plan);
+  if (negative && apsp::negative_cycle_vertex(exec, d, 0, v) >= 0) return false;
+  const apsp::Tightness<T> rule = apsp::tightness_for<T>(v, false, largest);
+  apsp::PredecessorRows<ExecSpace, T> predecessors(
+      exec, d, 0, v, apsp::select_path_edges(exec, d, v, device_edges, rule), rows, rule);
+  const auto p =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), predecessors.compute(0, rows));
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  dist.assign(std::size_t(rows) * v, T(0));
+  pred.assign(std::size_t(rows) * v, 0);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < v; ++j) {
+      dist[std::size_t(i) * v + j] = h(i, j);
+      pred[std::size_t(i) * v + j] = p(i, j);
+    }
+  return true;
+}
+
+// Every reported path of m edges is within the rounding of a sum of its own edges:
+// |length - d| <= (m - 1) u sum |w|, u the unit roundoff of T, the weights as T holds them
+// summed in long double; every reachable vertex has one. Returns the pairs that break it.
+template <class T>
+int paths_beyond_rounding(int v, const std::vector<RealEdge>& edges, int rows,
+                          const std::vector<T>& dist, const std::vector<int>& pred) {
+  std::vector<double> weight(std::size_t(v) * v, HUGE_VAL);
+  for (const RealEdge& e : edges)
+    weight[std::size_t(e.src) * v + e.dst] =
+        std::min(weight[std::size_t(e.src) * v + e.dst], double(T(e.weight)));
+  const long double unit = std::numeric_limits<T>::epsilon() / 2;
+  int beyond = 0;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < v; ++j) {
+      const T d = dist[std::size_t(i) * v + j];
+      const int* p = &pred[std::size_t(i) * v];
+      if (i == j || d == apsp::Distance<T>::infinity) {
+        EXPECT_EQ(p[j], apsp::no_vertex) << i << " -> " << j;
+        continue;
+      }
+      long double length = 0, total = 0;
+      int at = j, m = 0;
+      while (at != i) {
+        const int u = p[at];
+        if (u < 0 || ++m >= v) {
+          ADD_FAILURE() << "row " << i << ": no path to " << j;
+          return beyond + 1;
+        }
+        length += weight[std::size_t(u) * v + at];
+        total += std::fabs(weight[std::size_t(u) * v + at]);
+        at = u;
+      }
+      if (std::fabs(length - d) > (m - 1) * unit * total && beyond++ < 3)
+        ADD_FAILURE() << "path " << i << " -> " << j << " of " << m << " edges has length "
+                      << double(length) << ", d = " << double(d);
+    }
+  return beyond;
+}
+
+// Issue 26: the fewest-edges rule must not pick a longer path that a slack relative to the
+// distances lets pass (float32: the 1.0005 edge for a distance of 1; float64: 1e15 and
+// -999999999999990, length 10, for a distance of 0.5), nor paths up to 0.33% too long on
+// random graphs.
+TYPED_TEST(RealDistances, PredecessorPathsAreWithinTheRoundingOfTheirOwnSums) {
+  std::vector<float> f;
+  std::vector<double> d;
+  std::vector<int> pred;
+  ASSERT_TRUE((solve_with_predecessors<TypeParam, float>(
+      1000, {{0, 2, 1.0005}, {0, 1, 0.5}, {1, 2, 0.5}}, 1, f, pred)));
+  EXPECT_EQ(pred[2], 1);
+  const std::vector<RealEdge> cancelling = {
+      {0, 1, 1e15}, {1, 2, -999999999999990}, {0, 3, 0.25}, {3, 4, 0.25}, {4, 2, 0}};
+  ASSERT_TRUE((solve_with_predecessors<TypeParam, double>(5, cancelling, 5, d, pred)));
+  EXPECT_EQ(d[2], 0.5);
+  EXPECT_EQ(pred[2], 4);
+  EXPECT_EQ(paths_beyond_rounding(5, cancelling, 5, d, pred), 0);
+  for (const bool negative : {false, true}) {
+    const int v = 300;
+    const auto edges = random_edges(v, 0.05, 26, false, negative);
+    ASSERT_TRUE((solve_with_predecessors<TypeParam, float>(v, edges, v, f, pred)));
+    EXPECT_EQ(paths_beyond_rounding(v, edges, v, f, pred), 0) << "float32" << negative;
+    ASSERT_TRUE((solve_with_predecessors<TypeParam, double>(v, edges, v, d, pred)));
+    EXPECT_EQ(paths_beyond_rounding(v, edges, v, d, pred), 0) << "float64" << negative;
   }
 }
 

@@ -120,6 +120,13 @@ double rounding_slack(std::int64_t vertices, bool integer_weights, double max_ab
   return 4.0 * double(vertices) * double(std::numeric_limits<T>::epsilon());
 }
 
+// The unit roundoff of T, half its epsilon: a rounded sum is within unit * |sum| of the exact
+// one (2^-24 for float32, 2^-53 for float64; 0 for int32, whose sums are exact).
+template <class T>
+constexpr double unit_roundoff() {
+  return std::is_integral<T>::value ? 0.0 : double(std::numeric_limits<T>::epsilon()) / 2;
+}
+
 // Whether this build compiles the solver for distances of type T: every type, except in a
 // checking build configured with APSP_CHECK_INSTANTIATIONS=minimal (CMakeLists.txt: the
 // sanitizer, HIP and Arm builds), which compiles int32 alone to compile in minutes what the

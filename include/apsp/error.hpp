@@ -23,6 +23,7 @@ struct ErrorFacts {
   Kind kind = Kind::plain;
   std::int32_t suggested_type = -1;  // distance_type: a DistanceType that would do, -1 for none
   std::int64_t vertex = -1;          // negative_cycle: the smallest vertex on a negative cycle
+  std::int32_t rounding = 0;         // negative_cycle: 1 made by the type's rounding, 2 hidden
   std::uint64_t needed = 0;          // memory: bytes needed (on one device, all its ranks)
   std::uint64_t usable = 0;          // memory: bytes that can be used there
   std::int32_t capped = 0;           // memory: a cap of the caller's, not the device, was short
@@ -61,20 +62,34 @@ class MemoryError : public Error {
   }
 };
 
-// A negative cycle leaves shortest paths undefined.
+// A negative cycle leaves shortest paths undefined. `rounding` (negative_cycles.hpp): 0 the
+// weights have it; 1 only the sums in `type` (float32) have it, its rounding made it; 2 the
+// weights have one that the sums in `type` missed, its rounding hid it.
 class NegativeCycleError : public Error {
  public:
-  explicit NegativeCycleError(std::int64_t vertex)
-      : Error("negative cycle through vertex " + std::to_string(vertex) +
-                  ": shortest paths are undefined",
-              facts(vertex)) {}
+  enum Rounding : std::int32_t { none = 0, made = 1, hidden = 2 };
+  explicit NegativeCycleError(std::int64_t vertex, Rounding rounding = none,
+                              const std::string& type = "")
+      : Error(describe(vertex, rounding, type), facts(vertex, rounding)) {}
   std::int64_t vertex() const { return Error::facts().vertex; }
+  Rounding rounding() const { return Rounding(Error::facts().rounding); }
 
  private:
-  static ErrorFacts facts(std::int64_t vertex) {
+  static std::string describe(std::int64_t vertex, Rounding rounding, const std::string& type) {
+    const std::string through = "negative cycle through vertex " + std::to_string(vertex);
+    if (rounding == made)
+      return through + " in " + type + " sums only: the weights in float64 have none there, " +
+             type + " rounding made it";
+    if (rounding == hidden)
+      return through + " in the float64 weights, which " + type +
+             " rounding hid: shortest paths are undefined";
+    return through + ": shortest paths are undefined";
+  }
+  static ErrorFacts facts(std::int64_t vertex, Rounding rounding) {
     ErrorFacts f;
     f.kind = ErrorFacts::Kind::negative_cycle;
     f.vertex = vertex;
+    f.rounding = rounding;
     return f;
   }
 };

@@ -27,6 +27,7 @@
 #include <apsp/detail/staging.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
@@ -237,9 +238,15 @@ class Solver {
     });
   }
 
+  // With negative weights, a second opinion on the solver's negative cycle (-1: none found),
+  // where the type's rounding can make or hide one (float32; negative_cycles.hpp): returns the
+  // verdict. Collective, like compute().
+  using CycleCheck = std::function<CycleVerdict(std::int64_t found)>;
+
   // Collective: Floyd-Warshall on every rank's rows, then, with negative weights, the check:
-  // throws NegativeCycleError (the smallest vertex on a negative cycle) on every rank.
-  ExchangeStats compute(const RoundHooks& hooks = {}) {
+  // throws NegativeCycleError (the smallest vertex on a negative cycle, or the check's verdict)
+  // on every rank.
+  ExchangeStats compute(const RoundHooks& hooks = {}, const CycleCheck& check = {}) {
     detail::ScopedRegion region("apsp::solver::compute");
     const ExchangeStats exchange = detail::floyd_warshall_rows(ranks_, exec_, local_, plan_, hooks);
     if (plan_.negative_weights) {
@@ -249,7 +256,8 @@ class Solver {
         if (v >= 0) smallest = v;
       });
       ranks_.min(&smallest, 1);
-      if (smallest < plan_.vertices) throw NegativeCycleError(smallest);
+      const std::int64_t found = smallest < plan_.vertices ? smallest : -1;
+      throw_negative_cycle(check ? check(found) : CycleVerdict{found}, plan_.distance);
     }
     return exchange;
   }

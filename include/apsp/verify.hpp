@@ -52,7 +52,9 @@ struct VerifyResult {
 
 // OUT holds int32 (HW3 or .npy), float32 or float64 (.npy) distances. int32 outputs are checked
 // exactly; the floats exactly where their sums are (whole-number weights, paths below 2^24 or
-// 2^53), else within the solver's rounding (rounding_slack in distance.hpp).
+// 2^53), else within the rounding of the sums themselves: a value may exceed a sampled exact
+// distance by h u times it (h the edges of its shortest path, u the unit roundoff of the type)
+// and fall below it by (V - 1) u times it; other comparisons allow (V - 1) u times the values.
 // Throws apsp::Error when a file cannot be used at all: an unreadable or invalid input (as
 // read_graph), an input with a negative weight (Dijkstra needs weights >= 0), an output that is
 // not exactly V*V values, a read error.

@@ -423,7 +423,7 @@ Command path(int argc, char** argv) {
 
 // A library error with the command line's advice: the option that would help (the library
 // knows no options, error.hpp).
-std::string in_our_words(const apsp::Error& e, const std::string& command) {
+std::string in_our_words(const apsp::Error& e) {
   using Kind = apsp::ErrorFacts::Kind;
   const apsp::ErrorFacts& facts = e.facts();
   std::string message = e.what();
@@ -434,8 +434,11 @@ std::string in_our_words(const apsp::Error& e, const std::string& command) {
                    apsp::distance_type_name(apsp::DistanceType(facts.suggested_type));
       break;
     case Kind::negative_cycle:
-      // A solve writes nothing then; `path` writes nothing anyway.
-      if (command != "path") message += " (no output written)";
+      // float32's rounding made or hid the cycle: the way out is the type of the check.
+      if (facts.rounding == apsp::NegativeCycleError::made)
+        message += "; --dtype float64 gives the distances";
+      if (facts.rounding == apsp::NegativeCycleError::hidden)
+        message += "; --dtype float64 finds it too";
       break;
     case Kind::shape:
       message += " (see apsp shapes)";
@@ -516,7 +519,7 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const apsp::Error& e) {
     if (reports_errors())
-      std::fprintf(stderr, "apsp: error: %s\n", in_our_words(e, command).c_str());
+      std::fprintf(stderr, "apsp: error: %s\n", in_our_words(e).c_str());
     return 2;
   } catch (const std::bad_alloc&) {
     if (reports_errors()) std::fprintf(stderr, "apsp: error: out of memory\n");

@@ -233,6 +233,72 @@ def test_verify_and_compare_read_float_outputs(tmp_path):
         assert "first difference at (%d, %d)" % (i, j) in p.stdout
 
 
+def path_of(*args, expect=0):
+    """`apsp path ARGS`: (length, vertices)."""
+    lines = run("path", *args, expect=expect).stdout.splitlines()
+    return float(lines[0].split("length ")[1].split(",")[0]), [int(x) for x in lines[1].split()]
+
+
+def test_paths_stay_within_the_rounding_of_their_own_sums(tmp_path):
+    """Issue 26: no longer path than the shortest where the distances' size widened the test."""
+    with open(tmp_path / "f.txt", "w") as f:
+        f.write("# vertices 1000\n0 2 1.0005\n0 1 0.5\n1 2 0.5\n")
+    for extra in ([], ["--predecessors", tmp_path / "p.npy"]):
+        if extra:
+            run("--dtype", "float32", *extra, tmp_path / "f.txt", tmp_path / "d.npy")
+        else:
+            extra = ["--dtype", "float32"]
+        assert path_of(*extra, tmp_path / "f.txt", 0, 2) == (1.0, [0, 1, 2])
+    with open(tmp_path / "c.txt", "w") as f:
+        f.write("# vertices 5\n0 1 1e15\n1 2 -999999999999990\n0 3 0.25\n3 4 0.25\n4 2 0\n")
+    assert path_of("--allow-negative", tmp_path / "c.txt", 0, 2) == (0.5, [0, 3, 4, 2])
+
+
+def test_a_stale_predecessor_matrix_is_caught_whatever_the_heaviest_edge(tmp_path):
+    with open(tmp_path / "g.txt", "w") as f:
+        f.write("# vertices 60\n0 2 1.5\n50 51 1e6\n")
+    run("--dtype", "float32", "--predecessors", tmp_path / "p.npy", tmp_path / "g.txt",
+        tmp_path / "d.npy")
+    assert path_of("--predecessors", tmp_path / "p.npy", tmp_path / "g.txt", 0, 2)[0] == 1.5
+    with open(tmp_path / "g.txt", "a") as f:
+        f.write("0 1 0.1\n1 2 0.1\n")
+    p = run("path", "--predecessors", tmp_path / "p.npy", tmp_path / "g.txt", 0, 2, expect=2)
+    assert "stale predecessor matrix" in p.stderr
+
+
+def test_verify_catches_float32_values_raised_by_a_tenth_of_a_percent(tmp_path):
+    n = 400
+    src, dst, w = random_edges(n, 4000, 0.1, 1000.0)
+    write(tmp_path / "g.txt", "edges", n, src, dst, w)
+    run("--dtype", "float32", tmp_path / "g.txt", tmp_path / "f.npy")
+    assert "verified" in run("verify", tmp_path / "g.txt", tmp_path / "f.npy").stdout
+    d = np.load(tmp_path / "f.npy")
+    np.save(tmp_path / "raised.npy", (d * np.float32(1.001)).astype(np.float32))
+    run("verify", tmp_path / "g.txt", tmp_path / "raised.npy", expect=1)
+
+
+def test_float32_rounding_that_makes_or_hides_a_negative_cycle_says_so(tmp_path):
+    """Issue 26: 0.1 + 0.2 - 0.3 is below 0 in float32 (not in float64); 1 - 1.0000000000000002
+    is 0 in float32 (below 0 in float64). float64 decides, and the message names float32."""
+    with open(tmp_path / "made.txt", "w") as f:
+        f.write("# vertices 3\n0 1 0.1\n1 2 0.2\n2 0 -0.3\n")
+    with open(tmp_path / "hid.txt", "w") as f:
+        f.write("# vertices 2\n0 1 1.0\n1 0 -1.0000000000000002\n")
+    made, hid = tmp_path / "made.txt", tmp_path / "hid.txt"
+    run("--allow-negative", "--dtype", "float64", made, tmp_path / "d.npy")
+    assert "negative cycle" in run("--allow-negative", "--dtype", "float64", hid,
+                                   tmp_path / "e.npy", expect=2).stderr
+    float32 = ["--allow-negative", "--dtype", "float32"]
+    for args in ([*float32, made, tmp_path / "f.npy"], ["path", *float32, made, 0, 2]):
+        p = run(*args, expect=2)
+        assert "float32 rounding made it" in p.stderr and "--dtype float64" in p.stderr, p.stderr
+    assert not (tmp_path / "f.npy").exists()
+    for args in ([*float32, hid, tmp_path / "g.npy"], ["path", *float32, hid, 0, 1]):
+        p = run(*args, expect=2)
+        assert "float32 rounding hid" in p.stderr and "--dtype float64" in p.stderr, p.stderr
+    assert not (tmp_path / "g.npy").exists()
+
+
 def test_types_the_outputs_cannot_hold_are_refused_before_any_work(tmp_path):
     write(tmp_path / "g.txt", "edges", 3, [0, 1], [1, 2], [2.5, 1.0])
     p = run(tmp_path / "g.txt", tmp_path / "g.out", expect=2)
