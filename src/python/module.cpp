@@ -287,20 +287,19 @@ std::string distance_type(const std::string& asked, std::int64_t n, double lowes
   }
 }
 
-// Solves on the Kokkos thread and returns (distances, predecessors or None). The matrix is
-// filled by fill(d) where given (a dense input), else from the edges; the edges also give the
-// predecessor rows.
-template <class T>
-py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
-              const std::vector<WeightedEdge<T>>& edges,
-              const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
-  // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
-  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
-  if (!bounds.empty())
-    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+// The predecessor rows computed at once (about 256 MiB of work space).
+std::int64_t predecessor_batch(std::int64_t n, std::int64_t padded) {
+  return std::min<std::int64_t>(
+      n, std::max<std::int64_t>(1, (1 << 28) / (8 * std::max<std::int64_t>(padded, 1))));
+}
 
-  // Memory, before any work: the padded matrix, the edges and the predecessor rows' work space
-  // on the device; the NumPy results on the host (one memory on a CPU).
+// The plan of a solve of V = n in T, once the memory it needs is there: the padded matrix, the
+// edges and the predecessor rows' work space on the device; the NumPy results and `host_extra`
+// bytes that the caller holds besides on the host (one memory on a CPU). Otherwise a MemoryError
+// that says what it needs, before any work.
+template <class T>
+Plan plan_within_memory(std::int64_t n, bool negative, std::uint64_t edges, bool predecessors,
+                        std::uint64_t host_extra) {
   Plan plan;
   std::uint64_t device_free = 0, host_free = 0;
   {
@@ -315,20 +314,19 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     });
   }
   const std::int64_t padded = plan.padded;
-  const std::int64_t batch = std::min<std::int64_t>(
-      n, std::max<std::int64_t>(1, (1 << 28) / (8 * std::max<std::int64_t>(padded, 1))));
+  const std::int64_t batch = predecessor_batch(n, padded);
   using detail::saturating_sum;
   using detail::size_text;
-  const std::uint64_t device_need = saturating_sum(
-      {matrix_bytes(padded, padded, sizeof(T)), edges.size() * sizeof(WeightedEdge<T>),
-       predecessors ? PathEdges<Exec, T>::bytes(n, std::int64_t(edges.size())) : 0,
-       predecessors ? PredecessorRows<Exec, T>::bytes(batch, padded) : 0});
+  const std::uint64_t device_need =
+      saturating_sum({matrix_bytes(padded, padded, sizeof(T)), edges * sizeof(WeightedEdge<T>),
+                      predecessors ? PathEdges<Exec, T>::bytes(n, std::int64_t(edges)) : 0,
+                      predecessors ? PredecessorRows<Exec, T>::bytes(batch, padded) : 0});
   const bool one_memory = detail::host_memory<Exec>;
   // The results, and on a device their padded rows as they come off it (copy_rows; a dense
   // input's padded matrix goes up from the host the same way).
   const std::uint64_t host_need =
       saturating_sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0,
-                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T))});
+                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)), host_extra});
   if (one_memory ? saturating_sum({device_need, host_need}) > device_free
                  : device_need > device_free || host_need > host_free) {
     const std::string message =
@@ -342,6 +340,24 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     PyErr_SetString(PyExc_MemoryError, message.c_str());
     throw py::error_already_set();
   }
+  return plan;
+}
+
+// Solves on the Kokkos thread and returns (distances, predecessors or None). The matrix is
+// filled by fill(d) where given (a dense input), else from the edges; the edges also give the
+// predecessor rows.
+template <class T>
+py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
+              const std::vector<WeightedEdge<T>>& edges,
+              const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
+  // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
+  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
+  if (!bounds.empty())
+    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+
+  const Plan plan = plan_within_memory<T>(n, negative, edges.size(), predecessors, 0);
+  const std::int64_t padded = plan.padded;
+  const std::int64_t batch = predecessor_batch(n, padded);
 
   HostArray<T> dist({n, n});
   HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
@@ -471,6 +487,23 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
   return run<T>(n, negative, max_abs, predecessors, edges, fill);
 }
 
+// The memory check of a solve, for the Python layer to make before it allocates anything of
+// size V (a sparse graph's vertex arrays, a dense graph's copy): `edges` and `host_bytes` (what
+// it holds besides the results) as far as it knows them.
+void check_memory(std::int64_t n, const std::string& dtype, bool predecessors, std::uint64_t edges,
+                  std::uint64_t host_bytes) {
+  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
+    throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
+  if (dtype == "int32")
+    plan_within_memory<std::int32_t>(n, false, edges, predecessors, host_bytes);
+  else if (dtype == "float32")
+    plan_within_memory<float>(n, false, edges, predecessors, host_bytes);
+  else if (dtype == "float64")
+    plan_within_memory<double>(n, false, edges, predecessors, host_bytes);
+  else
+    throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
+}
+
 py::dict config() {
   std::string device;
   {
@@ -527,6 +560,8 @@ PYBIND11_MODULE(_native, m) {
   m.def("solve_float64", &solve<double>, py::arg("src"), py::arg("dst"), py::arg("weight"),
         py::arg("num_vertices"), py::arg("predecessors"));
   m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
+  m.def("check_memory", &check_memory, py::arg("num_vertices"), py::arg("dtype"),
+        py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"));
   m.def("config", &config);
   m.def("distance_type", &distance_type, py::arg("asked"), py::arg("num_vertices"),
         py::arg("lowest"), py::arg("highest"), py::arg("integers"));
