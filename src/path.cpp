@@ -233,9 +233,8 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
                       config.max_memory > 0 && usable == config.max_memory);
   solver.load(graph.edges);
   // float32 rounding can make or hide a negative cycle: double decides (negative_cycles.hpp).
-  solver.compute({}, [&](std::int64_t found) {
-    return negative_cycle_verdict<T>(graph, weights, found);
-  });
+  solver.compute(
+      {}, [&](std::int64_t found) { return negative_cycle_verdict<T>(graph, weights, found); });
   solver.select_paths();
   std::vector<int> pred;
   solver.predecessor_rows([&](std::int64_t, std::int64_t, const int* row,

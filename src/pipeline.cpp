@@ -125,9 +125,9 @@ struct PlanFacts {
   std::int32_t distance = 0;
   std::int32_t negative_weights = 0;
   std::int32_t predecessors = 0;
-  std::int32_t integer_weights = 1;  // every weight a whole number (the predecessors' Tightness)
+  std::int32_t integer_weights = 1;   // every weight a whole number (the predecessors' Tightness)
   std::int32_t cycles_may_round = 0;  // float32 rounding can make or hide negative cycles
-  char shape_source[8] = {};         // Plan::shape_source
+  char shape_source[8] = {};          // Plan::shape_source
 };
 
 template <class ExecSpace>
@@ -217,8 +217,8 @@ class Pipeline {
           f.negative_weights = p.negative_weights;
           f.predecessors = p.predecessors;
           f.integer_weights = weights.integers;
-          f.cycles_may_round = p.distance == DistanceType::float32 &&
-                               cycles_may_round<float>(weights, p.vertices);
+          f.cycles_may_round =
+              p.distance == DistanceType::float32 && cycles_may_round<float>(weights, p.vertices);
           if (f.cycles_may_round) cycle_graph_ = graph_;  // for cycle_verdict
           p.shape_source.copy(f.shape_source, sizeof f.shape_source - 1);
         },

@@ -518,8 +518,7 @@ int main(int argc, char** argv) {
     if (reports_errors()) std::fprintf(stderr, "apsp: %s\n", e.what());
     return 2;
   } catch (const apsp::Error& e) {
-    if (reports_errors())
-      std::fprintf(stderr, "apsp: error: %s\n", in_our_words(e).c_str());
+    if (reports_errors()) std::fprintf(stderr, "apsp: error: %s\n", in_our_words(e).c_str());
     return 2;
   } catch (const std::bad_alloc&) {
     if (reports_errors()) std::fprintf(stderr, "apsp: error: out of memory\n");

@@ -48,7 +48,30 @@ using namespace apsp;
 
 using Exec = Kokkos::DefaultExecutionSpace;
 
+// Whether a forked child can take over the Kokkos its parent started: on Serial and OpenMP
+// everything Kokkos keeps is memory, which the child has a copy of (OpenMP's threads are the
+// runtime's, started anew for the child's worker thread). A device context does not survive fork.
+template <class Space>
+constexpr bool survives_fork = false;
+#ifdef KOKKOS_ENABLE_SERIAL
+template <>
+constexpr bool survives_fork<Kokkos::Serial> = true;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+template <>
+constexpr bool survives_fork<Kokkos::OpenMP> = true;
+#endif
+
 // The thread that owns Kokkos: run(f) runs f there and waits for it (f's exceptions come back).
+//
+// Fork (os.fork, multiprocessing's default start method on Linux) copies only the thread that
+// forks. So before a fork the forking thread waits until the worker is idle and holds the queue's
+// lock through the fork (os.register_at_fork, at import): the child inherits no half-done job,
+// and OpenMP's threads parked. The child starts no thread at fork time (it may be about to exec);
+// its first call starts a worker of its own, which takes over the inherited Kokkos where the
+// backend allows it (survives_fork) and otherwise fails naming the 'spawn' start method. At exit a
+// child leaves Kokkos to the process that started it, so a child that never called waits for
+// nothing.
 class KokkosThread {
  public:
   KokkosThread() {
@@ -71,26 +94,86 @@ class KokkosThread {
     }
   }
   void run(const std::function<void()>& f) {
-    std::packaged_task<void()> task(f);
-    std::future<void> done = task.get_future();
+    std::future<void> done;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopped_) throw std::runtime_error("apsp: Kokkos has been finalized (interpreter exit)");
+      if (!thread_.joinable()) start_in_child();
+      std::function<void()> job = f;
+      if (forked_)
+        job = [&f] {
+          take_over_kokkos();
+          f();
+        };
+      std::packaged_task<void()> task(std::move(job));
+      done = task.get_future();
       jobs_.push_back(std::move(task));
     }
     ready_.notify_one();
     done.get();
   }
-  // Finalizes Kokkos and ends the thread; later calls fail with an error.
+  // Finalizes Kokkos and ends the thread; later calls fail with an error. A forked child only
+  // ends its own worker, if it started one.
   void stop() {
-    if (stopped_) return;
-    run([] {
-      if (Kokkos::is_initialized()) Kokkos::finalize();
-    });
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopped_) return;
+      if (!thread_.joinable()) {
+        stopped_ = true;
+        return;
+      }
+    }
+    if (!forked_)
+      run([] {
+        if (Kokkos::is_initialized()) Kokkos::finalize();
+      });
     end_thread();
   }
 
+  // os.register_at_fork's three hooks. They keep the GIL (no job takes it, and two threads that
+  // fork at once then wait here in turn).
+  void before_fork() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [this] { return !busy_ && jobs_.empty(); });
+    lock.release();  // held through the fork, unlocked by after_fork_*
+  }
+  void after_fork_in_parent() { mutex_.unlock(); }
+  // The child has none of the parent's threads: its members start afresh (the old ones are
+  // abandoned, not destroyed: a joinable std::thread's destructor terminates, and the lock, the
+  // condition variables and the queue may record threads that the child does not have).
+  void after_fork_in_child() {
+    new (&thread_) std::thread();
+    new (&mutex_) std::mutex();
+    new (&ready_) std::condition_variable();
+    new (&idle_) std::condition_variable();
+    new (&jobs_) std::deque<std::packaged_task<void()>>();
+    busy_ = false;
+    forked_ = true;
+  }
+
  private:
+  // A forked child's first call (mutex_ held): a worker of its own.
+  void start_in_child() {
+    if (!survives_fork<Kokkos::DefaultExecutionSpace> ||
+        !survives_fork<Kokkos::DefaultHostExecutionSpace>)
+      throw std::runtime_error(
+          std::string("apsp: this process is a fork of one that had started Kokkos on ") +
+          Kokkos::DefaultExecutionSpace::name() +
+          ", which does not survive fork: start worker processes with multiprocessing's 'spawn' "
+          "start method (multiprocessing.get_context('spawn')), or import apsp only in them");
+    thread_ = std::thread([this] { loop(); });
+  }
+  // On a forked child's worker, before each job: the inherited Kokkos made usable there. Kokkos
+  // 3's OpenMP backend keeps its instance in a thread_local of the thread that initialized it, so
+  // the child's worker makes its own (once; the rest of Kokkos is inherited, and OpenMP gives the
+  // new thread a new pool of threads). Kokkos 4 and later keep one instance for the process.
+  static void take_over_kokkos() {
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION < 40000
+    if (!Kokkos::OpenMP::impl_is_initialized())
+      Kokkos::OpenMP::impl_initialize(Kokkos::OpenMP::concurrency());
+#endif
+  }
+
   void end_thread() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -109,16 +192,24 @@ class KokkosThread {
         if (jobs_.empty()) return;
         task = std::move(jobs_.front());
         jobs_.pop_front();
+        busy_ = true;
       }
       task();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        busy_ = false;
+      }
+      idle_.notify_all();
     }
   }
 
   std::thread thread_;
   std::mutex mutex_;
-  std::condition_variable ready_;
+  std::condition_variable ready_, idle_;
   std::deque<std::packaged_task<void()>> jobs_;
-  bool stopped_ = false;
+  bool busy_ = false;     // a job is running
+  bool stopped_ = false;  // after exit: no more jobs
+  bool forked_ = false;   // a forked child: Kokkos is the parent's
 };
 
 KokkosThread& kokkos_thread() {
@@ -188,36 +279,35 @@ std::string distance_type(const std::string& asked, std::int64_t n, double lowes
   }
 }
 
-// Solves with the one solver (solver.hpp) on the Kokkos thread and returns (distances,
-// predecessors or None). The matrix is filled by fill(d) where given (a dense input), else from
-// the edges; the edges also give the predecessor rows.
-template <class T>
-py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
-              const std::vector<Edge>& edges,
-              const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
-  // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
-  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
-  if (!bounds.empty())
-    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+// One process: the module's ranks.
+OneRank& one_rank() {
+  static OneRank one;
+  return one;
+}
 
-  // The plan (`apsp tune --dtype`'s shape, if any) and the memory, before any work: the solver's
-  // on the device; the NumPy results on the host (one memory on a CPU).
-  OneRank one;
+// A solver of V = n in T (solver.hpp) whose memory is there: its own on the device (the padded
+// matrix, the edges, the predecessor rows' work space); the NumPy results and `host_extra` bytes
+// that the caller holds besides on the host (one memory on a CPU). Otherwise a MemoryError that
+// says what it needs, before any work. The plan takes `apsp tune --dtype`'s shape, if any (its
+// warning, once, as a Python warning).
+template <class T>
+std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negative,
+                                                      std::int64_t edges, bool predecessors,
+                                                      std::uint64_t host_extra,
+                                                      WeightFacts weights = {}) {
   std::unique_ptr<Solver<Exec, T>> solver;
   std::uint64_t device_need = 0, device_free = 0, host_free = 0;
   std::string warning;
-  const std::int64_t e = std::int64_t(edges.size());
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       Exec exec;
       Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-      warning = detail::choose_planned_shape(exec, {}, plan);  // `apsp tune --dtype`'s, if any
+      warning = detail::choose_planned_shape(exec, {}, plan);
       plan.padded = padded_size(n, plan.shape);
       plan.predecessors = predecessors;
-      solver = std::make_unique<Solver<Exec, T>>(exec, one, plan,
-                                                 WeightFacts{whole_weights(edges), max_abs});
-      device_need = solver->device_bytes(e, e);
+      solver = std::make_unique<Solver<Exec, T>>(exec, one_rank(), plan, weights);
+      device_need = solver->device_bytes(edges, edges);
       device_free = available_memory(exec);
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
@@ -227,11 +317,10 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
   using detail::saturating_sum;
   using detail::size_text;
   const bool one_memory = detail::host_memory<Exec>;
-  // The results, and on a device their padded rows as they come off it (copy_rows; a dense
-  // input's padded matrix goes up from the host the same way).
+  // The results, and on a device a dense input's padded matrix on its way up from the host.
   const std::uint64_t host_need =
       saturating_sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0,
-                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T))});
+                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)), host_extra});
   if (one_memory ? saturating_sum({device_need, host_need}) > device_free
                  : device_need > device_free || host_need > host_free) {
     const std::string message =
@@ -245,7 +334,27 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     PyErr_SetString(PyExc_MemoryError, message.c_str());
     throw py::error_already_set();
   }
+  kokkos_thread().run([&] {
+    solver->set_budget(one_memory ? device_free - host_need : device_free, edges, edges);
+  });
+  return solver;
+}
 
+// Solves with the one solver (solver.hpp) on the Kokkos thread and returns (distances,
+// predecessors or None). The matrix is filled by fill(d) where given (a dense input), else from
+// the edges; the edges also give the predecessor rows.
+template <class T>
+py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
+              const std::vector<Edge>& edges,
+              const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
+  // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
+  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
+  if (!bounds.empty())
+    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+
+  std::unique_ptr<Solver<Exec, T>> solver =
+      solver_within_memory<T>(n, negative, std::int64_t(edges.size()), predecessors, 0,
+                              WeightFacts{whole_weights(edges), max_abs});
   HostArray<T> dist({n, n});
   HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
                                             : std::vector<py::ssize_t>{0, 0});
@@ -259,7 +368,6 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      solver->set_budget(one_memory ? device_free - host_need : device_free, e, e);
       solver->load(edges, fill);
       solver->compute();
       solver->distance_rows(into(out));
@@ -352,6 +460,23 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
   return run<T>(n, negative, max_abs, predecessors, edges, fill);
 }
 
+// The memory check of a solve, for the Python layer to make before it allocates anything of
+// size V (a sparse graph's vertex arrays, a dense graph's copy): `edges` and `host_bytes` (what
+// it holds besides the results) as far as it knows them.
+void check_memory(std::int64_t n, const std::string& dtype, bool predecessors, std::uint64_t edges,
+                  std::uint64_t host_bytes) {
+  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
+    throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
+  DistanceType type;
+  if (!distance_type_named(dtype, type))
+    throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
+  visit_distance_type(type, [&](auto t) {
+    auto solver =
+        solver_within_memory<decltype(t)>(n, false, std::int64_t(edges), predecessors, host_bytes);
+    kokkos_thread().run([&] { solver.reset(); });  // Kokkos objects end on Kokkos' thread
+  });
+}
+
 py::dict config() {
   std::string device;
   {
@@ -376,6 +501,10 @@ PYBIND11_MODULE(_native, m) {
     py::gil_scoped_release release;
     kokkos_thread().stop();
   }));
+  py::module_::import("os").attr("register_at_fork")(
+      py::arg("before") = py::cpp_function([] { kokkos_thread().before_fork(); }),
+      py::arg("after_in_parent") = py::cpp_function([] { kokkos_thread().after_fork_in_parent(); }),
+      py::arg("after_in_child") = py::cpp_function([] { kokkos_thread().after_fork_in_child(); }));
   // SciPy's NegativeCycleError as the base where SciPy is installed, so that code catching
   // SciPy's exception catches ours. (A handle, never released: it outlives the interpreter.)
   py::object base = py::reinterpret_borrow<py::object>(PyExc_Exception);
@@ -408,6 +537,8 @@ PYBIND11_MODULE(_native, m) {
   m.def("solve_float64", &solve<double>, py::arg("src"), py::arg("dst"), py::arg("weight"),
         py::arg("num_vertices"), py::arg("predecessors"));
   m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
+  m.def("check_memory", &check_memory, py::arg("num_vertices"), py::arg("dtype"),
+        py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"));
   m.def("config", &config);
   m.def("distance_type", &distance_type, py::arg("asked"), py::arg("num_vertices"),
         py::arg("lowest"), py::arg("highest"), py::arg("integers"));

@@ -125,11 +125,58 @@ def test_negative_cycles_raise():
     with pytest.raises(apsp.NegativeCycleError) as caught:
         apsp.floyd_warshall(g)
     assert isinstance(caught.value, csgraph.NegativeCycleError)  # code catching SciPy's works
-    # An undirected negative edge is a negative cycle, a negative self-loop alone is not.
+    # An undirected negative edge is a negative cycle.
     with pytest.raises(apsp.NegativeCycleError):
         apsp.floyd_warshall(np.array([[0.0, -1.0], [0.0, 0.0]]), directed=False)
-    loop = np.array([[-1.0, 2.0], [0.0, 0.0]])
-    np.testing.assert_array_equal(apsp.floyd_warshall(loop), csgraph.floyd_warshall(loop))
+
+
+def sparse_enough_for_johnson(n=40):
+    """A graph with negative weights on which SciPy's 'auto' picks Johnson (fewer than N^2/4
+    edges), no negative cycle."""
+    g = potential_reweighted(n, 0.1, rng=np.random.default_rng(7))
+    assert np.count_nonzero(g) < n * n / 4
+    return g
+
+
+@pytest.mark.parametrize("kind", ["dense", "masked", "csr", "coo"])
+def test_a_negative_self_loop_is_a_negative_cycle(kind):
+    """One rule, the command line's and solve()'s: a self-loop of weight >= 0 never lowers
+    dist(i, i) = 0, a negative one is a negative cycle. SciPy's 'J' and 'BF' (and 'auto' where it
+    picks 'J') agree; its 'FW' and 'D' ignore the diagonal (README)."""
+    g = sparse_enough_for_johnson()
+    g[5, 5], g[9, 9] = -0.5, 3.0
+
+    def as_kind(dense):
+        if kind == "masked":
+            return np.ma.masked_array(dense, mask=dense == 0)
+        if kind in ("csr", "coo"):
+            return scipy.sparse.coo_matrix(dense).asformat(kind)
+        return dense
+
+    for method in ("J", "BF", "auto"):
+        with pytest.raises(csgraph.NegativeCycleError):
+            csgraph.shortest_path(as_kind(g), method=method)
+    # The vertex named is the solver's: the smallest on a negative closed walk, as in solve().
+    src, dst = np.nonzero(g)
+    with pytest.raises(apsp.NegativeCycleError) as native:
+        apsp.solve(src, dst, g[src, dst], g.shape[0])
+    for method in ("auto", "FW", "D", "J", "BF"):
+        with pytest.raises(apsp.NegativeCycleError) as caught:
+            apsp.shortest_path(as_kind(g), method=method)
+        assert caught.value.vertex == native.value.vertex <= 5
+        with pytest.raises(apsp.NegativeCycleError):
+            apsp.shortest_path(as_kind(g), method=method, directed=False)
+    with pytest.raises(apsp.NegativeCycleError) as caught:
+        apsp.floyd_warshall(as_kind(g), return_predecessors=True)
+    assert caught.value.vertex == native.value.vertex
+    # Unweighted, every edge weighs 1; a self-loop >= 0 changes nothing.
+    np.testing.assert_array_equal(apsp.floyd_warshall(as_kind(g), unweighted=True),
+                                  csgraph.shortest_path(g, method="FW", unweighted=True))
+    g[5, 5] = 0.25
+    for method in ("auto", "FW", "D", "J", "BF"):
+        np.testing.assert_allclose(apsp.shortest_path(as_kind(g), method=method),
+                                   csgraph.shortest_path(as_kind(g), method="J"), rtol=1e-12,
+                                   atol=1e-9)
 
 
 def test_predecessors_match_scipy_where_paths_are_unique():
@@ -174,6 +221,46 @@ def test_shortest_path_methods_and_indices(method):
     wd, wp = csgraph.shortest_path(g, method=method, indices=[2, 7], return_predecessors=True)
     np.testing.assert_allclose(d, wd, rtol=1e-12)
     np.testing.assert_array_equal(p, wp)
+
+
+@pytest.mark.parametrize("method", ["auto", "D", "J", "BF"])
+def test_indices_of_any_shape_like_scipy(method):
+    """SciPy returns indices.shape + (N,) for indices of any shape (2-D included)."""
+    g = random_dense(12, 0.3)
+    for indices in ([[1]], [[1, 2], [3, -1]], [[0], [11]], np.array([[[4]]]), [], [[]], 0, [0]):
+        want_d, want_p = csgraph.shortest_path(g, method=method, indices=indices,
+                                               return_predecessors=True)
+        d, p = apsp.shortest_path(g, method=method, indices=indices, return_predecessors=True)
+        assert d.shape == want_d.shape and p.shape == want_p.shape, indices
+        np.testing.assert_allclose(d, want_d, rtol=1e-12)
+        np.testing.assert_array_equal(p, want_p)
+        assert apsp.shortest_path(g, method=method, indices=indices).shape == want_d.shape
+    with pytest.raises(ValueError):
+        apsp.shortest_path(g, method=method, indices=[[0, 12]])
+
+
+@pytest.mark.parametrize("method", ["FW", "auto"])
+@pytest.mark.parametrize("options", [{}, {"directed": False}, {"unweighted": True},
+                                     {"return_predecessors": True}])
+def test_shortest_path_overwrites_like_scipy(method, options):
+    """SciPy's 'FW' (and its 'auto' on a graph dense enough for 'FW') writes the distances into
+    a dense C-ordered float64 csgraph; apsp does for 'FW' and 'auto' (Floyd-Warshall)."""
+    g = random_dense(30, 0.5)
+    theirs, ours = g.copy(), g.copy()
+    want = csgraph.shortest_path(theirs, method=method, overwrite=True, **options)
+    got = apsp.shortest_path(ours, method=method, overwrite=True, **options)
+    if options.get("return_predecessors"):
+        np.testing.assert_array_equal(got[1], want[1])
+        want, got = want[0], got[0]
+    assert np.shares_memory(got, ours) and np.shares_memory(want, theirs)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    # Not a float64 C-ordered array: left as it is, as in SciPy.
+    for other in (g.astype(np.float32), np.asfortranarray(g)):
+        before = other.copy()
+        np.testing.assert_allclose(apsp.shortest_path(other, method=method, overwrite=True),
+                                   csgraph.floyd_warshall(g), rtol=1e-6)
+        np.testing.assert_array_equal(other, before)
 
 
 def test_argument_errors_like_scipy():
@@ -230,6 +317,30 @@ def test_native_solve_in_every_dtype():
 def test_too_large_is_a_memory_error_before_any_work():
     with pytest.raises(MemoryError, match="GiB"):
         apsp.solve(np.array([0]), np.array([1]), np.array([1.5]), 3_000_000)
+
+
+def test_huge_sparse_graph_is_a_memory_error_before_anything_of_its_size():
+    """V = 2^31 - 1 with one edge: the solver's MemoryError naming V, not NumPy's for an array
+    of V entries (16 GiB) nor an out-of-memory kill. In a child process whose address space is
+    capped at 4 GiB, so that a regression fails fast instead of taking the machine's memory."""
+    code = """
+import resource, numpy as np, scipy.sparse, apsp
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+n = 2**31 - 1
+for fmt in ("coo", "dok"):  # the formats that hold nothing of size V (csr holds V + 1 offsets)
+    g = scipy.sparse.coo_matrix(([1.0], ([0], [1])), shape=(n, n)).asformat(fmt)
+    for call in (lambda: apsp.floyd_warshall(g), lambda: apsp.shortest_path(g, indices=[0]),
+                 lambda: apsp.shortest_path(g, method="D", return_predecessors=True)):
+        try:
+            call()
+            raise SystemExit("no error")
+        except MemoryError as e:
+            assert "V = 2147483647" in str(e), e
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.split() == ["ok"], out.stdout + out.stderr
 
 
 def test_float32_takes_half_the_memory():

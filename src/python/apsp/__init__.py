@@ -12,11 +12,17 @@ SciPy-compatible functions (swap ``from scipy.sparse.csgraph import floyd_warsha
 Inputs as in SciPy: a dense array (0, inf and NaN are non-edges), a masked array (masked
 entries are non-edges, unmasked zeros are zero-weight edges), a scipy.sparse matrix (stored
 entries are edges, explicit zeros included; duplicates as scipy.sparse.csr_matrix makes them).
-``directed=False`` lets an edge be used both ways (the lighter of w(i,j), w(j,i)). The diagonal
-is always 0: a negative self-loop alone is no cycle. Distances are float64 with ``np.inf`` for
-no path; predecessors are int32 with -9999 for none. A negative cycle raises
-``apsp.NegativeCycleError`` (a subclass of SciPy's where SciPy is installed). Every method
-('auto', 'FW', 'D', 'J', 'BF') gives the exact shortest paths (the same Floyd-Warshall).
+``directed=False`` lets an edge be used both ways (the lighter of w(i,j), w(j,i)). Distances
+are float64 with ``np.inf`` for no path; predecessors are int32 with -9999 for none. A negative
+cycle raises ``apsp.NegativeCycleError`` (a subclass of SciPy's where SciPy is installed). A
+self-loop is an edge like any other, as in the command line and ``solve``: one of weight >= 0
+never lowers dist(i, i) = 0, a negative one is a negative cycle (SciPy's 'J' and 'BF' agree; its
+'FW' and 'D' ignore the diagonal). Every method ('auto', 'FW', 'D', 'J', 'BF') gives the exact
+shortest paths (the same Floyd-Warshall). ``overwrite=True`` writes the distances into a dense,
+C-ordered, writeable float64 array given as csgraph (SciPy's 'FW'; here also 'auto', which is
+Floyd-Warshall) and returns it. ``indices`` of any shape give distances of shape
+``indices.shape + (N,)``, as in SciPy. Too large a graph is a MemoryError that says what it
+needs, before anything of its size is allocated.
 Predecessors follow apsp's rule: the smallest tight in-neighbour on a shortest path of fewest
 edges, so every row is a tree; with tied shortest paths they may differ from SciPy's.
 
@@ -58,20 +64,30 @@ def _check_square(shape, ndim):
         raise ValueError("graph should be a square array")
 
 
+def _check_memory(n, predecessors, host_bytes):
+    """The solver's memory check for V = n in float64 before anything of size V is allocated
+    here; host_bytes: what this layer holds besides the results. (Small graphs skip it: the
+    solver checks again, exactly, before its own work.)"""
+    if 8 * n * n + host_bytes > 1 << 26:
+        _native.check_memory(int(n), "float64", predecessors, 0, min(host_bytes, 2**64 - 1))
+
+
 def _solve(csgraph, directed, unweighted, predecessors):
     """SciPy's csgraph conventions, then the solver: (distances float64, predecessors or None).
-    Dense and masked inputs go to the solver as one weight matrix (+inf: no edge), sparse ones
-    as their edges; self-loops are never read (the diagonal is 0)."""
+    Dense and masked inputs go to the solver as one weight matrix (+inf: no edge; the diagonal
+    is not read) unless a self-loop is negative, sparse ones as their edges; a self-loop of
+    weight >= 0 never matters, a negative one is a negative cycle."""
     if _is_sparse(csgraph):
         import scipy.sparse
 
+        _check_square(csgraph.shape, len(csgraph.shape))
+        n = csgraph.shape[0]
+        _check_memory(n, predecessors, 0)
         csr = scipy.sparse.csr_matrix(csgraph, dtype=np.float64)
-        _check_square(csr.shape, csr.ndim)
-        n = csr.shape[0]
         src = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
         dst = csr.indices.astype(np.int64)
         weight = np.asarray(csr.data, dtype=np.float64)
-        keep = np.isfinite(weight) & (src != dst)
+        keep = np.isfinite(weight) & ((src != dst) | (weight < 0))
         src, dst, weight = src[keep], dst[keep], weight[keep]
         if unweighted:
             weight = np.ones_like(weight)
@@ -79,19 +95,26 @@ def _solve(csgraph, directed, unweighted, predecessors):
             src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
             weight = np.concatenate([weight, weight])
         return _native.solve_float64(src, dst, weight, n, predecessors)
+    shape = np.shape(csgraph)
+    _check_square(shape, len(shape))
+    n = shape[0]
+    _check_memory(n, predecessors, 9 * n * n)  # the float64 copy and the mask below
     if np.ma.isMaskedArray(csgraph):
         weights = np.array(csgraph.data, dtype=np.float64)
-        _check_square(weights.shape, weights.ndim)
         no_edge = np.ma.getmaskarray(csgraph) | ~np.isfinite(weights)
     else:
         weights = np.array(csgraph, dtype=np.float64)
-        _check_square(weights.shape, weights.ndim)
         no_edge = ~np.isfinite(weights) | (weights == 0)  # 0, inf and NaN: no edge
     weights[no_edge] = np.inf
     if unweighted:
         weights[~no_edge] = 1.0
     if not directed:
         weights = np.minimum(weights, weights.T)
+    if np.any(np.diagonal(weights) < 0):
+        # A negative cycle, which the solver names by its smallest vertex: as edges, since the
+        # dense form does not read the diagonal.
+        src, dst = np.nonzero(np.isfinite(weights))
+        return _native.solve_float64(src, dst, weights[src, dst], n, predecessors)
     return _native.solve_dense_float64(np.ascontiguousarray(weights), predecessors)
 
 
@@ -102,14 +125,24 @@ def _scipy_result(dist, pred, return_predecessors):
     return dist, pred
 
 
+def _overwritten(csgraph, dist):
+    """SciPy's overwrite=True: the distances in csgraph itself where it is a dense, C-ordered
+    float64 array (writeable here; a subclass such as np.matrix through an ndarray view)."""
+    if (isinstance(csgraph, np.ndarray) and not np.ma.isMaskedArray(csgraph)
+            and csgraph.dtype == np.float64 and csgraph.flags.c_contiguous
+            and csgraph.flags.writeable):
+        out = np.asarray(csgraph)
+        out[...] = dist
+        return out
+    return dist
+
+
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
                    overwrite=False):
     """All-pairs shortest paths, as scipy.sparse.csgraph.floyd_warshall."""
     dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors))
-    if (overwrite and isinstance(csgraph, np.ndarray) and not np.ma.isMaskedArray(csgraph)
-            and csgraph.dtype == np.float64 and csgraph.flags.c_contiguous):
-        csgraph[...] = dist
-        dist = csgraph
+    if overwrite:
+        dist = _overwritten(csgraph, dist)
     return _scipy_result(dist, pred, return_predecessors)
 
 
@@ -122,10 +155,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
     rows = None
-    if indices is not None:  # checked before any work
+    if indices is not None:  # checked before any work; any shape, as in SciPy
         rows = np.array(indices, dtype=np.int64, copy=True)
-        if rows.ndim > 1:
-            raise ValueError("indices should be a scalar or one-dimensional")
         shape = csgraph.shape if hasattr(csgraph, "shape") else np.shape(csgraph)
         n = shape[0] if len(shape) > 0 else 0
         rows[rows < 0] += n
@@ -135,6 +166,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if rows is not None:
         dist = dist[rows]
         pred = pred[rows] if return_predecessors else pred
+    elif overwrite and method in ("auto", "FW"):
+        dist = _overwritten(csgraph, dist)
     return _scipy_result(dist, pred, return_predecessors)
 
 
