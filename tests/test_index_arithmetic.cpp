@@ -2,6 +2,7 @@
 // N^2 passes 2^31 from N = 46341, reaches 2^32 at 65536 (where a GPU run never ended), 2^33 from
 // 92682 and 2^34 at 131072. Nothing is allocated: the launches, offsets and team counts the
 // kernels use are computed for those N and checked against exact 64-bit arithmetic.
+#include <apsp/detail/blocked_kernels.hpp>
 #include <apsp/detail/index_ranges.hpp>
 
 #include <gtest/gtest.h>
@@ -66,6 +67,62 @@ TEST(IndexArithmetic, FillLaunchesAreExactAtEveryBoundarySize) {
   expect_exact_launches(5, 6, "one index");
   expect_exact_launches(0, std::int64_t(1) << 30, "one whole launch");
   expect_exact_launches(0, (std::int64_t(1) << 30) + 1, "one launch and one index");
+}
+
+template <int Tile>
+using Remaining = apsp::detail::RemainingTiles<Kokkos::DefaultHostExecutionSpace,
+                                               apsp::detail::TileShape<Tile, 1, 1, 4, 4, Tile>,
+                                               apsp::detail::PlainRelaxation<int>>;
+
+apsp::detail::RoundGeometry whole_matrix(std::int64_t n, int tile, int pivot) {
+  apsp::detail::RoundGeometry geo;
+  geo.tiles = int(n / tile);
+  geo.local_tiles = geo.tiles;
+  geo.pivot = pivot;
+  geo.ld = n;
+  return geo;
+}
+
+// Tile offsets and the remaining tiles' teams of a round: the last tile ends at the matrix's
+// last entry, the teams are (tiles - 1)^2 (past 2^31 with tiles of 4 at N = 262144), and the
+// launches that take them cover each team once within Kokkos' int league.
+template <int Tile>
+void expect_round_arithmetic(std::int64_t n) {
+  const std::string what = "N = " + std::to_string(n) + ", tile " + std::to_string(Tile);
+  const int tiles = int(n / Tile);
+  for (const int pivot : {0, tiles / 2, tiles - 1}) {
+    const apsp::detail::RoundGeometry geo = whole_matrix(n, Tile, pivot);
+    EXPECT_EQ(geo.tile_offset(tiles - 1, tiles - 1, Tile) + (Tile - 1) * n + Tile - 1, n * n - 1)
+        << what;
+    EXPECT_EQ(geo.tile_offset(1, pivot, Tile), n * Tile + std::int64_t(pivot) * Tile) << what;
+    const Remaining<Tile> rest{nullptr, nullptr, geo};
+    const std::int64_t teams = rest.teams();
+    EXPECT_EQ(teams, std::int64_t(tiles - 1) * (tiles - 1)) << what;
+    int row = -1, col = -1;
+    rest.tile_of(teams - 1, row, col);
+    EXPECT_EQ(row, pivot == tiles - 1 ? tiles - 2 : tiles - 1) << what << ", pivot " << pivot;
+    EXPECT_EQ(col, pivot == tiles - 1 ? tiles - 2 : tiles - 1) << what << ", pivot " << pivot;
+    rest.tile_of(0, row, col);
+    EXPECT_EQ(row, pivot == 0 ? 1 : 0) << what << ", pivot " << pivot;
+    EXPECT_EQ(col, pivot == 0 ? 1 : 0) << what << ", pivot " << pivot;
+    std::int64_t covered = 0;
+    for (std::int64_t k = 0; k < range_launches(0, teams); ++k) {
+      const IndexRange launch = range_launch(0, teams, k);
+      EXPECT_LT(launch.to - launch.from, std::int64_t(2147483647)) << what;
+      covered += launch.to - launch.from;
+    }
+    EXPECT_EQ(covered, teams) << what;
+  }
+}
+
+TEST(IndexArithmetic, RoundOffsetsAndTeamsAtLargeN) {
+  for (std::int64_t n : {std::int64_t(65536), std::int64_t(131072)}) {
+    expect_round_arithmetic<4>(n);
+    expect_round_arithmetic<32>(n);
+    expect_round_arithmetic<64>(n);
+    expect_round_arithmetic<128>(n);
+  }
+  expect_round_arithmetic<4>(262144);
 }
 
 }  // namespace

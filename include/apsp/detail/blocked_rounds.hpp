@@ -6,6 +6,7 @@
 #pragma once
 
 #include <apsp/detail/blocked_kernels.hpp>
+#include <apsp/detail/index_ranges.hpp>
 #include <apsp/detail/tile_shapes.hpp>
 #include <apsp/error.hpp>
 
@@ -69,7 +70,7 @@ void visit_relaxation(bool negative, F&& f) {
 struct SharedPivotRows {
   template <class T>
   const T* operator()(T* local, const RoundGeometry& geo, int tile) const {
-    return local + std::int64_t(geo.pivot - geo.first_tile) * tile * geo.ld;
+    return local + geo.tile_offset(geo.pivot - geo.first_tile, 0, tile);
   }
 };
 
@@ -127,14 +128,20 @@ class BlockedRounds {
   using Remaining = RemainingTiles<ExecSpace, Shape, typename Relax::product>;
   using Part = typename Remaining::Part;
 
-  // Phase 3 of round r, or the part of it given, once the panels are final.
+  // Phase 3 of round r, or the part of it given, once the panels are final. A league is an int
+  // (and on CUDA at most 2^31 - 1 blocks): a part of more teams goes in several launches.
   void remaining(int r, const T* pivot_rows, Part part = Part::all) {
     geo_.pivot = r;
     Remaining rest{local_, pivot_rows, geo_, part};
-    if (rest.league_size() > 0)
+    const std::int64_t teams = rest.teams();
+    for (std::int64_t n = 0; n < range_launches(0, teams); ++n) {
+      const IndexRange launch = range_launch(0, teams, n);
+      rest.first_team = launch.from;
       Kokkos::parallel_for(
           part == Part::next_cross ? "apsp::fw::next_cross" : "apsp::fw::remaining_tiles",
-          policy<typename types::tiles_policy>(rest.league_size(), Shape::team_size), rest);
+          policy<typename types::tiles_policy>(int(launch.to - launch.from), Shape::team_size),
+          rest);
+    }
   }
 
  private:
