@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -85,7 +86,7 @@ apsp::detail::RoundGeometry whole_matrix(std::int64_t n, int tile, int pivot) {
 
 // Tile offsets and the remaining tiles' teams of a round: the last tile ends at the matrix's
 // last entry, the teams are (tiles - 1)^2 (past 2^31 with tiles of 4 at N = 262144), and the
-// launches that take them cover each team once within Kokkos' int league.
+// launches that take them cover each team once, each within Kokkos' int league.
 template <int Tile>
 void expect_round_arithmetic(std::int64_t n) {
   const std::string what = "N = " + std::to_string(n) + ", tile " + std::to_string(Tile);
@@ -95,21 +96,29 @@ void expect_round_arithmetic(std::int64_t n) {
     EXPECT_EQ(geo.tile_offset(tiles - 1, tiles - 1, Tile) + (Tile - 1) * n + Tile - 1, n * n - 1)
         << what;
     EXPECT_EQ(geo.tile_offset(1, pivot, Tile), n * Tile + std::int64_t(pivot) * Tile) << what;
-    const Remaining<Tile> rest{nullptr, nullptr, geo};
+    Remaining<Tile> rest{nullptr, nullptr, geo};
     const std::int64_t teams = rest.teams();
     EXPECT_EQ(teams, std::int64_t(tiles - 1) * (tiles - 1)) << what;
-    int row = -1, col = -1;
-    rest.tile_of(teams - 1, row, col);
-    EXPECT_EQ(row, pivot == tiles - 1 ? tiles - 2 : tiles - 1) << what << ", pivot " << pivot;
-    EXPECT_EQ(col, pivot == tiles - 1 ? tiles - 2 : tiles - 1) << what << ", pivot " << pivot;
-    rest.tile_of(0, row, col);
-    EXPECT_EQ(row, pivot == 0 ? 1 : 0) << what << ", pivot " << pivot;
-    EXPECT_EQ(col, pivot == 0 ? 1 : 0) << what << ", pivot " << pivot;
+    // The launches of BlockedRounds::remaining: whole rows from first_row, each an int league
+    // of at most 2^30 teams; the first team of the first and the last of the last.
     std::int64_t covered = 0;
-    for (std::int64_t k = 0; k < range_launches(0, teams); ++k) {
-      const IndexRange launch = range_launch(0, teams, k);
-      EXPECT_LT(launch.to - launch.from, std::int64_t(2147483647)) << what;
-      covered += launch.to - launch.from;
+    int row = -1, col = -1;
+    for (int first = 0; first < rest.rows(); first += rest.rows_per_launch()) {
+      rest.first_row = first;
+      const std::int64_t league =
+          std::int64_t(std::min(rest.rows_per_launch(), rest.rows() - first)) * rest.row_teams();
+      EXPECT_LE(league, apsp::detail::max_range_launch) << what;
+      if (first == 0) {
+        rest.tile_of(0, row, col);
+        EXPECT_EQ(row, pivot == 0 ? 1 : 0) << what << ", pivot " << pivot;
+        EXPECT_EQ(col, pivot == 0 ? 1 : 0) << what << ", pivot " << pivot;
+      }
+      covered += league;
+      if (covered == teams) {
+        rest.tile_of(int(league - 1), row, col);
+        EXPECT_EQ(row, pivot == tiles - 1 ? tiles - 2 : tiles - 1) << what << ", pivot " << pivot;
+        EXPECT_EQ(col, pivot == tiles - 1 ? tiles - 2 : tiles - 1) << what << ", pivot " << pivot;
+      }
     }
     EXPECT_EQ(covered, teams) << what;
   }

@@ -54,12 +54,14 @@
 // same vertex.
 #pragma once
 
+#include <apsp/detail/index_ranges.hpp>
 #include <apsp/detail/tile_shapes.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -522,9 +524,11 @@ struct RemainingTiles {
   const T* pivot_rows;
   RoundGeometry geo;
   Part part = Part::all;
-  // Team n of a launch updates the tile of team first_team + n of the round's part: a part
-  // of more teams than one launch takes goes in several (BlockedRounds::remaining).
-  std::int64_t first_team = 0;
+  // A part of more teams than one launch takes (a league is an int) goes in launches of whole
+  // rows of tiles: team n of a launch updates the tile of team first_row * row_teams() + n of
+  // the part. The mapping stays in 32-bit ints: with a 64-bit team index and division the
+  // whole solve ran 4% slower (H100; docs/PERFORMANCE.md).
+  int first_row = 0;
 
   // The tile rows and columns from the pivot on that a launch of `all` or `outside_next` skips.
   KOKKOS_INLINE_FUNCTION int skip() const { return part == Part::outside_next ? 2 : 1; }
@@ -532,23 +536,31 @@ struct RemainingTiles {
   KOKKOS_INLINE_FUNCTION int cross_row_teams() const {
     return geo.owns(geo.pivot + 1) ? geo.tiles - 1 : 0;
   }
+  // all, outside_next: the tile rows of the part and the teams of one row.
+  int rows() const { return geo.other_local_rows(skip()); }
+  KOKKOS_INLINE_FUNCTION int row_teams() const { return geo.tiles - skip(); }
   // Teams of the part: one per tile; (tiles - 1)^2 passes 2^31 from 46342 tiles (tiles of 4 at
   // N = 185368).
   std::int64_t teams() const {
     if (part == Part::next_cross) return cross_row_teams() + geo.other_local_rows(2);
-    return std::int64_t(geo.other_local_rows(skip())) * (geo.tiles - skip());
+    return std::int64_t(rows()) * row_teams();
   }
-  // The local tile row and the tile column of team n of the part.
-  KOKKOS_INLINE_FUNCTION void tile_of(std::int64_t n, int& row, int& col) const {
+  // The launches of the part: whole rows, at most max_range_launch teams each (next_cross: one).
+  int rows_per_launch() const {
+    if (part == Part::next_cross) return 1;
+    return row_teams() > 0 ? int(std::max<std::int64_t>(1, max_range_launch / row_teams())) : 1;
+  }
+  // The local tile row and the tile column of team n of the launch from first_row.
+  KOKKOS_INLINE_FUNCTION void tile_of(int n, int& row, int& col) const {
     if (part != Part::next_cross) {
-      const int cols = geo.tiles - skip();
-      row = geo.other_local_row(int(n / cols), skip());
-      col = geo.other_col(int(n % cols), skip());
+      const int cols = row_teams();
+      row = geo.other_local_row(first_row + n / cols, skip());
+      col = geo.other_col(n % cols, skip());
     } else if (n < cross_row_teams()) {
       row = geo.pivot + 1 - geo.first_tile;
-      col = geo.other_col(int(n));
+      col = geo.other_col(n);
     } else {
-      row = geo.other_local_row(int(n) - cross_row_teams(), 2);
+      row = geo.other_local_row(n - cross_row_teams(), 2);
       col = geo.pivot + 1;
     }
   }
@@ -626,7 +638,7 @@ struct RemainingTiles {
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
     int tile_row, tile_col;
-    tile_of(first_team + team.league_rank(), tile_row, tile_col);
+    tile_of(team.league_rank(), tile_row, tile_col);
     const std::int64_t ld = geo.ld;
     T* own = local + geo.tile_offset(tile_row, tile_col, B);
     const T* col_panel = local + geo.tile_offset(tile_row, geo.pivot, B);

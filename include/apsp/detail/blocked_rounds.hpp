@@ -12,6 +12,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -129,17 +130,23 @@ class BlockedRounds {
   using Part = typename Remaining::Part;
 
   // Phase 3 of round r, or the part of it given, once the panels are final. A league is an int
-  // (and on CUDA at most 2^31 - 1 blocks): a part of more teams goes in several launches.
+  // (and on CUDA at most 2^31 - 1 blocks): a part of more teams goes in launches of whole rows.
   void remaining(int r, const T* pivot_rows, Part part = Part::all) {
     geo_.pivot = r;
     Remaining rest{local_, pivot_rows, geo_, part};
-    const std::int64_t teams = rest.teams();
-    for (std::int64_t n = 0; n < range_launches(0, teams); ++n) {
-      const IndexRange launch = range_launch(0, teams, n);
-      rest.first_team = launch.from;
+    const char* label =
+        part == Part::next_cross ? "apsp::fw::next_cross" : "apsp::fw::remaining_tiles";
+    if (part == Part::next_cross) {
+      if (rest.teams() > 0)
+        Kokkos::parallel_for(
+            label, policy<typename types::tiles_policy>(int(rest.teams()), Shape::team_size), rest);
+      return;
+    }
+    for (int first = 0; first < rest.rows(); first += rest.rows_per_launch()) {
+      rest.first_row = first;
+      const int rows = std::min(rest.rows_per_launch(), rest.rows() - first);
       Kokkos::parallel_for(
-          part == Part::next_cross ? "apsp::fw::next_cross" : "apsp::fw::remaining_tiles",
-          policy<typename types::tiles_policy>(int(launch.to - launch.from), Shape::team_size),
+          label, policy<typename types::tiles_policy>(rows * rest.row_teams(), Shape::team_size),
           rest);
     }
   }
