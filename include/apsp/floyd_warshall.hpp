@@ -3,9 +3,13 @@
 // The blocked algorithm works on whole Tile x Tile tiles, so the distance matrix is N x N with
 // N = V rounded up to a multiple of the plan's tile (plan.hpp): the extra vertices are isolated
 // (infinity off the diagonal, 0 on it), so the leading V x V block is the answer.
+// WithoutInitializing: fill_distance_matrix writes every entry, and Kokkos 3.4 on CUDA
+// initializes a View of 2^32 elements or more in one launch whose 32-bit index arithmetic wraps
+// (at N = 65536 it never ends; detail/index_ranges.hpp).
 //
 //   const apsp::Plan plan = apsp::make_plan(exec, graph.vertices);
-//   apsp::DistanceMatrix<Exec> dist("dist", plan.padded, plan.padded);
+//   apsp::DistanceMatrix<Exec> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "dist"),
+//                                   plan.padded, plan.padded);  // the fill sets every entry
 //   apsp::fill_distance_matrix(exec, dist, graph.edges);
 //   apsp::floyd_warshall(exec, dist, plan);
 //
@@ -15,6 +19,7 @@
 // rows on each of several ranks: apsp::mpi::floyd_warshall (mpi.hpp), the same rounds.
 #pragma once
 
+#include <apsp/detail/index_ranges.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/row_block_rounds.hpp>
 #include <apsp/error.hpp>
@@ -73,16 +78,13 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T
   static_assert(Kokkos::is_view<Edges>::value, "edges: a DeviceEdges or an std::vector<Edge>");
   detail::ScopedRegion region("apsp::fill_distance_rows");
   const std::int64_t count = rows.extent(0), n = rows.extent(1);
-  Kokkos::parallel_for(
-      "apsp::fill::infinity",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, count * n),
-      KOKKOS_LAMBDA(std::int64_t e) {
+  // count * n reaches 2^32 at N = 65536: more than one launch (detail/index_ranges.hpp).
+  detail::for_each_index(
+      "apsp::fill::infinity", exec, 0, count * n, KOKKOS_LAMBDA(std::int64_t e) {
         rows.data()[e] = (first_row + e / n == e % n) ? T(0) : Distance<T>::infinity;
       });
-  Kokkos::parallel_for(
-      "apsp::fill::edges",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, edges.size()),
-      KOKKOS_LAMBDA(std::int64_t e) {
+  detail::for_each_index(
+      "apsp::fill::edges", exec, 0, std::int64_t(edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
         const auto edge = edges(e);  // an Edge, or any src/dst/weight record (real weights)
         // A self-loop only counts when negative (dist(i,i) = 0 otherwise): a negative cycle.
         Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), T(edge.weight));

@@ -30,6 +30,7 @@
 // so the result does not depend on the threads' timing.
 #pragma once
 
+#include <apsp/detail/index_ranges.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
@@ -155,8 +156,8 @@ Edges tight_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& row
       "apsp::paths::count_tight_edges", Range(exec, 0, edges.size()),
       KOKKOS_LAMBDA(std::int64_t e, std::int64_t & sum) { sum += tight(edges(e)) ? 1 : 0; }, total);
   Edges out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tight_edges"), total);
-  Kokkos::parallel_scan(
-      "apsp::paths::place_tight_edges", Range(exec, 0, edges.size()),
+  detail::scan_indices(
+      "apsp::paths::place_tight_edges", exec, 0, std::int64_t(edges.size()),
       KOKKOS_LAMBDA(std::int64_t e, std::int64_t & at, bool final) {
         if (!tight(edges(e))) return;
         if (final) out(at) = edges(e);
@@ -172,19 +173,19 @@ template <class T = int, class ExecSpace, class Edges>
 PathEdges<ExecSpace, T> path_edges(const ExecSpace& exec, std::int64_t vertices,
                                    const Edges& edges) {
   detail::ScopedRegion region("apsp::path_edges");
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using memory_space = typename ExecSpace::memory_space;
   PathEdges<ExecSpace, T> out;
   out.offsets = Kokkos::View<std::int64_t*, memory_space>("apsp::path_edges_offsets", vertices + 1);
   const auto offsets = out.offsets;
   // Counts by source (in offsets(u + 1)), their prefix sums, then each edge at its source's
   // next free place (the order within a source does not matter to the rule).
-  Kokkos::parallel_for(
-      "apsp::paths::count_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
+  detail::for_each_index(
+      "apsp::paths::count_path_edges", exec, 0, std::int64_t(edges.size()),
+      KOKKOS_LAMBDA(std::int64_t e) {
         Kokkos::atomic_add(&offsets(edges(e).src + 1), std::int64_t(1));
       });
-  Kokkos::parallel_scan(
-      "apsp::paths::path_edge_offsets", Range(exec, 0, vertices + 1),
+  detail::scan_indices(
+      "apsp::paths::path_edge_offsets", exec, 0, vertices + 1,
       KOKKOS_LAMBDA(std::int64_t u, std::int64_t & sum, bool final) {
         sum += offsets(u);
         if (final) offsets(u) = sum;
@@ -200,8 +201,9 @@ PathEdges<ExecSpace, T> path_edges(const ExecSpace& exec, std::int64_t vertices,
                     Kokkos::subview(offsets, std::make_pair(std::int64_t(0), vertices)));
   const auto targets = out.targets;
   const auto weights = out.weights;
-  Kokkos::parallel_for(
-      "apsp::paths::place_path_edges", Range(exec, 0, edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
+  detail::for_each_index(
+      "apsp::paths::place_path_edges", exec, 0, std::int64_t(edges.size()),
+      KOKKOS_LAMBDA(std::int64_t e) {
         const auto edge = edges(e);
         const std::int64_t at = Kokkos::atomic_fetch_add(&next(edge.src), std::int64_t(1));
         targets(at) = edge.dst;

@@ -8,7 +8,8 @@
 // use. A library caller makes one with make_plan():
 //
 //   const apsp::Plan plan = apsp::make_plan(exec, graph.vertices);
-//   apsp::DistanceMatrix<Exec> dist("dist", plan.padded, plan.padded);
+//   apsp::DistanceMatrix<Exec> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "dist"),
+//                                   plan.padded, plan.padded);  // the fill sets every entry
 //   apsp::fill_distance_matrix(exec, dist, graph.edges);
 //   apsp::floyd_warshall(exec, dist, plan);
 #pragma once

@@ -54,12 +54,14 @@
 // same vertex.
 #pragma once
 
+#include <apsp/detail/index_ranges.hpp>
 #include <apsp/detail/tile_shapes.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -192,6 +194,10 @@ struct RoundGeometry {
   // Tile columns outside [pivot, pivot + skip) (pivot + skip <= tiles): the n-th.
   KOKKOS_INLINE_FUNCTION int other_col(int n, int skip = 1) const {
     return n >= pivot ? n + skip : n;
+  }
+  // The offset of element (0, 0) of tile (local tile row, tile column) for tiles of B.
+  KOKKOS_INLINE_FUNCTION std::int64_t tile_offset(int local_row, int col, int B) const {
+    return std::int64_t(local_row) * B * ld + std::int64_t(col) * B;
   }
 };
 
@@ -450,8 +456,7 @@ struct PivotTile {
   RoundGeometry geo;
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
-    const std::int64_t at =
-        std::int64_t(geo.pivot - geo.first_tile) * B * geo.ld + std::int64_t(geo.pivot) * B;
+    const std::int64_t at = geo.tile_offset(geo.pivot - geo.first_tile, geo.pivot, B);
     types::template close_tile<Relax>(team, local + at, nullptr, geo.ld, types::Through::itself);
   }
 };
@@ -479,17 +484,16 @@ struct PivotPanels {
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
     const int n = team.league_rank();
     const int rows = do_rows ? geo.tiles - 1 : 0;
-    const std::int64_t pivot_col = std::int64_t(geo.pivot) * B;
     if (n < rows) {
-      const std::int64_t pivot_local_row = std::int64_t(geo.pivot - geo.first_tile) * B;
-      const std::int64_t at = pivot_local_row * geo.ld + std::int64_t(geo.other_col(n)) * B;
-      types::template close_tile<Relax>(team, local + at,
-                                        local + pivot_local_row * geo.ld + pivot_col, geo.ld,
-                                        types::Through::pivot_left);
+      const int pivot_local_row = geo.pivot - geo.first_tile;
+      types::template close_tile<Relax>(
+          team, local + geo.tile_offset(pivot_local_row, geo.other_col(n), B),
+          local + geo.tile_offset(pivot_local_row, geo.pivot, B), geo.ld,
+          types::Through::pivot_left);
     } else {
-      const std::int64_t at = std::int64_t(geo.other_local_row(n - rows)) * B * geo.ld + pivot_col;
-      types::template close_tile<Relax>(team, local + at, pivot_rows + pivot_col, geo.ld,
-                                        types::Through::pivot_right);
+      types::template close_tile<Relax>(
+          team, local + geo.tile_offset(geo.other_local_row(n - rows), geo.pivot, B),
+          pivot_rows + geo.tile_offset(0, geo.pivot, B), geo.ld, types::Through::pivot_right);
     }
   }
 };
@@ -520,6 +524,11 @@ struct RemainingTiles {
   const T* pivot_rows;
   RoundGeometry geo;
   Part part = Part::all;
+  // A part of more teams than one launch takes (a league is an int) goes in launches of whole
+  // rows of tiles: team n of a launch updates the tile of team first_row * row_teams() + n of
+  // the part. The mapping stays in 32-bit ints: with a 64-bit team index and division the
+  // whole solve ran 4% slower (H100; docs/PERFORMANCE.md).
+  int first_row = 0;
 
   // The tile rows and columns from the pivot on that a launch of `all` or `outside_next` skips.
   KOKKOS_INLINE_FUNCTION int skip() const { return part == Part::outside_next ? 2 : 1; }
@@ -527,15 +536,25 @@ struct RemainingTiles {
   KOKKOS_INLINE_FUNCTION int cross_row_teams() const {
     return geo.owns(geo.pivot + 1) ? geo.tiles - 1 : 0;
   }
-  int league_size() const {
+  // all, outside_next: the tile rows of the part and the teams of one row.
+  int rows() const { return geo.other_local_rows(skip()); }
+  KOKKOS_INLINE_FUNCTION int row_teams() const { return geo.tiles - skip(); }
+  // Teams of the part: one per tile; (tiles - 1)^2 passes 2^31 from 46342 tiles (tiles of 4 at
+  // N = 185368).
+  std::int64_t teams() const {
     if (part == Part::next_cross) return cross_row_teams() + geo.other_local_rows(2);
-    return geo.other_local_rows(skip()) * (geo.tiles - skip());
+    return std::int64_t(rows()) * row_teams();
   }
-  // The local tile row and the tile column of team n.
+  // The launches of the part: whole rows, at most max_range_launch teams each (next_cross: one).
+  int rows_per_launch() const {
+    if (part == Part::next_cross) return 1;
+    return row_teams() > 0 ? int(std::max<std::int64_t>(1, max_range_launch / row_teams())) : 1;
+  }
+  // The local tile row and the tile column of team n of the launch from first_row.
   KOKKOS_INLINE_FUNCTION void tile_of(int n, int& row, int& col) const {
     if (part != Part::next_cross) {
-      const int cols = geo.tiles - skip();
-      row = geo.other_local_row(n / cols, skip());
+      const int cols = row_teams();
+      row = geo.other_local_row(first_row + n / cols, skip());
       col = geo.other_col(n % cols, skip());
     } else if (n < cross_row_teams()) {
       row = geo.pivot + 1 - geo.first_tile;
@@ -618,14 +637,12 @@ struct RemainingTiles {
 #endif
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename types::member& team) const {
-    const int n = team.league_rank();
     int tile_row, tile_col;
-    tile_of(n, tile_row, tile_col);
+    tile_of(team.league_rank(), tile_row, tile_col);
     const std::int64_t ld = geo.ld;
-    const std::int64_t at = std::int64_t(tile_row) * B * ld + std::int64_t(tile_col) * B;
-    T* own = local + at;
-    const T* col_panel = local + std::int64_t(tile_row) * B * ld + std::int64_t(geo.pivot) * B;
-    const T* row_panel = pivot_rows + std::int64_t(tile_col) * B;
+    T* own = local + geo.tile_offset(tile_row, tile_col, B);
+    const T* col_panel = local + geo.tile_offset(tile_row, geo.pivot, B);
+    const T* row_panel = pivot_rows + geo.tile_offset(0, tile_col, B);
 
     typename types::tile4 cols(team.team_scratch(int(types::level)), B, KC / 4);  // cols(i, kk/4)
     typename types::tile4 rows(team.team_scratch(int(types::level)), KC, B / 4);  // rows(kk, j/4)

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <apsp/detail/blocked_kernels.hpp>
+#include <apsp/detail/index_ranges.hpp>
 #include <apsp/detail/tile_shapes.hpp>
 #include <apsp/error.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -72,7 +74,7 @@ void visit_relaxation(bool negative, F&& f) {
 struct SharedPivotRows {
   template <class T>
   const T* operator()(T* local, const RoundGeometry& geo, int tile) const {
-    return local + std::int64_t(geo.pivot - geo.first_tile) * tile * geo.ld;
+    return local + geo.tile_offset(geo.pivot - geo.first_tile, 0, tile);
   }
 };
 
@@ -130,14 +132,26 @@ class BlockedRounds {
   using Remaining = RemainingTiles<ExecSpace, Shape, typename Relax::product>;
   using Part = typename Remaining::Part;
 
-  // Phase 3 of round r, or the part of it given, once the panels are final.
+  // Phase 3 of round r, or the part of it given, once the panels are final. A league is an int
+  // (and on CUDA at most 2^31 - 1 blocks): a part of more teams goes in launches of whole rows.
   void remaining(int r, const T* pivot_rows, Part part = Part::all) {
     geo_.pivot = r;
     Remaining rest{local_, pivot_rows, geo_, part};
-    if (rest.league_size() > 0)
+    const char* label =
+        part == Part::next_cross ? "apsp::fw::next_cross" : "apsp::fw::remaining_tiles";
+    if (part == Part::next_cross) {
+      if (rest.teams() > 0)
+        Kokkos::parallel_for(
+            label, policy<typename types::tiles_policy>(int(rest.teams()), Shape::team_size), rest);
+      return;
+    }
+    for (int first = 0; first < rest.rows(); first += rest.rows_per_launch()) {
+      rest.first_row = first;
+      const int rows = std::min(rest.rows_per_launch(), rest.rows() - first);
       Kokkos::parallel_for(
-          part == Part::next_cross ? "apsp::fw::next_cross" : "apsp::fw::remaining_tiles",
-          policy<typename types::tiles_policy>(rest.league_size(), Shape::team_size), rest);
+          label, policy<typename types::tiles_policy>(rows * rest.row_teams(), Shape::team_size),
+          rest);
+    }
   }
 
  private:
