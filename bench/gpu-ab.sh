@@ -18,7 +18,7 @@ for vp in $sizes; do
       bin=$a
       [[ $which == B ]] && bin=$b
       "$bin" --backend cuda "$@" "$work/g$v.in" /dev/null --stats "$work/s.json" &&
-        echo "$which $v $(sed -n 's/.*"compute": \([0-9.e+-]*\),.*/\1/p' "$work/s.json")" \
+        echo "$which $v $(sed -n 's/.*"compute": \([0-9.e+-]*\),.*/\1/p' "$work/s.json" | head -1)" \
           >>"$out/ab.txt"
     done
   done
