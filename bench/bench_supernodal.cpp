@@ -161,6 +161,7 @@ int main(int argc, char** argv) {
   std::string kind = "grid";
   int vertices = 5041, block = 0, repeats = 3;
   bool run_dense = false, check = false;
+  apsp::SupernodalOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--graph" && i + 1 < argc)
@@ -171,15 +172,22 @@ int main(int argc, char** argv) {
       block = std::atoi(argv[++i]);
     else if (a == "--repeats" && i + 1 < argc)
       repeats = std::atoi(argv[++i]);
+    else if (a == "--small" && i + 1 < argc)
+      options.small_supernode = std::atoi(argv[++i]);
+    else if (a == "--fraction" && i + 1 < argc)
+      options.relaxed_fraction = std::atof(argv[++i]);
+    else if (a == "--tile" && i + 1 < argc)
+      options.tile = std::atoi(argv[++i]);
     else if (a == "--dense")
       run_dense = true;
     else if (a == "--check")
       check = true;
     else {
-      std::fprintf(stderr,
-                   "usage: %s [--graph grid|road] [--vertices V] [--block ROWS] "
-                   "[--repeats N] [--dense] [--check]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--graph grid|road] [--vertices V] [--block ROWS] "
+          "[--repeats N] [--small COLUMNS] [--fraction F] [--tile B] [--dense] [--check]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -206,7 +214,7 @@ int main(int argc, char** argv) {
   apsp::DistanceMatrix<Exec, T> rows("rows", block, v);
   for (int rep = 0; rep < repeats; ++rep) {
     t0 = std::chrono::steady_clock::now();
-    const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(v, g.edges, perm);
+    const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(v, g.edges, perm, options);
     const double symbolic = seconds_since(t0);
     if (rep == 0) {
       const auto& p = plan.prediction;
@@ -256,7 +264,7 @@ int main(int argc, char** argv) {
                 dense / best[3]);
     if (check) {
       const auto factor = apsp::supernodal_factor<T>(
-          exec, apsp::supernodal_symbolic(v, g.edges, perm), g.edges, false);
+          exec, apsp::supernodal_symbolic(v, g.edges, perm, options), g.edges, false);
       auto host_dense = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
       std::int64_t wrong = 0;
       for (std::int64_t first = 0; first < v; first += block) {

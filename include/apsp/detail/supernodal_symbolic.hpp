@@ -10,7 +10,8 @@
 //   2. its postorder, composed with the caller's permutation: every subtree becomes a contiguous
 //      range of indices that ends at its root, which changes no fill;
 //   3. the column counts |struct(L(:,j))|, merging the children's structures in postorder;
-//   4. supernodes: chains of the tree merged while the explicit infinities they add stay few
+//   4. supernodes: small subtrees whole, chains of the tree merged while the explicit
+//      infinities they add stay few
 //      (relaxed amalgamation: fundamental supernodes add none, small fronts cost launches);
 //   5. the border Bd(s) of each supernode: the later vertices adjacent to its subtree in the
 //      filled graph (= struct of its last column), and where each lands in its parent's front.
@@ -36,6 +37,7 @@ struct SupernodalOptions {
   int small_supernode = 16;       // chains merged up to this many columns whatever they add
   double relaxed_fraction = 0.1;  // ... and beyond it while the added infinities stay below this
                                   // fraction of the merged supernode's values
+  int small_subtree = 32;         // a subtree of at most this many columns is one supernode
 };
 
 // Predictions of the symbolic phase, before any numeric work (values: distances of the type
@@ -269,10 +271,20 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
   // is j's last child) and what it adds stays within the options. Values of a supernode of c
   // columns and border b: c (c + 2 b).
   const auto values = [](double c, double b) { return c * (c + 2 * b); };
+  // A subtree of few columns (the leaves of a dissection, branching) becomes one supernode whole:
+  // its range is contiguous and its border is its root's.
+  std::vector<std::int32_t> subtree_start(n);
+  for (std::size_t j = 0; j < n; ++j)
+    subtree_start[j] = std::int32_t(j);
+  for (std::size_t j = 0; j < n; ++j)
+    if (parent[j] >= 0)
+      subtree_start[std::size_t(parent[j])] =
+          std::min(subtree_start[std::size_t(parent[j])], subtree_start[j]);
   plan.first.push_back(0);
   double chain_values = 0, chain_zeros = 0;
   for (std::int32_t j = 0; j < vertices; ++j) {
     const double own = values(1, counts[j]);
+    bool merged_chain = false;
     if (j > 0 && parent[j - 1] == j) {
       const double columns = double(j - plan.first.back() + 1);
       const double merged = values(columns, counts[j]);
@@ -281,12 +293,22 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
           zeros <= options.relaxed_fraction * merged) {
         chain_values = merged;
         chain_zeros = zeros;
-        continue;
+        merged_chain = true;
       }
     }
-    if (j > 0) plan.first.push_back(j);
-    chain_values = own;
-    chain_zeros = 0;
+    if (!merged_chain) {
+      if (j > 0) plan.first.push_back(j);
+      chain_values = own;
+      chain_zeros = 0;
+    }
+    const std::int32_t from = subtree_start[std::size_t(j)];
+    if (j - from + 1 <= options.small_subtree && plan.first.back() > from) {
+      while (plan.first.back() > from)
+        plan.first.pop_back();
+      if (plan.first.back() < from) plan.first.push_back(from);
+      chain_values = values(j - from + 1, counts[j]);
+      chain_zeros = 0;
+    }
   }
   if (vertices > 0) plan.first.push_back(std::int32_t(vertices));
   const std::int64_t supernodes = std::int64_t(plan.first.size()) - 1;
