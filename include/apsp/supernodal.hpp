@@ -322,7 +322,9 @@ template <class ExecSpace, class T>
 void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
                      std::int64_t first, const DistanceMatrix<ExecSpace, T>& out,
                      RowOrder order = RowOrder::user) {
-  detail::supernodal_rows<true>(exec, factor, first, out, order);
+  // The host-vector sweeps where the rows are in host memory; a team of rows elsewhere (GPUs).
+  detail::supernodal_rows<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>(
+      exec, factor, first, out, order);
 }
 
 }  // namespace apsp
