@@ -1,0 +1,337 @@
+// Supernodal Floyd-Warshall: all-pairs shortest paths of a sparse graph at the cost of its
+// structure (Sao, Kannan, Gera, Vuduc, "A supernodal all-pairs shortest path algorithm",
+// PPoPP 2020). Floyd-Warshall is Gaussian elimination in the (min, +) semiring, so with a
+// fill-reducing order (nested dissection) it needs only the blocks that sparse Cholesky's fill
+// says can be finite. Three named phases, as in sparse direct solvers:
+//
+//   const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(graph.vertices, graph.edges, perm);
+//   // plan.prediction: memory and work, before any numeric work
+//   auto factor = apsp::supernodal_factor<T>(exec, plan, graph.edges, negative_weights);
+//   if (factor.negative_cycle_vertex() >= 0) ...  // shortest paths undefined
+//   apsp::DistanceMatrix<Exec, T> rows("rows", count, graph.vertices);
+//   apsp::supernodal_rows(exec, factor, first, rows);  // rows [first, first + count)
+//
+//   1. symbolic (host, detail/supernodal_symbolic.hpp): the elimination tree of the permuted
+//      symmetrized structure, supernodes, their borders Bd(s), the predictions;
+//   2. factor: in postorder, each supernode's front F = s u Bd(s) (its original edges and its
+//      children's Schur complements) goes through one Floyd-Warshall round with pivot block s,
+//      by the dense blocked kernels (BlockedRounds on the front, padded to the tile): closure of
+//      A(s,s), the panels A(s,Bd), A(Bd,s), the Schur complement A(Bd,Bd). A(s,s), the panels
+//      are kept; the Schur complement goes to the parent. Dense Floyd-Warshall is the case of
+//      one supernode;
+//   3. rows, by blocks of source rows: two sweeps over the factor (detail/supernodal_kernels.hpp)
+//      give exact rows of the distance matrix, V x (factor size) work for all of them.
+// Rows come in the user's numbering (RowOrder::user) or the plan's (RowOrder::plan: row p is the
+// user's vertex plan.perm[p], column q the user's plan.perm[q]). Negative weights take the
+// kernels' signed variant (detail/blocked_kernels.hpp, "Negative weights"); a negative cycle shows
+// as a negative diagonal of the factor (its highest vertex closes it there).
+#pragma once
+
+#include <apsp/detail/blocked_rounds.hpp>
+#include <apsp/detail/region.hpp>
+#include <apsp/detail/supernodal_kernels.hpp>
+#include <apsp/detail/supernodal_symbolic.hpp>
+#include <apsp/error.hpp>
+#include <apsp/floyd_warshall.hpp>
+#include <apsp/plan.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace apsp {
+
+// The numeric factor of a plan, on the device of ExecSpace, for distances of type T.
+template <class ExecSpace, class T>
+class SupernodalFactor {
+ public:
+  using memory_space = typename ExecSpace::memory_space;
+
+  const SupernodalPlan& plan() const { return plan_; }
+  bool negative_weights() const { return negative_; }
+  // The smallest user vertex whose factor diagonal is negative (a negative cycle has its highest
+  // vertex there), or -1.
+  std::int64_t negative_cycle_vertex() const { return cycle_; }
+
+  // Internals of the row sweeps.
+  const detail::SupernodeViews<memory_space>& supernodes() const { return views_; }
+  const Kokkos::View<T*, memory_space>& values() const { return values_; }
+  const Kokkos::View<const std::int32_t*, memory_space>& position() const { return position_; }
+
+ private:
+  template <class U, class E>
+  friend SupernodalFactor<E, U> supernodal_factor(const E&, const SupernodalPlan&,
+                                                  const std::vector<Edge>&, bool);
+  SupernodalPlan plan_;
+  bool negative_ = false;
+  std::int64_t cycle_ = -1;
+  detail::SupernodeViews<memory_space> views_;
+  Kokkos::View<T*, memory_space> values_;
+  Kokkos::View<const std::int32_t*, memory_space> position_;
+};
+
+namespace detail {
+
+template <class ExecSpace, class X>
+Kokkos::View<const X*, typename ExecSpace::memory_space> to_device(const ExecSpace& exec,
+                                                                   const std::vector<X>& host,
+                                                                   const std::string& label) {
+  Kokkos::View<X*, typename ExecSpace::memory_space> view(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host.size());
+  Kokkos::deep_copy(
+      exec, view,
+      Kokkos::View<const X*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          host.data(), host.size()));
+  return view;
+}
+
+// The original edges of each front, in front coordinates, lightest of duplicates:
+// (supernode, row, column) sorted, with the supernodes' offsets.
+template <class T>
+struct FrontEdges {
+  std::vector<std::int64_t> start;
+  std::vector<std::int32_t> at;  // row, column pairs
+  std::vector<T> weight;
+};
+
+template <class T>
+FrontEdges<T> front_edges(const SupernodalPlan& plan, const std::vector<Edge>& edges,
+                          const std::vector<std::int32_t>& supernode_of) {
+  std::vector<std::tuple<std::int32_t, std::int32_t, std::int32_t, double>> list;
+  list.reserve(edges.size());
+  const auto local = [&](std::int32_t s, std::int32_t v) {
+    if (v < plan.first[s + 1]) return v - plan.first[s];
+    const auto b = plan.border.begin() + plan.border_start[s],
+               e = plan.border.begin() + plan.border_start[s + 1];
+    return plan.padded(plan.columns(s)) + std::int32_t(std::lower_bound(b, e, v) - b);
+  };
+  for (const Edge& e : edges) {
+    const std::int32_t a = plan.position[std::size_t(e.src)], b = plan.position[std::size_t(e.dst)];
+    const std::int32_t s = supernode_of[std::size_t(std::min(a, b))];
+    list.emplace_back(s, local(s, a), local(s, b), e.weight);
+  }
+  std::sort(list.begin(), list.end());
+  FrontEdges<T> out;
+  out.start.assign(std::size_t(plan.supernodes()) + 1, 0);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto& [s, r, c, w] = list[i];
+    if (i > 0 && std::get<0>(list[i - 1]) == s && std::get<1>(list[i - 1]) == r &&
+        std::get<2>(list[i - 1]) == c)
+      continue;  // sorted: the first of equal positions is the lightest
+    out.at.push_back(r);
+    out.at.push_back(c);
+    out.weight.push_back(T(w));
+    ++out.start[std::size_t(s) + 1];
+  }
+  for (std::size_t s = 0; s + 1 < out.start.size(); ++s)
+    out.start[s + 1] += out.start[s];
+  return out;
+}
+
+}  // namespace detail
+
+// The numeric factor (phase A). `edges` are the graph's (user numbering); negative_weights
+// selects the signed arithmetic (required when some weight is negative). The fronts are closed
+// with the backend's tile shape of plan.tile. Throws apsp::Error when no shape has that tile.
+template <class T, class ExecSpace>
+SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const SupernodalPlan& plan,
+                                                 const std::vector<Edge>& edges,
+                                                 bool negative_weights) {
+  detail::ScopedRegion region("apsp::supernodal_factor");
+  using memory_space = typename ExecSpace::memory_space;
+  SupernodalFactor<ExecSpace, T> factor;
+  factor.plan_ = plan;
+  factor.negative_ = negative_weights;
+  const std::int64_t supernodes = plan.supernodes();
+
+  std::vector<std::int32_t> supernode_of(static_cast<std::size_t>(plan.vertices));
+  std::vector<std::int64_t> values_start(std::size_t(supernodes) + 1, 0);
+  std::int32_t widest = 0;
+  for (std::int64_t s = 0; s < supernodes; ++s) {
+    for (std::int32_t j = plan.first[s]; j < plan.first[s + 1]; ++j)
+      supernode_of[std::size_t(j)] = std::int32_t(s);
+    const int c = plan.columns(s), b = plan.border_size(s);
+    values_start[s + 1] = values_start[s] + std::int64_t(c + b) * detail::factor_ld(c) +
+                          std::int64_t(c) * detail::factor_ld(b);
+    widest = std::max({widest, detail::factor_ld(c), detail::factor_ld(b)});
+  }
+  auto& views = factor.views_;
+  views.first = detail::to_device(exec, plan.first, "apsp::supernodal::first");
+  views.subtree_first = detail::to_device(exec, plan.subtree_first, "apsp::supernodal::subtree");
+  views.border = detail::to_device(exec, plan.border, "apsp::supernodal::border");
+  views.border_start = detail::to_device(exec, plan.border_start, "apsp::supernodal::border_start");
+  views.values_start = detail::to_device(exec, values_start, "apsp::supernodal::values_start");
+  views.supernodes = std::int32_t(supernodes);
+  views.widest = widest;
+  factor.position_ = detail::to_device(exec, plan.position, "apsp::supernodal::position");
+  factor.values_ = Kokkos::View<T*, memory_space>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::factor"),
+      values_start.back());
+  if (supernodes == 0) return factor;
+
+  const detail::FrontEdges<T> host_edges = detail::front_edges<T>(plan, edges, supernode_of);
+  const auto edge_at = detail::to_device(exec, host_edges.at, "apsp::supernodal::edge_at");
+  const auto weight = detail::to_device(exec, host_edges.weight, "apsp::supernodal::edge_weight");
+  const auto relative = detail::to_device(exec, plan.relative, "apsp::supernodal::relative");
+
+  int shape_index = -1;
+  for (const ShapeChoice& shape : available_shapes<ExecSpace, T>(exec))
+    if (shape.tile == plan.tile) {
+      shape_index = shape.index;
+      break;
+    }
+  if (shape_index < 0)
+    throw ShapeError("supernodal: no tile shape of " + std::to_string(plan.tile) + " on " +
+                     ExecSpace::name() + " for " + distance_type_name(Distance<T>::type) +
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+                     " (tile " + std::to_string(plan.tile) +
+                     " is not compiled into this build: APSP_CHECK_INSTANTIATIONS=minimal)"
+#else
+                     ""
+#endif
+    );
+
+  std::vector<std::vector<std::int32_t>> children(static_cast<std::size_t>(supernodes));
+  for (std::int64_t s = 0; s < supernodes; ++s)
+    if (plan.parent[s] >= 0) children[std::size_t(plan.parent[s])].push_back(std::int32_t(s));
+  using Front = Kokkos::View<T*, memory_space>;
+  std::vector<Front> fronts(static_cast<std::size_t>(supernodes));
+
+  detail::visit_shape(
+      typename detail::ShapeTable<ExecSpace, T>::type{}, shape_index, [&](auto shape) {
+        using Shape = decltype(shape);
+        detail::visit_relaxation<T>(negative_weights, [&](auto relax) {
+          using Relax = decltype(relax);
+          for (std::int64_t s = 0; s < supernodes; ++s) {
+            const int c = plan.columns(s), b = plan.border_size(s);
+            const std::int64_t size = plan.front_size(s), offset = plan.padded(c);
+            Front front(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::front"),
+                        size * size);
+            detail::assemble_edges(exec, front.data(), size, edge_at, weight, host_edges.start[s],
+                                   host_edges.start[s + 1]);
+            for (const std::int32_t child : children[std::size_t(s)]) {
+              const std::int64_t child_size = plan.front_size(child);
+              detail::extend_add(exec, front.data(), size, fronts[std::size_t(child)].data(),
+                                 child_size, plan.padded(plan.columns(child)), relative,
+                                 plan.border_start[child], plan.border_size(child));
+              fronts[std::size_t(child)] = Front();
+            }
+            const int tiles = int(size / Shape::tile);
+            detail::BlockedRounds<ExecSpace, Shape, Relax> rounds(exec, front.data(), 0, tiles,
+                                                                  tiles);
+            for (int r = 0; r < offset / Shape::tile; ++r)
+              rounds.round(r, detail::SharedPivotRows{});
+            detail::keep_factor(exec, front.data(), size, offset, c, b,
+                                factor.values_.data() + values_start[s]);
+            if (b > 0) fronts[std::size_t(s)] = front;
+          }
+        });
+      });
+
+  // The negative-cycle check: the smallest user vertex with a negative factor diagonal.
+  const auto perm = detail::to_device(exec, plan.perm, "apsp::supernodal::perm");
+  const auto first = views.first;
+  const auto start = views.values_start;
+  const auto values = factor.values_;
+  const std::int64_t vertices = plan.vertices;
+  std::int64_t found = vertices;
+  Kokkos::parallel_reduce(
+      "apsp::supernodal::negative_cycle", Kokkos::RangePolicy<ExecSpace>(exec, 0, int(supernodes)),
+      KOKKOS_LAMBDA(int s, std::int64_t& smallest) {
+        const int c = first(s + 1) - first(s), ldc = detail::factor_ld(c);
+        for (int k = 0; k < c; ++k)
+          if (values(start(s) + std::int64_t(k) * ldc + k) < T(0) && perm(first(s) + k) < smallest)
+            smallest = perm(first(s) + k);
+      },
+      Kokkos::Min<std::int64_t>(found));
+  factor.cycle_ = found < vertices ? found : -1;
+  return factor;
+}
+
+enum class RowOrder {
+  user,  // row i is the user's vertex first + i, columns in the user's numbering
+  plan   // row i is the plan's vertex first + i (the user's plan.perm[first + i]), columns too
+};
+
+namespace detail {
+
+// The row sweeps into y (count rows of the plan's columns, `ld` apart) for the plan's rows
+// `rows`; HostPath picks the host-vector kernel where there is one.
+template <bool HostPath, class ExecSpace, class T>
+void sweep_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor, T* y,
+                std::int64_t ld, std::int64_t count,
+                const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& rows) {
+  if (count == 0) return;
+  visit_relaxation<T>(factor.negative_weights(), [&](auto relax) {
+    using Sweeps = RowSweeps<ExecSpace, typename decltype(relax)::product, HostPath>;
+    Sweeps sweeps;
+    sweeps.y = y;
+    sweeps.ld = ld;
+    sweeps.vertices = factor.plan().vertices;
+    sweeps.count = count;
+    sweeps.rows = rows;
+    sweeps.sn = factor.supernodes();
+    sweeps.values = factor.values().data();
+    Kokkos::parallel_for(
+        "apsp::supernodal::row_sweeps",
+        Kokkos::TeamPolicy<ExecSpace>(exec, sweeps.league_size(), sweeps.team_size())
+            .set_scratch_size(1, Kokkos::PerTeam(sweeps.scratch_bytes())),
+        sweeps);
+  });
+}
+
+template <bool HostPath, class ExecSpace, class T>
+void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
+                     std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order) {
+  ScopedRegion region("apsp::supernodal_rows");
+  using memory_space = typename ExecSpace::memory_space;
+  const std::int64_t vertices = factor.plan().vertices, count = out.extent(0);
+  if (std::int64_t(out.extent(1)) < vertices || first < 0 || first + count > vertices)
+    throw Error("supernodal rows: " + std::to_string(count) + " x " +
+                std::to_string(out.extent(1)) + " rows from row " + std::to_string(first) +
+                " do not fit V = " + std::to_string(vertices));
+  if (count == 0) return;
+  Kokkos::View<std::int32_t*, memory_space> rows(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::rows"), count);
+  const auto position = factor.position();
+  const bool user = order == RowOrder::user;
+  Kokkos::parallel_for(
+      "apsp::supernodal::row_ids", Kokkos::RangePolicy<ExecSpace>(exec, 0, int(count)),
+      KOKKOS_LAMBDA(int r) { rows(r) = user ? position(first + r) : std::int32_t(first + r); });
+  if (!user) {
+    sweep_rows<HostPath>(exec, factor, out.data(), std::int64_t(out.extent(1)), count, rows);
+    return;
+  }
+  // The plan's columns, then the user's: out(r, j) = y(r, position(j)).
+  Kokkos::View<T**, Kokkos::LayoutRight, memory_space> y(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::plan_rows"), count,
+      vertices);
+  sweep_rows<HostPath>(exec, factor, y.data(), vertices, count, rows);
+  Kokkos::parallel_for(
+      "apsp::supernodal::user_columns",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, count * vertices),
+      KOKKOS_LAMBDA(std::int64_t e) {
+        const std::int64_t r = e / vertices, j = e % vertices;
+        out(r, j) = y(r, position(j));
+      });
+}
+
+}  // namespace detail
+
+// Rows [first, first + out.extent(0)) of the distance matrix into out (at least V columns; the
+// first V are written), in the user's numbering or the plan's (RowOrder). Phase B: each block
+// costs its rows x (the factor's size); blocks are independent.
+template <class ExecSpace, class T>
+void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
+                     std::int64_t first, const DistanceMatrix<ExecSpace, T>& out,
+                     RowOrder order = RowOrder::user) {
+  // The host-vector sweeps where the rows are in host memory; a team of rows elsewhere (GPUs).
+  detail::supernodal_rows<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>(
+      exec, factor, first, out, order);
+}
+
+}  // namespace apsp

@@ -1,0 +1,406 @@
+// Supernodal Floyd-Warshall (apsp/supernodal.hpp) against dense Floyd-Warshall on the same
+// backend, exactly (integer weights: every type sums them exactly here), on every backend of the
+// build and every distance type: structured sparse graphs (grids with deletions, random
+// geometric graphs, trees, paths, stars), disconnected and directed asymmetric graphs, negative
+// weights and negative cycles, tiny V, under the identity, random and nested-dissection orders;
+// the host-vector and the portable row kernels, both row orders, several tiles.
+#include "backends.hpp"
+
+#include <apsp/floyd_warshall.hpp>
+#include <apsp/supernodal.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+template <class ExecSpace, class T>
+struct Case {
+  using exec = ExecSpace;
+  using value = T;
+};
+template <class Tuple>
+struct Cases;
+// Every distance type; a checking build that compiles int32 alone (APSP_CHECK_INSTANTIATIONS=
+// minimal, distance.hpp) tests int32 alone.
+template <class... E>
+struct Cases<std::tuple<E...>> {
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+  using type = ::testing::Types<Case<E, int>...>;
+#else
+  using type = ::testing::Types<Case<E, int>..., Case<E, float>..., Case<E, double>...>;
+#endif
+};
+struct CaseName {
+  template <class C>
+  static std::string GetName(int) {
+    return apsp::backend_name<typename C::exec>() + "_" +
+           apsp::distance_type_name(apsp::Distance<typename C::value>::type);
+  }
+};
+
+// ---- graphs ----
+
+std::int32_t weight(std::mt19937& rng, int low = 1, int high = 100) {
+  return std::uniform_int_distribution<int>(low, high)(rng);
+}
+
+// A w x h grid, each edge kept with probability 1 - deleted; both directions with the same
+// weight, or (directed) independent weights and some edges one-way.
+apsp::Graph grid(int w, int h, unsigned seed, double deleted = 0, bool directed = false) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coin(0, 1);
+  apsp::Graph g;
+  g.vertices = w * h;
+  const auto link = [&](int a, int b) {
+    if (coin(rng) < deleted) return;
+    const int x = weight(rng);
+    if (!directed) {
+      g.edges.push_back({a, b, x});
+      g.edges.push_back({b, a, x});
+    } else {
+      if (coin(rng) < 0.8) g.edges.push_back({a, b, x});
+      if (coin(rng) < 0.8) g.edges.push_back({b, a, weight(rng)});
+    }
+  };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      if (x + 1 < w) link(y * w + x, y * w + x + 1);
+      if (y + 1 < h) link(y * w + x, (y + 1) * w + x);
+    }
+  return g;
+}
+
+// Points in the unit square joined within `radius` (both directions, weight ~ length).
+apsp::Graph geometric(int n, double radius, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<double> x(n), y(n);
+  for (int i = 0; i < n; ++i)
+    x[i] = u(rng), y[i] = u(rng);
+  apsp::Graph g;
+  g.vertices = n;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      const double d = std::hypot(x[i] - x[j], y[i] - y[j]);
+      if (d < radius) {
+        const int w = 1 + int(100 * d / radius);
+        g.edges.push_back({i, j, w});
+        g.edges.push_back({j, i, w});
+      }
+    }
+  return g;
+}
+
+apsp::Graph random_tree(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  apsp::Graph g;
+  g.vertices = n;
+  for (int i = 1; i < n; ++i) {
+    const int p = std::uniform_int_distribution<int>(0, i - 1)(rng);
+    g.edges.push_back({i, p, weight(rng)});
+    g.edges.push_back({p, i, weight(rng)});
+  }
+  return g;
+}
+
+apsp::Graph path(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  apsp::Graph g;
+  g.vertices = n;
+  for (int i = 0; i + 1 < n; ++i) {
+    g.edges.push_back({i, i + 1, weight(rng)});
+    g.edges.push_back({i + 1, i, weight(rng)});
+  }
+  return g;
+}
+
+apsp::Graph star(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  apsp::Graph g;
+  g.vertices = n;
+  for (int i = 1; i < n; ++i) {
+    g.edges.push_back({0, i, weight(rng)});
+    g.edges.push_back({i, 0, weight(rng)});
+  }
+  return g;
+}
+
+// a and b side by side, no edge between them.
+apsp::Graph disjoint(const apsp::Graph& a, const apsp::Graph& b) {
+  apsp::Graph g = a;
+  g.vertices = a.vertices + b.vertices;
+  for (apsp::Edge e : b.edges) {
+    e.src += a.vertices;
+    e.dst += a.vertices;
+    g.edges.push_back(e);
+  }
+  return g;
+}
+
+// Negative weights without a negative cycle: w(u,v) + p(u) - p(v) keeps every cycle's weight.
+apsp::Graph with_potentials(apsp::Graph g, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<int> p(std::size_t(g.vertices));
+  for (int& x : p)
+    x = weight(rng, 0, 150);
+  for (apsp::Edge& e : g.edges)
+    e.weight += p[std::size_t(e.src)] - p[std::size_t(e.dst)];
+  return g;
+}
+
+// ---- orders (perm[new] = old) ----
+
+std::vector<std::int32_t> random_order(int n, unsigned seed) {
+  std::vector<std::int32_t> perm(static_cast<std::size_t>(n));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), std::mt19937(seed));
+  return perm;
+}
+
+// Nested dissection of a w x h grid by recursive bisection: each half, then the line between.
+void dissect(int x0, int x1, int y0, int y1, int w, std::vector<std::int32_t>& out) {
+  if (x1 <= x0 || y1 <= y0) return;
+  if ((x1 - x0) * (y1 - y0) <= 6) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x)
+        out.push_back(y * w + x);
+    return;
+  }
+  if (x1 - x0 >= y1 - y0) {
+    const int mid = (x0 + x1) / 2;
+    dissect(x0, mid, y0, y1, w, out);
+    dissect(mid + 1, x1, y0, y1, w, out);
+    for (int y = y0; y < y1; ++y)
+      out.push_back(y * w + mid);
+  } else {
+    const int mid = (y0 + y1) / 2;
+    dissect(x0, x1, y0, mid, w, out);
+    dissect(x0, x1, mid + 1, y1, w, out);
+    for (int x = x0; x < x1; ++x)
+      out.push_back(mid * w + x);
+  }
+}
+std::vector<std::int32_t> grid_dissection(int w, int h) {
+  std::vector<std::int32_t> out;
+  dissect(0, w, 0, h, w, out);
+  return out;
+}
+
+// ---- solving ----
+
+template <class ExecSpace, class T>
+struct Dense {
+  std::vector<T> d;
+  std::int64_t cycle = -1;
+};
+
+template <class ExecSpace, class T>
+Dense<ExecSpace, T> dense(const apsp::Graph& g, bool negative) {
+  ExecSpace exec;
+  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, negative, {}, apsp::Distance<T>::type);
+  apsp::DistanceMatrix<ExecSpace, T> dist("dist", plan.padded, plan.padded);
+  apsp::fill_distance_matrix(exec, dist, g.edges);
+  apsp::floyd_warshall(exec, dist, plan);
+  Dense<ExecSpace, T> out;
+  out.cycle = apsp::negative_cycle_vertex(exec, dist, 0, g.vertices);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
+  for (int i = 0; i < g.vertices; ++i)
+    for (int j = 0; j < g.vertices; ++j)
+      out.d.push_back(host(i, j));
+  return out;
+}
+
+// All rows in blocks of `block`, user order (or the plan's, mapped back), host-vector or
+// portable sweeps.
+template <class ExecSpace, class T>
+std::vector<T> supernodal_all(const apsp::SupernodalFactor<ExecSpace, T>& factor, int block,
+                              apsp::RowOrder order, bool host_path) {
+  ExecSpace exec;
+  const std::int64_t v = factor.plan().vertices;
+  std::vector<T> out(std::size_t(v * v));
+  for (std::int64_t first = 0; first < v; first += block) {
+    const std::int64_t count = std::min<std::int64_t>(block, v - first);
+    apsp::DistanceMatrix<ExecSpace, T> rows("rows", count, v + 3);  // wider than V: allowed
+    if (host_path)
+      apsp::supernodal_rows(exec, factor, first, rows, order);
+    else
+      apsp::detail::supernodal_rows<false>(exec, factor, first, rows, order);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
+    const auto& perm = factor.plan().perm;
+    for (std::int64_t r = 0; r < count; ++r)
+      for (std::int64_t j = 0; j < v; ++j) {
+        const std::int64_t i = order == apsp::RowOrder::user ? first + r : perm[first + r];
+        const std::int64_t c = order == apsp::RowOrder::user ? j : perm[j];
+        out[std::size_t(i * v + c)] = host(r, j);
+      }
+  }
+  return out;
+}
+
+template <class C>
+class Supernodal : public ::testing::Test {
+ public:
+  using ExecSpace = typename C::exec;
+  using T = typename C::value;
+
+  // Supernodal against dense on g under `perm`, every way of asking for rows.
+  void check(const apsp::Graph& g, const std::vector<std::int32_t>& perm, const std::string& what,
+             apsp::SupernodalOptions options = {}) {
+    const bool negative = apsp::has_negative_weight(g);
+    const auto reference = dense<ExecSpace, T>(g, negative);
+    const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(g.vertices, g.edges, perm, options);
+    ExecSpace exec;
+    const auto factor = apsp::supernodal_factor<T>(exec, plan, g.edges, negative);
+    ASSERT_EQ(reference.cycle >= 0, factor.negative_cycle_vertex() >= 0) << what;
+    if (reference.cycle >= 0) {
+      const std::int64_t v = factor.negative_cycle_vertex();
+      EXPECT_LT(reference.d[std::size_t(v * g.vertices + v)], T(0)) << what << ": vertex " << v;
+      return;
+    }
+    EXPECT_EQ(supernodal_all(factor, 7, apsp::RowOrder::user, true), reference.d) << what;
+    EXPECT_EQ(supernodal_all(factor, 64, apsp::RowOrder::plan, true), reference.d) << what;
+    EXPECT_EQ(supernodal_all(factor, 13, apsp::RowOrder::user, false), reference.d) << what;
+  }
+
+  // Under the identity, a random order and, when given, another (nested dissection).
+  void check_orders(const apsp::Graph& g, const std::string& what,
+                    const std::vector<std::int32_t>& nested = {}) {
+    check(g, {}, what + ", identity");
+    check(g, random_order(g.vertices, unsigned(g.vertices)), what + ", random order");
+    if (!nested.empty()) check(g, nested, what + ", nested dissection");
+  }
+};
+TYPED_TEST_SUITE(Supernodal, Cases<apsp::EnabledBackends>::type, CaseName);
+
+TYPED_TEST(Supernodal, TinyGraphs) {
+  for (int v : {0, 1, 2, 3}) {
+    apsp::Graph g = path(v, 3);
+    this->check_orders(g, "path V = " + std::to_string(v));
+  }
+  apsp::Graph loop;
+  loop.vertices = 2;
+  loop.edges = {{0, 0, 5}, {0, 1, 7}, {0, 1, 3}};  // a self-loop and a heavier duplicate
+  this->check_orders(loop, "duplicates and a self-loop");
+}
+
+TYPED_TEST(Supernodal, Grids) {
+  this->check_orders(grid(17, 13, 1), "grid 17 x 13", grid_dissection(17, 13));
+  this->check_orders(grid(15, 15, 2, 0.2), "grid 15 x 15, 20% deleted", grid_dissection(15, 15));
+  this->check_orders(grid(12, 10, 3, 0.1, true), "directed grid", grid_dissection(12, 10));
+}
+
+TYPED_TEST(Supernodal, GeometricTreesPathsStars) {
+  this->check_orders(geometric(120, 0.15, 4), "geometric 120");
+  this->check_orders(random_tree(90, 5), "tree 90");
+  this->check_orders(path(70, 6), "path 70");
+  this->check_orders(star(40, 7), "star 40");
+}
+
+TYPED_TEST(Supernodal, DisconnectedAndDirected) {
+  this->check_orders(disjoint(grid(8, 9, 8), random_tree(40, 9)), "grid and tree");
+  apsp::Graph isolated;
+  isolated.vertices = 30;  // no edges at all
+  this->check_orders(isolated, "30 isolated vertices");
+  apsp::Graph one_way = path(60, 10);
+  one_way.edges.erase(std::remove_if(one_way.edges.begin(), one_way.edges.end(),
+                                     [](const apsp::Edge& e) { return e.src > e.dst; }),
+                      one_way.edges.end());
+  this->check_orders(one_way, "one-way path");
+}
+
+TYPED_TEST(Supernodal, TilesAndAmalgamation) {
+  using ExecSpace = typename TestFixture::ExecSpace;
+  const apsp::Graph g = grid(21, 11, 11, 0.05);
+  for (const apsp::ShapeChoice& shape :
+       apsp::available_shapes<ExecSpace, typename TestFixture::T>(ExecSpace())) {
+    if (shape.tile != 4 && shape.tile != 64) continue;  // the GPU code path and the default
+    for (const int small : {1, 200}) {
+      apsp::SupernodalOptions options;
+      options.tile = shape.tile;
+      options.small_supernode = small;
+      options.relaxed_fraction = small == 1 ? 0 : 0.3;
+      this->check(g, grid_dissection(21, 11),
+                  "tile " + std::to_string(shape.tile) + ", small " + std::to_string(small),
+                  options);
+    }
+  }
+}
+
+TYPED_TEST(Supernodal, NegativeWeights) {
+  this->check_orders(with_potentials(grid(11, 9, 12, 0.1, true), 13), "grid, potentials",
+                     grid_dissection(11, 9));
+  this->check_orders(with_potentials(random_tree(60, 14), 15), "tree, potentials");
+}
+
+TYPED_TEST(Supernodal, NegativeCycles) {
+  // Inside a subtree: a two-cycle between neighbours of the grid's corner (a leaf of the
+  // dissection); through a separator: across the middle column; in one component of two.
+  apsp::Graph corner = grid(9, 9, 16);
+  corner.edges.push_back({0, 1, -60});
+  corner.edges.push_back({1, 0, -60});
+  this->check_orders(corner, "cycle in a leaf", grid_dissection(9, 9));
+  apsp::Graph across = grid(9, 9, 17);
+  across.edges.push_back({3, 4, -300});
+  across.edges.push_back({4, 5, -300});
+  across.edges.push_back({5, 3, 100});
+  this->check_orders(across, "cycle through the separator", grid_dissection(9, 9));
+  apsp::Graph two = disjoint(path(20, 18), grid(5, 5, 19));
+  two.edges.push_back({22, 22, -1});  // a negative self-loop in the second component
+  this->check_orders(two, "cycle in one component");
+}
+
+TYPED_TEST(Supernodal, RealWeightsWithinRounding) {
+  using T = typename TestFixture::T;
+  using ExecSpace = typename TestFixture::ExecSpace;
+  if (std::is_integral<T>::value) return;
+  apsp::Graph g = grid(14, 12, 20, 0.1);
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> u(0.01, 10);
+  for (apsp::Edge& e : g.edges)
+    e.weight = u(rng);
+  const auto reference = dense<ExecSpace, T>(g, false);
+  ExecSpace exec;
+  const auto factor = apsp::supernodal_factor<T>(
+      exec, apsp::supernodal_symbolic(g.vertices, g.edges, grid_dissection(14, 12)), g.edges,
+      false);
+  const auto got = supernodal_all(factor, 32, apsp::RowOrder::user, true);
+  // Both sum at most V - 1 rounded terms of magnitude <= 10: the rule of apsp verify.
+  const double slack = apsp::rounding_slack<T>(g.vertices, false, 10) * (g.vertices - 1) * 10;
+  for (std::size_t e = 0; e < got.size(); ++e) {
+    if (std::isinf(reference.d[e])) {
+      EXPECT_TRUE(std::isinf(got[e]));
+      continue;
+    }
+    EXPECT_NEAR(double(got[e]), double(reference.d[e]), 2 * slack) << "entry " << e;
+  }
+}
+
+TEST(SupernodalSymbolic, PredictionsAndErrors) {
+  const apsp::Graph g = grid(20, 20, 22);
+  const apsp::SupernodalPlan nested =
+      apsp::supernodal_symbolic(g.vertices, g.edges, grid_dissection(20, 20));
+  const apsp::SupernodalPlan identity = apsp::supernodal_symbolic(g.vertices, g.edges);
+  EXPECT_GT(nested.prediction.supernodes, 1);
+  EXPECT_LT(nested.prediction.row_updates, identity.prediction.row_updates);
+  EXPECT_LT(nested.prediction.updates(), nested.prediction.dense_updates);
+  // Every supernode's subtree is contiguous and ends at it; parents come later.
+  for (std::int64_t s = 0; s < nested.supernodes(); ++s) {
+    EXPECT_LE(nested.subtree_first[s], nested.first[s]);
+    if (nested.parent[s] >= 0) EXPECT_GT(nested.parent[s], s);
+  }
+  EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1}), apsp::Error);
+  EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1, 1}), apsp::Error);
+  EXPECT_THROW(apsp::supernodal_symbolic(2, {{0, 2, 1}}), apsp::Error);
+}
+
+}  // namespace
