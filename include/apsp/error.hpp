@@ -46,11 +46,11 @@ class MemoryError : public Error {
  public:
   MemoryError(const std::string& message, std::uint64_t needed, std::uint64_t usable, bool capped,
               int sharing = 1, bool host = false)
-      : Error(message, facts(needed, usable, capped, sharing, host)) {}
+      : Error(message, make_facts(needed, usable, capped, sharing, host)) {}
 
  private:
-  static ErrorFacts facts(std::uint64_t needed, std::uint64_t usable, bool capped, int sharing,
-                          bool host) {
+  static ErrorFacts make_facts(std::uint64_t needed, std::uint64_t usable, bool capped, int sharing,
+                               bool host) {
     ErrorFacts f;
     f.kind = ErrorFacts::Kind::memory;
     f.needed = needed;
@@ -70,9 +70,9 @@ class NegativeCycleError : public Error {
   enum Rounding : std::int32_t { none = 0, made = 1, hidden = 2 };
   explicit NegativeCycleError(std::int64_t vertex, Rounding rounding = none,
                               const std::string& type = "")
-      : Error(describe(vertex, rounding, type), facts(vertex, rounding)) {}
-  std::int64_t vertex() const { return Error::facts().vertex; }
-  Rounding rounding() const { return Rounding(Error::facts().rounding); }
+      : Error(describe(vertex, rounding, type), make_facts(vertex, rounding)) {}
+  std::int64_t vertex() const { return facts().vertex; }
+  Rounding rounding() const { return Rounding(facts().rounding); }
 
  private:
   static std::string describe(std::int64_t vertex, Rounding rounding, const std::string& type) {
@@ -85,7 +85,7 @@ class NegativeCycleError : public Error {
              " rounding hid: shortest paths are undefined";
     return through + ": shortest paths are undefined";
   }
-  static ErrorFacts facts(std::int64_t vertex, Rounding rounding) {
+  static ErrorFacts make_facts(std::int64_t vertex, Rounding rounding) {
     ErrorFacts f;
     f.kind = ErrorFacts::Kind::negative_cycle;
     f.vertex = vertex;
@@ -98,10 +98,11 @@ class NegativeCycleError : public Error {
 // an int, DistanceType in distance.hpp), or -1.
 class DistanceTypeError : public Error {
  public:
-  DistanceTypeError(const std::string& message, int suggested) : Error(message, facts(suggested)) {}
+  DistanceTypeError(const std::string& message, int suggested)
+      : Error(message, make_facts(suggested)) {}
 
  private:
-  static ErrorFacts facts(int suggested) {
+  static ErrorFacts make_facts(int suggested) {
     ErrorFacts f;
     f.kind = ErrorFacts::Kind::distance_type;
     f.suggested_type = suggested;
@@ -115,10 +116,10 @@ class UnavailableError : public Error {
  public:
   explicit UnavailableError(const std::string& message,
                             ErrorFacts::Kind kind = ErrorFacts::Kind::unavailable)
-      : Error(message, facts(kind)) {}
+      : Error(message, make_facts(kind)) {}
 
  private:
-  static ErrorFacts facts(ErrorFacts::Kind kind) {
+  static ErrorFacts make_facts(ErrorFacts::Kind kind) {
     ErrorFacts f;
     f.kind = kind;
     return f;
