@@ -87,7 +87,10 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T
       "apsp::fill::edges", exec, 0, std::int64_t(edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
         const auto edge = edges(e);  // an Edge, or any src/dst/weight record (real weights)
         // A self-loop only counts when negative (dist(i,i) = 0 otherwise): a negative cycle.
-        Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), T(edge.weight));
+        // One of weight >= 0 is skipped, not converted: the type need not hold it (weight_range
+        // leaves it out, graph.hpp).
+        if (edge.src != edge.dst || edge.weight < 0)
+          Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), T(edge.weight));
       });
   exec.fence();
 }

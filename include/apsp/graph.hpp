@@ -18,7 +18,7 @@ namespace apsp {
 // Distance of a pair with no path (2^30 - 1), as the HW3 format writes it.
 constexpr int infinity = Distance<int>::infinity;
 // HW3 input weights are 0..max_weight, or -max_weight..max_weight when negative weights are
-// allowed (the readers' allow_negative, the CLI's --allow-negative). The text formats take any
+// allowed (the readers' allow_negative). The text formats take any
 // finite weight; the distance type must hold their sums (path_bounds_problem).
 constexpr int max_weight = 1000;
 
@@ -51,10 +51,13 @@ struct WeightRange {
   double largest_magnitude() const { return std::max(-lowest, highest); }
 };
 
+// A self-loop of weight >= 0 never lowers dist(i,i) = 0, so it is left out (the fill skips it
+// too): a 1e308 self-loop does not make the paths too long for every type.
 inline WeightRange weight_range(const std::vector<Edge>& edges) {
   WeightRange range;
   bool first = true;
   for (const Edge& e : edges) {
+    if (e.src == e.dst && e.weight >= 0) continue;
     range.lowest = first ? e.weight : std::min(range.lowest, e.weight);
     range.highest = first ? e.weight : std::max(range.highest, e.weight);
     range.integers = range.integers && e.weight == std::floor(e.weight);

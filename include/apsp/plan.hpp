@@ -18,7 +18,6 @@
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/tuning.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -33,12 +32,21 @@ enum class Algorithm { automatic, floyd_warshall, sssp };
 std::optional<Algorithm> algorithm_named(const std::string& name);
 const char* algorithm_name(Algorithm algorithm);
 
+// A tile shape by its parameters (detail::TileShape): what `apsp tune`'s cache stores.
+struct ShapeParams {
+  int tile = 0, team_rows = 0, team_cols = 0, reg_rows = 0, reg_cols = 0, k_chunk = 0;
+  bool operator==(const ShapeParams& o) const {
+    return tile == o.tile && team_rows == o.team_rows && team_cols == o.team_cols &&
+           reg_rows == o.reg_rows && reg_cols == o.reg_cols && k_chunk == o.k_chunk;
+  }
+};
+
 // The shape a run will use: its index in the backend's table, tile size and description.
 struct ShapeChoice {
   int index = -1;
   int tile = 0;
   std::string name;
-  ShapeParams params;  // what the tuning cache stores (tuning.hpp)
+  ShapeParams params;
 };
 
 // A caller's choice of shape: a tile size (0: any) or an index in the table (-1: by tile).
@@ -85,8 +93,8 @@ std::vector<ShapeChoice> available_shapes(const ExecSpace& exec, DistanceType ty
 }
 
 // A hash (FNV-1a, hex) of the backend's compiled table: every shape, runnable here or not, and
-// its scratch level, for distances of type T. A tuning cache written for another table is stale
-// (tuning.hpp).
+// its scratch level, for distances of type T. A cache of measured shapes written for another
+// table is stale.
 template <class ExecSpace, class T = int>
 std::string shape_table_hash() {
   std::string all = std::to_string(detail::ShapeTable<ExecSpace, T>::scratch_level);

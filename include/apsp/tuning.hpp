@@ -14,6 +14,7 @@
 #pragma once
 
 #include <apsp/distance.hpp>
+#include <apsp/plan.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -21,15 +22,6 @@
 #include <vector>
 
 namespace apsp {
-
-// A tile shape by its parameters (detail::TileShape).
-struct ShapeParams {
-  int tile = 0, team_rows = 0, team_cols = 0, reg_rows = 0, reg_cols = 0, k_chunk = 0;
-  bool operator==(const ShapeParams& o) const {
-    return tile == o.tile && team_rows == o.team_rows && team_cols == o.team_cols &&
-           reg_rows == o.reg_rows && reg_cols == o.reg_cols && k_chunk == o.k_chunk;
-  }
-};
 
 // What a measurement holds for: the backend, the device (for CPUs the processor's model and the
 // threads), the instruction set the kernels were compiled for (AVX-512, AVX2, NEON, sm_90, ...),

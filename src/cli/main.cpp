@@ -6,6 +6,7 @@
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
 // Errors: one line on stderr, exit code 2, and no output file.
 #include <apsp/backends.hpp>
+#include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
 #include <apsp/formats.hpp>
 #include <apsp/generate.hpp>
@@ -27,7 +28,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -163,7 +163,7 @@ apsp::Format format_option(const std::string& value) {
 class ProgressLine {
  public:
   void operator()(int done, int total, std::int64_t vertices) {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double elapsed = apsp::detail::seconds_since(start_);
     if (elapsed < 2.0 && done < total) return;
     const double fraction = double(done) / total;
     const double v = double(vertices);
@@ -177,8 +177,7 @@ class ProgressLine {
   }
 
  private:
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point start_ = Clock::now();
+  apsp::detail::Clock::time_point start_ = apsp::detail::Clock::now();
 };
 
 // The run on this process's ranks: every rank of mpirun in an MPI build (one process is one

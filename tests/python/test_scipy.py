@@ -386,3 +386,9 @@ def test_installs_into_a_prefix(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=str(site)), cwd=str(tmp_path))
     assert out.stdout.split() == ["2.5", "True"]
+
+
+def test_solve_refuses_complex_weights_in_words():
+    # Issue 26 item 15: a complex weight was NumPy's raw TypeError from deep inside.
+    with pytest.raises(ValueError, match="weight must hold real numbers, got complex128"):
+        apsp.solve([0], [1], np.array([1 + 2j]), 2)

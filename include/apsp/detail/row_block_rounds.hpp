@@ -19,6 +19,7 @@
 
 #include <apsp/detail/blocked_rounds.hpp>
 #include <apsp/detail/instances.hpp>
+#include <apsp/detail/measure.hpp>
 #include <apsp/detail/staging.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
@@ -128,11 +129,6 @@ class PivotRowsExchange {
   const ExchangeStats& stats() const { return stats_; }
 
  private:
-  using Clock = std::chrono::steady_clock;
-  static double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  }
-
   ExecSpace exec_;
   Ranks& ranks_;
   Ranks* holders_;

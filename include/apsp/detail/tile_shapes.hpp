@@ -32,7 +32,6 @@ template <class T>
 struct alignas(4 * sizeof(T)) Vec4 {
   T v[4];
 };
-using Int4 = Vec4<int>;
 
 template <int TileV, int TeamRowsV, int TeamColsV, int RegRowsV, int RegColsV, int KChunkV>
 struct TileShape {

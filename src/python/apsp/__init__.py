@@ -186,6 +186,8 @@ def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False):
             raise ValueError("%s must be a one-dimensional integer array" % name)
     if weight.ndim != 1 or not (weight.size == 0 or np.issubdtype(weight.dtype, np.number)):
         raise ValueError("weight must be a one-dimensional numeric array")
+    if np.issubdtype(weight.dtype, np.complexfloating):
+        raise ValueError("weight must hold real numbers, got %s" % weight.dtype)
     if weight.size and not np.all(np.isfinite(weight)):
         raise ValueError("weights must be finite")
     integral = (np.issubdtype(weight.dtype, np.integer)
