@@ -19,6 +19,7 @@
 
 #include "../io_support.hpp"
 #include "../support.hpp"
+#include "batch.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -342,6 +343,14 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
   const std::int64_t n = weights.shape(0);
   if (n > std::numeric_limits<std::int32_t>::max())
     throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
+  if constexpr (std::is_same<T, double>::value) {
+    if (n <= python::small_graph_limit) {  // one closure on this thread (batch.cpp)
+      std::int64_t cycle = -1;
+      py::tuple result = python::solve_small_dense(weights.data(), n, predecessors, cycle);
+      if (cycle >= 0) throw NegativeCycle{cycle};
+      return result;
+    }
+  }
   const T* w = weights.data();
   bool negative = false, finite = true;
   double max_abs = 0;
@@ -433,6 +442,8 @@ PYBIND11_MODULE(_native, m) {
         py::arg("num_vertices"), py::arg("predecessors"));
   m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
   m.def("config", &config);
+  python::register_batch(
+      m, [](const std::function<void()>& f) { kokkos_thread().run(f); }, negative_cycle);
   m.def("distance_type", &distance_type, py::arg("asked"), py::arg("num_vertices"),
         py::arg("lowest"), py::arg("highest"), py::arg("integers"));
 }

@@ -122,6 +122,26 @@ KOKKOS_INLINE_FUNCTION std::int64_t scratch_negative_cycle(const T* d, int n, in
   return -1;
 }
 
+// f(i, j) for every entry of a rows x cols block by the team: nested loops on one thread (a
+// division per entry would cost more than the closure's update of it on a CPU), else the
+// entries in order across the threads (consecutive threads, consecutive columns).
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void for_each_entry(const Member& team, int rows, int cols, const F& f) {
+  if (team.team_size() == 1) {
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j)
+        f(i, j);
+    return;
+  }
+  const std::int64_t count = std::int64_t(rows) * cols;
+  if (count <= 0x7fffffff)  // 32-bit divisions where they suffice
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, int(count)),
+                         [&](int e) { f(e / cols, e % cols); });
+  else
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                         [&](std::int64_t e) { f(int(e / cols), int(e % cols)); });
+}
+
 // Where each graph of a batch lives in one flat array: graph g has n_g = offsets(g + 1) -
 // offsets(g) vertices (offsets(g) is its first vertex in the concatenated numbering); its
 // n_g x n_g matrix starts at base(g) with rows ld(g) apart: ragged (value_offsets(g), rows n_g
@@ -165,9 +185,8 @@ struct MatrixSource {
   KOKKOS_INLINE_FUNCTION void load(const Member& team, int g, T* d, int n, std::int64_t ld) const {
     const T* from = values + layout.base(g);
     const std::int64_t from_ld = layout.ld(g);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, std::int64_t(n) * ld), [&](std::int64_t e) {
-      const std::int64_t i = e / ld, j = e % ld;
-      d[e] = j < n ? from[i * from_ld + j] : Distance<T>::infinity;
+    for_each_entry(team, n, int(ld), [&](int i, int j) {
+      d[i * ld + j] = j < n ? from[i * from_ld + j] : Distance<T>::infinity;
     });
   }
 };
@@ -181,9 +200,8 @@ struct EdgeSource {
   Kokkos::View<const Edge*, MemorySpace> edges;
   template <class Member, class T>
   KOKKOS_INLINE_FUNCTION void load(const Member& team, int g, T* d, int n, std::int64_t ld) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, std::int64_t(n) * ld), [&](std::int64_t e) {
-      d[e] = e / ld == e % ld ? T(0) : Distance<T>::infinity;
-    });
+    for_each_entry(team, n, int(ld),
+                   [&](int i, int j) { d[i * ld + j] = i == j ? T(0) : Distance<T>::infinity; });
     team.team_barrier();
     const std::int64_t first = edge_offsets(g), last = edge_offsets(g + 1);
     const bool shared = team.team_size() > 1;
@@ -211,14 +229,14 @@ struct MatrixSink {
                                     std::int64_t ld) const {
     U* to = values + layout.base(g);
     const std::int64_t to_ld = layout.ld(g);
-    const std::int64_t rows = layout.stride ? layout.stride : n;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * to_ld), [&](std::int64_t e) {
-      const std::int64_t i = e / to_ld, j = e % to_ld;
+    const int rows = int(layout.stride ? layout.stride : n);
+    for_each_entry(team, rows, int(to_ld), [&](int i, int j) {
+      U& at = to[i * to_ld + j];
       if (i < n && j < n) {
         const T x = d[i * ld + j];
-        to[e] = x == Distance<T>::infinity ? Distance<U>::infinity : U(x);
+        at = x == Distance<T>::infinity ? Distance<U>::infinity : U(x);
       } else {
-        to[e] = outside;
+        at = outside;
       }
     });
   }
