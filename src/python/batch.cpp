@@ -211,10 +211,11 @@ void pack_edges(const EdgeScan& scan, const HostArray<std::int64_t>& src,
   for (std::size_t e = 0; e < edges; ++e) {
     const std::size_t g = std::size_t(scan.graph[e]);
     const std::int64_t first = scan.offsets[g];
-    const std::int32_t a = std::int32_t(s[e] - first), b = std::int32_t(t[e] - first);
+    const batched::BatchEdge<T> edge{std::int32_t(s[e] - first), std::int32_t(t[e] - first),
+                                     T(w[e])};
     const std::size_t at = std::size_t(scan.grouped ? std::int64_t(e) * copies : next[g]);
-    packed[at] = {a, b, T(w[e])};
-    if (!directed) packed[at + 1] = {b, a, T(w[e])};
+    packed[at] = edge;
+    if (!directed) packed[at + 1] = batched::BatchEdge<T>{edge.dst, edge.src, edge.weight};
     if (!scan.grouped) next[g] += copies;
   }
 }
