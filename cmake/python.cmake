@@ -32,7 +32,7 @@ endif()
 # With nvcc_wrapper as the compiler pybind11's extras need no care: -fvisibility=hidden passes
 # through to the host compiler, and pybind11's own -flto probe fails (HAS_FLTO), so it adds no
 # LTO flags that nvcc would reject.
-pybind11_add_module(apsp_python MODULE src/python/module.cpp)
+pybind11_add_module(apsp_python MODULE src/python/module.cpp src/python/batch.cpp)
 set_target_properties(apsp_python PROPERTIES OUTPUT_NAME _native
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python/apsp)
 target_link_libraries(apsp_python PRIVATE apsp_lib)

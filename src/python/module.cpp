@@ -20,6 +20,7 @@
 
 #include "../io_support.hpp"
 #include "../support.hpp"
+#include "batch.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -422,6 +423,14 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
   const std::int64_t n = weights.shape(0);
   if (n > std::numeric_limits<std::int32_t>::max())
     throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
+  if constexpr (std::is_same<T, double>::value) {
+    if (n <= python::small_graph_limit) {  // one closure on this thread (batch.cpp)
+      std::int64_t cycle = -1;
+      py::tuple result = python::solve_small_dense(weights.data(), n, predecessors, cycle);
+      if (cycle >= 0) throw NegativeCycleError(cycle);
+      return result;
+    }
+  }
   const T* w = weights.data();
   bool negative = false, finite = true;
   double max_abs = 0;
@@ -540,6 +549,8 @@ PYBIND11_MODULE(_native, m) {
   m.def("check_memory", &check_memory, py::arg("num_vertices"), py::arg("dtype"),
         py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"));
   m.def("config", &config);
+  python::register_batch(
+      m, [](const std::function<void()>& f) { kokkos_thread().run(f); }, negative_cycle);
   m.def("distance_type", &distance_type, py::arg("asked"), py::arg("num_vertices"),
         py::arg("lowest"), py::arg("highest"), py::arg("integers"));
 }

@@ -26,10 +26,16 @@ needs, before anything of its size is allocated.
 Predecessors follow apsp's rule: the smallest tight in-neighbour on a shortest path of fewest
 edges, so every row is a tree; with tied shortest paths they may differ from SciPy's.
 
+A 3-D array (B, n, n) is a batch of B graphs, solved in one call with SciPy's semantics per
+slice (results (B, n, n); a NegativeCycleError names the first bad slice in its ``.graph``).
+``solve_batch(sizes, src, dst, weight=None, ...)`` solves a PyG-style batch of edge lists.
+
 Native form: ``solve(src, dst, weight, num_vertices, dtype='auto', predecessors=False)`` on an
 edge list, in int32, float32 or float64 (float32 is exact for integer distances below 2^24 and
 takes half the memory of float64).
 """
+
+import collections
 
 import numpy as np
 
@@ -38,7 +44,8 @@ from . import _native
 NegativeCycleError = _native.NegativeCycleError
 NULL_PREDECESSOR = -9999  # SciPy's value for "no predecessor"
 
-__all__ = ["floyd_warshall", "shortest_path", "solve", "config", "NegativeCycleError"]
+__all__ = ["floyd_warshall", "shortest_path", "solve", "solve_batch", "RaggedResult", "config",
+           "NegativeCycleError"]
 
 _METHODS = ("auto", "FW", "D", "J", "BF")
 _DTYPES = ("auto", "int32", "float32", "float64")
@@ -57,10 +64,11 @@ def _is_sparse(graph):
     return scipy.sparse.issparse(graph)
 
 
-def _check_square(shape, ndim):
-    if ndim != 2:
-        raise ValueError("graph should have two dimensions")
-    if shape[0] != shape[1]:
+def _check_square(shape, ndim, batch=False):
+    if ndim != 2 and not (batch and ndim == 3):
+        raise ValueError("graph should have two dimensions (or three: a batch (B, n, n))"
+                         if batch else "graph should have two dimensions")
+    if shape[-2] != shape[-1]:
         raise ValueError("graph should be a square array")
 
 
@@ -96,20 +104,24 @@ def _solve(csgraph, directed, unweighted, predecessors):
             weight = np.concatenate([weight, weight])
         return _native.solve_float64(src, dst, weight, n, predecessors)
     shape = np.shape(csgraph)
-    _check_square(shape, len(shape))
-    n = shape[0]
-    _check_memory(n, predecessors, 9 * n * n)  # the float64 copy and the mask below
+    _check_square(shape, len(shape), batch=True)
+    n = shape[-1]
+    # The float64 copy and the mask below (of every slice of a batch).
+    _check_memory(n, predecessors, 9 * int(np.prod(shape, dtype=np.float64)))
     if np.ma.isMaskedArray(csgraph):
         weights = np.array(csgraph.data, dtype=np.float64)
         no_edge = np.ma.getmaskarray(csgraph) | ~np.isfinite(weights)
     else:
         weights = np.array(csgraph, dtype=np.float64)
-        no_edge = ~np.isfinite(weights) | (weights == 0)  # 0, inf and NaN: no edge
-    weights[no_edge] = np.inf
+        no_edge = ~np.isfinite(weights)
+        no_edge |= weights == 0  # 0, inf and NaN: no edge
     if unweighted:
-        weights[~no_edge] = 1.0
+        weights[...] = 1.0
+    weights[no_edge] = np.inf
     if not directed:
-        weights = np.minimum(weights, weights.T)
+        np.minimum(weights, np.swapaxes(weights, -1, -2), out=weights)
+    if weights.ndim == 3:  # a batch: SciPy's semantics per slice
+        return _native.solve_dense_batch_float64(weights, predecessors)
     if np.any(np.diagonal(weights) < 0):
         # A negative cycle, which the solver names by its smallest vertex: as edges, since the
         # dense form does not read the diagonal.
@@ -158,14 +170,14 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if indices is not None:  # checked before any work; any shape, as in SciPy
         rows = np.array(indices, dtype=np.int64, copy=True)
         shape = csgraph.shape if hasattr(csgraph, "shape") else np.shape(csgraph)
-        n = shape[0] if len(shape) > 0 else 0
+        n = shape[-1] if len(shape) > 0 else 0
         rows[rows < 0] += n
         if np.any((rows < 0) | (rows >= n)):
             raise ValueError("indices out of range 0...N")
     dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors))
-    if rows is not None:
-        dist = dist[rows]
-        pred = pred[rows] if return_predecessors else pred
+    if rows is not None:  # per slice of a batch
+        dist = dist[..., rows, :]
+        pred = pred[..., rows, :] if return_predecessors else pred
     elif overwrite and method in ("auto", "FW"):
         dist = _overwritten(csgraph, dist)
     return _scipy_result(dist, pred, return_predecessors)
@@ -202,3 +214,59 @@ def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False):
                         bool(predecessors))
     return (dist, pred) if predecessors else dist
 
+
+
+class RaggedResult(collections.namedtuple("RaggedResult",
+                                          "values offsets sizes predecessors")):
+    """solve_batch's ragged result: graph g's n x n distances are
+    ``values[offsets[g]:offsets[g + 1]]`` row-major (``result.distances(g)`` reshapes them), its
+    predecessors the same entries of ``predecessors`` (None unless asked for)."""
+
+    def distances(self, g):
+        n = int(self.sizes[g])
+        return self.values[self.offsets[g]:self.offsets[g + 1]].reshape(n, n)
+
+    def predecessors_of(self, g):
+        n = int(self.sizes[g])
+        return self.predecessors[self.offsets[g]:self.offsets[g + 1]].reshape(n, n)
+
+
+def solve_batch(sizes, src, dst, weight=None, dtype="float64", directed=True,
+                predecessors=False, layout="padded"):
+    """Shortest paths of many graphs in one call. Graph g has sizes[g] vertices, numbered
+    sizes[0] + ... + sizes[g-1] onwards in the concatenated numbering (PyG's batches); edge e
+    goes from src[e] to dst[e] (global numbers, inside one graph: an edge between two graphs is
+    an error naming it) with weight[e] (None: every weight 1, hop counts). directed=False lets
+    every edge be used both ways. A negative self-loop is a negative cycle.
+
+    layout='padded' returns a (B, nmax, nmax) array: graph g's distances in [g, :n, :n], infinity
+    outside (float dtypes: inf; int32: 2^30 - 1, as for no path); layout='ragged' returns a
+    RaggedResult (flat values and offsets: one 200-vertex graph among many small ones costs its
+    own 200^2, not B x 200^2). dtype: float64 (SciPy's, the default), float32, int32 or 'auto'
+    (int32 for whole weights whose paths int32 holds, else float64); whole weights are computed
+    in int32 whatever the result type, exactly. With predecessors=True also the predecessor
+    matrices (int32, apsp's rule, -9999 where none and outside each graph): padded, the tuple
+    (distances, predecessors); ragged, RaggedResult.predecessors. A negative cycle raises
+    NegativeCycleError naming the first graph with one (its .graph and .vertex)."""
+    if dtype not in _DTYPES:
+        raise ValueError("dtype must be one of %s, got %r" % (", ".join(_DTYPES), dtype))
+    if layout not in ("padded", "ragged"):
+        raise ValueError("layout must be 'padded' or 'ragged', got %r" % (layout,))
+    sizes = np.asarray(sizes)
+    src, dst = np.asarray(src), np.asarray(dst)
+    for name, a in (("sizes", sizes), ("src", src), ("dst", dst)):
+        if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
+            raise ValueError("%s must be a one-dimensional integer array" % name)
+    if weight is None:
+        weight = np.ones(src.shape, dtype=np.float64)
+    else:
+        weight = np.asarray(weight)
+        if weight.ndim != 1 or not (weight.size == 0 or np.issubdtype(weight.dtype, np.number)):
+            raise ValueError("weight must be a one-dimensional numeric array")
+    dist, pred, offsets = _native.solve_batch(
+        sizes.astype(np.int64, copy=False), src.astype(np.int64, copy=False),
+        dst.astype(np.int64, copy=False), weight.astype(np.float64, copy=False), dtype,
+        bool(directed), bool(predecessors), layout == "padded")
+    if layout == "ragged":
+        return RaggedResult(dist, offsets, sizes.astype(np.int64, copy=False), pred)
+    return (dist, pred) if predecessors else dist
