@@ -345,6 +345,15 @@ void predecessors(
   const int level = team * per_thread <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
   const Search search{layout, dist, pred,    edge_offsets, targets, weights,
                       rule,   rows, largest, level,        none};
+  // No more threads than the device runs with this kernel's registers and scratch (CUDA refuses
+  // a launch beyond it: "requested too large team size").
+  if (!host) {
+    const int most = Policy(exec, 1, 1)
+                         .set_scratch_size(level, Kokkos::PerThread(per_thread))
+                         .team_size_max(search, Kokkos::ParallelForTag());
+    while (team > 1 && team > most)
+      team /= 2;
+  }
   Kokkos::parallel_for("apsp::batched::predecessor_search",
                        Policy(exec, int((rows + team - 1) / team), team)
                            .set_scratch_size(level, Kokkos::PerThread(per_thread)),

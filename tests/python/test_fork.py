@@ -20,12 +20,15 @@ PRELUDE = """
 import multiprocessing, os, sys
 import numpy as np
 import apsp
-G = np.array([[0, 1.5, 0], [0, 0, 2.0], [4.0, 0, 0]])
+# Three vertices that matter among 200: graphs of at most 128 vertices are solved on the
+# caller's thread without Kokkos (batch.cpp), which works in any child; these go to the worker.
+G = np.zeros((200, 200))
+G[:3, :3] = [[0, 1.5, 0], [0, 0, 2.0], [4.0, 0, 0]]
 WANT = [[0, 1.5, 3.5], [6.0, 0, 2.0], [4.0, 5.5, 0]]
 
 def solve(k):
     try:
-        return apsp.floyd_warshall(G * (k + 1)).tolist()
+        return apsp.floyd_warshall(G * (k + 1))[:3, :3].tolist()
     except RuntimeError as e:
         assert "'spawn'" in str(e), e
         return "spawn"

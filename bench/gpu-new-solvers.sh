@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# One device call for the solvers new in this tree (issues 25 and 27), on a GPU node with nvcc
+# but no Kokkos: built there (16 cores) from this tree with the cuda-hopper Kokkos prefix
+# carried in CARRY/kokkos; the Python module against the node's Python and pybind11.
+#   1. supernodal: correctness against dense FW (V = 4096 grid and road), the road-like class at
+#      V = 115,000, the mesh class at V = 65,536 and dense FW on a 65,025-vertex grid
+#      (bench/bench_supernodal.cpp), each run under a time limit;
+#   2. batched: apsp_bench_batched on 100,000 molecule-like graphs (ragged, padded), and
+#      bench/batched-vs-scipy.py through the module (SciPy of the node);
+#   3. the module's tests that concern this build on a GPU: forked children, batches.
+#   bench/gpu-new-solvers.sh CARRY                    (writes under $OUT)
+set -uo pipefail
+carry=$(cd "${1:?CARRY}" && pwd)
+out=${OUT:-/tmp/apsp-new-solvers}
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")/.." && pwd)
+export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1 HOME=/root
+k=/tmp/kokkos
+rm -rf $k && cp -a "$carry/kokkos" $k
+cudart= stub=
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+  [ -z "$cudart" ] && [ -e $d/libcudart.so ] && cudart=$d/libcudart.so
+  [ -z "$stub" ] && [ -e $d/stubs/libcuda.so ] && stub=$d/stubs/libcuda.so
+done
+sed -i -e "s#\"/usr/local/cuda/lib/libcudart.so\"#\"$cudart\"#" \
+  -e "s#\"/usr/local/cuda/lib/stubs/libcuda.so\"#\"$stub\"#" $k/lib/cmake/Kokkos/KokkosConfig.cmake
+b=/tmp/apsp-build
+start=$(date +%s)
+cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
+  -DCMAKE_PREFIX_PATH=$k -DAPSP_ENABLE_PYTHON=ON -DAPSP_ENABLE_TESTS=OFF -DAPSP_ENABLE_MPI=OFF \
+  -DAPSP_ENABLE_BENCHMARKS=ON -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
+  -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
+  timeout 420 ninja -C $b -j 16 -k 0 apsp_cli apsp_bench_supernodal apsp_bench_batched apsp_python \
+    >>"$out/build.log" 2>&1
+echo "build: exit $? after $(($(date +%s) - start)) s"
+grep -E 'error|Error' "$out/build.log" | head -20
+nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader
+s=$out/supernodal.txt
+run() {  # LIMIT NAME ARGS...
+  local limit=$1 name=$2
+  shift 2
+  echo "== $name: $*" >>"$s"
+  timeout "$limit" $b/apsp_bench_supernodal "$@" >"$out/sn-$name.log" 2>&1
+  local rc=$?
+  grep -E "^(graph|plan|best|dense|check)" "$out/sn-$name.log" >>"$s"
+  [ $rc = 0 ] || { echo "(exit $rc)" >>"$s"; tail -n 3 "$out/sn-$name.log" >>"$s"; }
+}
+run 90 check-grid --graph grid --vertices 4096 --repeats 1 --check
+run 90 check-road --graph road --vertices 4096 --repeats 1 --check
+run 150 road-115k --graph road --vertices 115000 --repeats 2
+run 120 mesh-65536 --graph grid --vertices 65536 --repeats 2
+run 90 mesh-65025-dense --graph grid --vertices 65025 --repeats 1 --dense
+cat "$s"
+bt=$out/batched.txt
+for layout in --ragged --padded; do
+  timeout 120 $b/apsp_bench_batched 100000 5 $layout >>"$bt" 2>&1
+  echo "apsp_bench_batched $layout: exit $?" >>"$bt"
+done
+cat "$bt"
+export PYTHONPATH=$b/python
+cd /tmp
+timeout 60 python3 -c 'import apsp; print(apsp.config())'
+timeout 240 python3 "$here/bench/batched-vs-scipy.py" --graphs 100000 --loop-graphs 2000 \
+  --single 500 --runs 3 >"$out/batched-python.txt" 2>&1
+echo "batched-vs-scipy.py: exit $?"
+tail -25 "$out/batched-python.txt"
+timeout 200 python3 -m pytest -q -p no:cacheprovider "$here/tests/python/test_fork.py" \
+  "$here/tests/python/test_batch.py" 2>&1 | tail -15 | tee "$out/pytest.txt"
+echo "total $(($(date +%s) - start)) s"
