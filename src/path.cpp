@@ -32,6 +32,23 @@ namespace {
 
 constexpr double unreachable = std::numeric_limits<double>::infinity();
 
+// The weight of the lightest edge of each step of a path (vertices[s] -> vertices[s + 1]),
+// `unreachable` where the graph has no such edge.
+std::vector<double> step_weights(const Graph& graph, const std::vector<int>& vertices) {
+  std::unordered_map<std::int64_t, double> lightest;
+  const auto key = [&](std::int64_t u, std::int64_t v) { return u * graph.vertices + v; };
+  for (std::size_t s = 1; s < vertices.size(); ++s)
+    lightest.emplace(key(vertices[s - 1], vertices[s]), unreachable);
+  for (const Edge& e : graph.edges) {
+    const auto it = lightest.find(key(e.src, e.dst));
+    if (it != lightest.end()) it->second = std::min(it->second, e.weight);
+  }
+  std::vector<double> weights;
+  for (std::size_t s = 1; s < vertices.size(); ++s)
+    weights.push_back(lightest[key(vertices[s - 1], vertices[s])]);
+  return weights;
+}
+
 // Follows pred (the predecessor row of `source`) back from `target`, checking every step
 // against the graph: a saved matrix may belong to another graph.
 ShortestPath follow_predecessors(const Graph& graph, const std::vector<int>& pred,
@@ -50,17 +67,9 @@ ShortestPath follow_predecessors(const Graph& graph, const std::vector<int>& pre
                   " do not lead back to it: not the predecessor matrix of this graph");
   }
   std::reverse(path.vertices.begin(), path.vertices.end());
-  // The lightest edge of each step.
-  std::unordered_map<std::int64_t, double> weight;
-  const auto key = [&](std::int64_t u, std::int64_t v) { return u * graph.vertices + v; };
-  for (std::size_t s = 1; s < path.vertices.size(); ++s)
-    weight.emplace(key(path.vertices[s - 1], path.vertices[s]), unreachable);
-  for (const Edge& e : graph.edges) {
-    const auto it = weight.find(key(e.src, e.dst));
-    if (it != weight.end()) it->second = std::min(it->second, e.weight);
-  }
+  const std::vector<double> weight = step_weights(graph, path.vertices);
   for (std::size_t s = 1; s < path.vertices.size(); ++s) {
-    const double w = weight[key(path.vertices[s - 1], path.vertices[s])];
+    const double w = weight[s - 1];
     if (w == unreachable)
       throw Error(origin + ": the path to vertex " + std::to_string(target) + " uses " +
                   std::to_string(path.vertices[s - 1]) + " -> " + std::to_string(path.vertices[s]) +
@@ -162,17 +171,9 @@ SourcePaths distances_from(const Graph& graph, bool negative, std::int64_t sourc
 
 // The sum of |w| over a path's edges, the lightest edge of each step (as follow_predecessors).
 double absolute_length(const Graph& graph, const ShortestPath& path) {
-  std::unordered_map<std::int64_t, double> weight;
-  const auto key = [&](std::int64_t u, std::int64_t v) { return u * graph.vertices + v; };
-  for (std::size_t s = 1; s < path.vertices.size(); ++s)
-    weight.emplace(key(path.vertices[s - 1], path.vertices[s]), unreachable);
-  for (const Edge& e : graph.edges) {
-    const auto it = weight.find(key(e.src, e.dst));
-    if (it != weight.end()) it->second = std::min(it->second, e.weight);
-  }
   double total = 0;
-  for (std::size_t s = 1; s < path.vertices.size(); ++s)
-    total += std::fabs(weight[key(path.vertices[s - 1], path.vertices[s])]);
+  for (const double w : step_weights(graph, path.vertices))
+    total += std::fabs(w);
   return total;
 }
 
