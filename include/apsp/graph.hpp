@@ -51,13 +51,17 @@ struct WeightRange {
   double largest_magnitude() const { return std::max(-lowest, highest); }
 };
 
-// A self-loop of weight >= 0 never lowers dist(i,i) = 0, so it is left out (the fill skips it
-// too): a 1e308 self-loop does not make the paths too long for every type.
+// A self-loop of weight >= 0 never lowers dist(i,i) = 0, so it is left out of the range (the
+// fill skips it too): a 1e308 self-loop does not make the paths too long for every type. It
+// still counts for whether the weights are whole numbers (the type auto picks).
 inline WeightRange weight_range(const std::vector<Edge>& edges) {
   WeightRange range;
   bool first = true;
   for (const Edge& e : edges) {
-    if (e.src == e.dst && e.weight >= 0) continue;
+    if (e.src == e.dst && e.weight >= 0) {
+      range.integers = range.integers && e.weight == std::floor(e.weight);
+      continue;
+    }
     range.lowest = first ? e.weight : std::min(range.lowest, e.weight);
     range.highest = first ? e.weight : std::max(range.highest, e.weight);
     range.integers = range.integers && e.weight == std::floor(e.weight);
