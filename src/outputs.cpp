@@ -52,10 +52,13 @@ void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& 
   std::map<dev_t, Need> needs;  // by the file system of each output's directory
   for (const auto& [path, bytes] : outputs) {
     struct stat st;
-    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
-    // The file system of what is written: a symbolic link's target (/proc/self/fd/1 names a
-    // file elsewhere; procfs itself has no free space).
-    const std::string dir = directory_of(output_target(path));
+    const bool exists = stat(path.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
+    // The file system of what is written: an existing file's own (stat and statvfs follow every
+    // link to it, /proc/self/fd/1 too, whose directory is procfs, which has no free space), a
+    // new one's directory (a symbolic link's target's).
+    const std::string dir =
+        exists && S_ISREG(st.st_mode) ? path : directory_of(output_target(path));
     struct stat dir_st;
     if (stat(dir.c_str(), &dir_st) != 0)
       throw Error(system_error("cannot reach output directory", dir));
