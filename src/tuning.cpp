@@ -269,7 +269,7 @@ void store_tuning(const std::string& path, const std::vector<TunedShape>& entrie
 
 VertexRange tuned_range(std::int64_t measured_vertices) {
   const std::int64_t m = std::max<std::int64_t>(1, measured_vertices);
-  return {(m + 1) / 2, m > INT64_MAX / 2 ? INT64_MAX : 2 * m};
+  return {m / 2 + m % 2, m > INT64_MAX / 2 ? INT64_MAX : 2 * m};  // ceil(m / 2), no overflow
 }
 
 const TunedShape* find_tuned_shape(const std::vector<TunedShape>& cache, const TuningKey& key,
