@@ -269,9 +269,13 @@ std::string output_target(const std::string& path) {
   for (int hops = 0; hops < 40; ++hops) {  // ELOOP's limit
     struct stat st;
     if (lstat(target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return target;
-    std::vector<char> link(std::size_t(st.st_size > 0 ? st.st_size : 4095) + 1);
-    const ssize_t n = readlink(target.c_str(), link.data(), link.size());
-    if (n < 0 || std::size_t(n) >= link.size()) return target;
+    // st_size is no bound: procfs says 64 for /proc/self/fd/N whatever its text's length.
+    std::vector<char> link(std::size_t(st.st_size > 4096 ? st.st_size : 4096));
+    ssize_t n = 0;
+    while ((n = readlink(target.c_str(), link.data(), link.size())) >= 0 &&
+           std::size_t(n) == link.size() && link.size() < (std::size_t(1) << 20))
+      link.resize(2 * link.size());
+    if (n < 0 || std::size_t(n) == link.size()) return target;
     const std::string to(link.data(), std::size_t(n));
     target = to[0] == '/' || target.find('/') == std::string::npos
                  ? to
@@ -326,12 +330,14 @@ HeldSignals::~HeldSignals() {
 AtomicOutputFile::AtomicOutputFile(const std::string& path)
     : path_(path), target_(output_target(path)) {
   if (path.empty()) throw Error("the output file name is empty");
+  // What the name reaches, every link followed: /dev/stdout and /proc/self/fd/N too, whose
+  // link text ("pipe:[123]", a file outside our root) need not be a name of it.
   struct stat st;
-  const bool exists = stat(target_.c_str(), &st) == 0;
+  const bool exists = stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) throw Error("output '" + path + "' is a directory");
   // A file the user may not write is not replaced either (as cp, not mv, would have it): its
   // mode says that it is to be kept. Root may write anything, and so replaces it.
-  if (exists && S_ISREG(st.st_mode) && ::access(target_.c_str(), W_OK) != 0) {
+  if (exists && S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0) {
     if (errno == EROFS) throw Error("output '" + path + "' is on a read-only file system");
     if (errno == EACCES) {
       char mode[8];
@@ -342,8 +348,19 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
     }
   }
   if (exists && !S_ISREG(st.st_mode)) {  // /dev/null, a pipe: nothing to rename into place
-    fd_ = open(target_.c_str(), O_WRONLY);
+    fd_ = open(path.c_str(), O_WRONLY);
     if (fd_ < 0) throw Error(system_error("cannot open output", path));
+    return;
+  }
+  struct stat target_st;
+  if (exists && (stat(target_.c_str(), &target_st) != 0 || target_st.st_dev != st.st_dev ||
+                 target_st.st_ino != st.st_ino)) {
+    // A regular file open in this process with no name we can reach (/proc/self/fd/1 of a
+    // deleted file, or of one outside our root): no directory to put a temporary in, so it is
+    // written where it is, from its start, and cut to what was written by finish().
+    fd_ = open(path.c_str(), O_WRONLY);
+    if (fd_ < 0) throw Error(system_error("cannot open output", path));
+    in_place_ = true;
     return;
   }
   // The replaced file's mode, or what a new file gets from the umask.
@@ -391,6 +408,7 @@ AtomicOutputFile::~AtomicOutputFile() {
 }
 
 void AtomicOutputFile::write(const void* data, std::size_t bytes) {
+  end_ += bytes;
   const char* p = static_cast<const char*>(data);
   while (bytes > 0) {
     const ssize_t n = ::write(fd_, p, bytes);
@@ -402,6 +420,7 @@ void AtomicOutputFile::write(const void* data, std::size_t bytes) {
 }
 
 void AtomicOutputFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
+  end_ = std::max<std::uint64_t>(end_, offset + bytes);
   detail::write_all_at(fd_, offset, data, bytes, path_);
 }
 
@@ -409,8 +428,10 @@ void AtomicOutputFile::finish() {
   if (fd_ < 0) return;
   const int fd = fd_;
   fd_ = -1;
-  // A pipe or terminal cannot be synced (EINVAL): only the temporary of a regular file must be.
-  const bool synced = temp_path_.empty() || fsync(fd) == 0;
+  // A pipe or terminal cannot be synced (EINVAL): only a regular file must be.
+  const bool cut = !in_place_ || ftruncate(fd, off_t(end_)) == 0;
+  const bool regular = !temp_path_.empty() || in_place_;
+  const bool synced = cut && (!regular || fsync(fd) == 0);
   const int sync_errno = errno;
   if (close(fd) != 0 || !synced) {
     if (!synced) errno = sync_errno;

@@ -65,7 +65,8 @@ class HeldSignals {
 // target (a symbolic link's final target), finish() flushes it to the disk (fsync), commit()
 // renames it into place; destroyed before commit(), the temporary is removed. The file gets the
 // mode of the file it replaces, or 0666 less the umask when new. A target that exists and is
-// not a regular file (/dev/null, a pipe) is written directly.
+// not a regular file (/dev/null, a pipe) is written directly, and so is a regular file that a
+// name such as /proc/self/fd/1 reaches but none of its names can (it is cut to what was written).
 class AtomicOutputFile {
  public:
   explicit AtomicOutputFile(const std::string& path);
@@ -91,6 +92,8 @@ class AtomicOutputFile {
   std::string temp_path_;
   int fd_ = -1;
   bool committed_ = false;
+  bool in_place_ = false;     // a file reached by no name of ours (/proc/self/fd/N)
+  std::uint64_t end_ = 0;     // the end of what was written
 };
 
 // The outputs of one run (distances, predecessors, stats): each written to its own

@@ -283,13 +283,24 @@ case $case in
     ! grep -q "no output written" stderr.txt || fail "path speaks of an output: $(cat stderr.txt)"
     printf '# vertices 3\n0 1 1e308\n1 2 1e308\n' >huge.txt
     refused "could reach more than 1.7976931348623157e+308, which float64" huge.txt o.npy
-    # A regular file through /proc/self/fd/1 (procfs has no free space of its own). Not yet in
-    # an MPI build: run by ctest there, the output is refused ("cannot create output next to
-    # '/proc/self/fd/1'"), though the same binary run by hand writes it (docs/TRUST.md, open).
-    if ! ldd "$apsp" 2>/dev/null | grep -q libmpi; then
-      "$apsp" g.bin /proc/self/fd/1 >so.bin 2>stderr.txt || fail "OUT=/proc/self/fd/1: $(cat stderr.txt)"
-      cmp -s so.bin expected.out || fail "OUT=/proc/self/fd/1: wrong output"
-    fi
+    # Outputs named through a descriptor (issue 26, item 15): a regular file through
+    # /proc/self/fd/1 (procfs has no free space of its own), a pipe through /dev/stdout (the
+    # link says "pipe:[N]", no name), and a deleted file, written in place and cut to the output.
+    # The file's name is longer than the 64 bytes procfs gives as the link's size.
+    long=a-directory-whose-name-makes-the-link-text-longer-than-64-bytes
+    mkdir "$long"
+    "$apsp" g.bin /proc/self/fd/1 >"$long/so.bin" 2>stderr.txt ||
+      fail "OUT=/proc/self/fd/1: $(cat stderr.txt)"
+    cmp -s "$long/so.bin" expected.out || fail "OUT=/proc/self/fd/1: wrong output"
+    "$apsp" g.bin /dev/stdout 2>stderr.txt | cat >piped.bin
+    [[ ${PIPESTATUS[0]} == 0 ]] || fail "OUT=/dev/stdout, a pipe: $(cat stderr.txt)"
+    cmp -s piped.bin expected.out || fail "OUT=/dev/stdout, a pipe: wrong output"
+    head -c 4096 /dev/zero >deleted.bin
+    exec 3<>deleted.bin
+    rm deleted.bin
+    "$apsp" g.bin /proc/self/fd/3 2>stderr.txt || fail "OUT=a deleted file: $(cat stderr.txt)"
+    cmp -s /dev/fd/3 expected.out || fail "OUT=a deleted file: wrong output"
+    exec 3>&-
     # An .npy header's own 'descr', not one nested in another value.
     h="{'x': {'descr': '<f8'}, 'fortran_order': False, 'shape': (1, 1), }"
     while [[ ${#h} -lt 117 ]]; do h+=" "; done
