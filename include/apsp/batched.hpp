@@ -339,10 +339,14 @@ void predecessors(
   const bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
   const std::size_t per_thread = Search::scratch_per_thread(largest);
-  int team = host ? 1 : 64;
-  while (team > 1 && team * per_thread > std::size_t(Policy::scratch_size_max(0)))
+  const std::size_t pad = std::size_t(Policy::scratch_size_max(0));
+  // GPUs launch teams of whole warps (team_size_max counts in warps): at least 32 threads, their
+  // buffers in the level-0 pad while 32 of them fit it, else in level 1 (memory).
+  constexpr int warp = 32;
+  int team = host ? 1 : 2 * warp;
+  while (team > warp && team * per_thread > pad)
     team /= 2;
-  const int level = team * per_thread <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+  const int level = team * per_thread <= pad ? 0 : 1;
   const Search search{layout, dist, pred,    edge_offsets, targets, weights,
                       rule,   rows, largest, level,        none};
   // No more threads than the device runs with this kernel's registers and scratch (CUDA refuses
@@ -351,7 +355,7 @@ void predecessors(
     const int most = Policy(exec, 1, 1)
                          .set_scratch_size(level, Kokkos::PerThread(per_thread))
                          .team_size_max(search, Kokkos::ParallelForTag());
-    while (team > 1 && team > most)
+    while (team > warp && team > most)
       team /= 2;
   }
   Kokkos::parallel_for("apsp::batched::predecessor_search",
