@@ -6,7 +6,9 @@
 //              checked (memory on every device, disk on rank 0), the outputs created
 //   upload     each rank's rows filled on its device, the kernels warmed up
 //   compute    Floyd-Warshall on the row blocks and the negative-cycle check (apsp::Solver,
-//              solver.hpp), or Dijkstra from each rank's sources (sssp.hpp)
+//              solver.hpp), or Dijkstra from each rank's sources (sssp.hpp), or (one process)
+//              supernodal Floyd-Warshall's factor, then its rows by blocks, written as they come
+//              (supernodal.hpp; its ordering and symbolic phase are part of the plan)
 //   predecessors  each rank's shortest-path edges, shared, then its predecessor rows (the Solver)
 //   write      each rank's rows of OUT and P (row_output.hpp)
 //   commit     the rows on the disk on every rank, then rank 0 commits OUT, P and the stats
@@ -21,6 +23,7 @@
 #include <apsp/formats.hpp>
 #include <apsp/hw3_io.hpp>
 #include <apsp/negative_cycles.hpp>
+#include <apsp/ordering.hpp>
 #include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -28,6 +31,7 @@
 #include <apsp/solve.hpp>
 #include <apsp/solver.hpp>
 #include <apsp/sssp.hpp>
+#include <apsp/supernodal.hpp>
 
 #include "row_output.hpp"
 #include "support.hpp"
@@ -113,6 +117,20 @@ std::function<void(int)> injected_failure(int rank) {
 #endif
 }
 
+// When auto considers supernodal Floyd-Warshall. The ordering is skipped below this size (dense
+// Floyd-Warshall takes milliseconds there) and above this average degree (arcs per vertex: such
+// graphs have large separators: social networks, random graphs). It is taken where its predicted
+// updates (factor and rows, from the symbolic phase) are this margin below the other
+// algorithm's: dense Floyd-Warshall's padded V^3, or, where auto picked Dijkstra, V x E arcs at
+// this many dense updates each (a bucket-queue Dijkstra's arc costs about as much time as 100
+// of the CPU kernels' min-plus updates; docs/PERFORMANCE.md entry 31).
+constexpr std::int64_t supernodal_min_vertices = 1024;
+constexpr double supernodal_max_degree = 16;
+constexpr double supernodal_margin = 4;
+constexpr double dense_updates_per_dijkstra_arc = 100;
+// The rows of the distance matrix made from the factor at once: at most this many bytes.
+constexpr std::uint64_t supernodal_block_bytes = std::uint64_t(256) << 20;
+
 // What rank 0 decides and every rank runs: plain data, broadcast as bytes.
 struct PlanFacts {
   std::int64_t vertices = 0;
@@ -149,6 +167,15 @@ class Pipeline {
       create_outputs();
       watch_.lap(seconds().plan);
       solve_sssp();
+    } else if (plan_.algorithm == Algorithm::supernodal) {
+      visit_distance_type(plan_.distance, [&](auto t) {
+        using T = decltype(t);
+        edges_ = std::move(graph_.edges);
+        check_supernodal_memory(sizeof(T));
+        create_outputs();
+        watch_.lap(seconds().plan);
+        solve_supernodal<T>();
+      });
     } else {
       visit_distance_type(plan_.distance, [&](auto t) {
         Solver<ExecSpace, decltype(t)> solver(
@@ -195,17 +222,21 @@ class Pipeline {
           p.distance = choose_distance_type(config_.dtype, p.vertices, weights);
           p.negative_weights = weights.negative();
           p.predecessors = !config_.predecessors.empty();
-          if (p.predecessors && config_.algorithm == Algorithm::sssp)
-            throw Error(
-                "--predecessors comes from Floyd-Warshall (sssp does not write them): use "
-                "--algorithm fw");
+          if (p.predecessors &&
+              (config_.algorithm == Algorithm::sssp || config_.algorithm == Algorithm::supernodal))
+            throw Error(std::string("--predecessors comes from Floyd-Warshall (") +
+                        algorithm_name(config_.algorithm) +
+                        " does not write them): use --algorithm fw");
           // Checked whichever algorithm runs: a --tile or --shape that this device cannot run
           // is an error, not silently ignored when auto picks Dijkstra.
           const std::string warning = detail::choose_planned_shape(exec_, config_.shape, p);
           if (!warning.empty()) stats_.warnings.push_back(warning);
           const Algorithm asked = p.predecessors ? Algorithm::floyd_warshall : config_.algorithm;
-          p.algorithm = choose_algorithm(asked, stats_.backend, detail::host_memory<ExecSpace>,
-                                         graph_, p.distance);
+          const bool supernodal = asked == Algorithm::supernodal;
+          p.algorithm =
+              choose_algorithm(supernodal ? Algorithm::floyd_warshall : asked, stats_.backend,
+                               detail::host_memory<ExecSpace>, graph_, p.distance);
+          p.algorithm = plan_supernodal(p, supernodal);
           f.vertices = p.vertices;
           f.edges = std::int64_t(graph_.edges.size());
           f.output_bytes = output_bytes(config_.output_format, p.vertices, p.distance);
@@ -248,10 +279,121 @@ class Pipeline {
     stats_.vertices = plan_.vertices;
     stats_.algorithm = algorithm_name(plan_.algorithm);
     stats_.dtype = distance_type_name(plan_.distance);
-    stats_.tile = fw ? plan_.shape.tile : 0;
-    stats_.shape = fw ? plan_.shape.name : "Dijkstra per source, bucket queue";
+    stats_.tile = fw ? plan_.shape.tile : plan_.algorithm == Algorithm::supernodal ? sn_tile_ : 0;
+    stats_.shape = fw ? plan_.shape.name
+                   : plan_.algorithm == Algorithm::supernodal
+                       ? "supernodal: fronts closed in tiles of " + std::to_string(sn_tile_) +
+                             ", METIS nested dissection"
+                       : "Dijkstra per source, bucket queue";
     stats_.shape_source = fw ? plan_.shape_source : "";
     stats_.padded = plan_.padded;
+  }
+
+  // --- supernodal Floyd-Warshall (rank 0, in plan): when asked for, or when auto finds room
+  // for a gain, the ordering and the symbolic phase predict its work; auto takes it where that
+  // is well below the work of what it picked (`chosen`). One process only: P ranks run fw.
+  Algorithm plan_supernodal(const Plan& p, bool asked) {
+    SupernodalStats& sn = stats_.supernodal;
+    const Algorithm chosen = p.algorithm;
+    const double v = double(p.vertices), arcs = double(graph_.edges.size());
+    if (asked && ranks_.size() > 1) {
+      sn.considered = true;
+      sn.decision =
+          "asked, but it runs on one process: " + std::to_string(ranks_.size()) + " ranks run fw";
+      stats_.warnings.push_back("--algorithm supernodal runs on one process; these " +
+                                std::to_string(ranks_.size()) + " ranks run fw");
+      return Algorithm::floyd_warshall;
+    }
+    if (asked && !have_nested_dissection())
+      throw UnavailableError(
+          "--algorithm supernodal orders the graph with METIS, which this build lacks: use "
+          "--algorithm fw, or rebuild apsp with METIS (scripts/bootstrap-deps installs it)");
+    if (!asked && (config_.algorithm != Algorithm::automatic || p.predecessors ||
+                   ranks_.size() > 1 || !have_nested_dissection() ||
+                   p.vertices < supernodal_min_vertices || arcs > supernodal_max_degree * v))
+      return chosen;
+    auto start = Clock::now();
+    const std::vector<std::int32_t> perm = nested_dissection_order(p.vertices, graph_.edges);
+    sn.ordering = detail::seconds_since(start);
+    start = Clock::now();
+    sn_plan_ = supernodal_symbolic(p.vertices, graph_.edges, perm);
+    sn.symbolic = detail::seconds_since(start);
+    const SupernodalPrediction& w = sn_plan_.prediction;
+    const double padded = double(padded_size(p.vertices, p.shape));
+    sn.considered = true;
+    sn.supernodes = w.supernodes;
+    sn.predicted_updates = w.updates();
+    sn.dense_updates = padded * padded * padded;
+    sn_tile_ = sn_plan_.tile;
+    const double other =
+        chosen == Algorithm::sssp ? dense_updates_per_dijkstra_arc * v * arcs : sn.dense_updates;
+    std::ostringstream why;
+    why.precision(3);
+    why << (asked ? "asked" : "auto") << ": " << w.updates() << " updates predicted, "
+        << (chosen == Algorithm::sssp ? "Dijkstra's " : "dense Floyd-Warshall's ") << other;
+    if (asked || w.updates() * supernodal_margin <= other) {
+      sn.decision = why.str() + (asked ? "" : ": supernodal");
+      return Algorithm::supernodal;
+    }
+    sn.decision = why.str() + ": " + algorithm_name(chosen);
+    sn_plan_ = SupernodalPlan();
+    return chosen;
+  }
+
+  // The factor, its fronts at their peak and a block of rows, on the device; the block as large
+  // as leaves room, up to supernodal_block_bytes.
+  void check_supernodal_memory(std::size_t value_bytes) {
+    const SupernodalPrediction& w = sn_plan_.prediction;
+    const std::uint64_t v = std::uint64_t(plan_.vertices), row = v * value_bytes;
+    const std::uint64_t factor =
+        saturating_sum({w.factor_values * value_bytes, w.front_values * value_bytes,
+                        16 * v + 64 * std::uint64_t(w.supernodes)});
+    // Rows: the block and the sweeps' own copy of it (supernodal_rows).
+    const std::uint64_t least = saturating_sum({factor, 2 * row});
+    const std::uint64_t budget =
+        check_device_memory(least, "the supernodal factor and one row of the result", false);
+    const std::uint64_t room = budget > factor ? (budget - factor) / 2 : row;
+    sn_block_ =
+        row == 0
+            ? 1
+            : std::int64_t(std::max<std::uint64_t>(
+                  1, std::min<std::uint64_t>(v, std::min(room, supernodal_block_bytes) / row)));
+    stats_.supernodal.factor_bytes = w.factor_values * value_bytes;
+  }
+
+  template <class T>
+  void solve_supernodal() {
+    detail::ScopedRegion region("apsp::solve::supernodal");
+    SupernodalStats& sn = stats_.supernodal;
+    auto start = Clock::now();
+    const SupernodalFactor<ExecSpace, T> factor =
+        supernodal_factor<T>(exec_, sn_plan_, edges_, plan_.negative_weights);
+    exec_.fence();
+    sn.factor = detail::seconds_since(start);
+    std::vector<Edge>().swap(edges_);
+    const std::int64_t found = factor.negative_cycle_vertex();
+    throw_negative_cycle(cycle_verdict<T>(found), plan_.distance);
+    watch_.lap(seconds().compute);
+
+    // Rows by blocks, each handed to OUT as soon as it is made.
+    const std::int64_t v = plan_.vertices, block = sn_block_;
+    DistanceMatrix<ExecSpace, T> rows(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"), block, v);
+    RowSeconds moved;
+    const double shipped = out_->write([&](const RowOutput::Sink& sink) {
+      const RowSink<T> to = sink_into<T>(sink);
+      for (std::int64_t first = 0; first < v; first += block) {
+        const std::int64_t count = std::min(block, v - first);
+        const DistanceMatrix<ExecSpace, T> part(rows.data(), count, v);
+        start = Clock::now();
+        supernodal_rows(exec_, factor, first, part);
+        exec_.fence();
+        sn.rows += detail::seconds_since(start);
+        detail::download_rows(exec_, part, first, count, to, moved);
+      }
+    });
+    watch_.lap(seconds().compute,
+               {{&seconds().write, shipped}, {&seconds().download, moved.download}});
   }
 
   // --- partition (Floyd-Warshall): each rank gets the edges that start in its rows.
@@ -529,6 +671,9 @@ class Pipeline {
   Graph cycle_graph_;  // rank 0's copy where float32 may round cycles (cycle_verdict)
   PlanFacts facts_;
   Plan plan_;
+  SupernodalPlan sn_plan_;  // rank 0's, when supernodal runs
+  int sn_tile_ = 0;
+  std::int64_t sn_block_ = 1;                   // rows of the result made at once
   std::int64_t first_row_ = 0, real_rows_ = 0;  // this rank's real rows
   std::vector<Edge> edges_;                     // this rank's share
   OutputTransaction outputs_;                   // rank 0's: OUT, P, then the stats file

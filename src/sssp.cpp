@@ -22,6 +22,7 @@ std::optional<Algorithm> algorithm_named(const std::string& name) {
   if (name == "auto") return Algorithm::automatic;
   if (name == "fw") return Algorithm::floyd_warshall;
   if (name == "sssp") return Algorithm::sssp;
+  if (name == "supernodal") return Algorithm::supernodal;
   return std::nullopt;
 }
 
@@ -31,6 +32,8 @@ const char* algorithm_name(Algorithm algorithm) {
       return "fw";
     case Algorithm::sssp:
       return "sssp";
+    case Algorithm::supernodal:
+      return "supernodal";
     default:
       return "auto";
   }

@@ -58,8 +58,17 @@ std::string SolveStats::to_json() const {
     << "  \"per_rank\": [";
   for (std::size_t p = 0; p < per_rank.size(); ++p)
     j << (p ? ",\n    " : "\n    ") << stage_json(per_rank[p]);
-  j << (per_rank.empty() ? "],\n" : "\n  ],\n") << "  \"updates_per_second\": " << updates_per_s()
-    << ",\n"
+  j << (per_rank.empty() ? "],\n" : "\n  ],\n");
+  if (supernodal.considered) {
+    const SupernodalStats& s = supernodal;
+    j << "  \"supernodal\": {\"decision\": " << detail::json_string(s.decision)
+      << ", \"ordering\": " << s.ordering << ", \"symbolic\": " << s.symbolic
+      << ", \"factor\": " << s.factor << ", \"rows\": " << s.rows
+      << ", \"supernodes\": " << s.supernodes << ", \"factor_bytes\": " << s.factor_bytes
+      << ", \"predicted_updates\": " << s.predicted_updates
+      << ", \"dense_updates\": " << s.dense_updates << "},\n";
+  }
+  j << "  \"updates_per_second\": " << updates_per_s() << ",\n"
     << "  \"gops\": " << gops() << "\n"
     << "}\n";
   return j.str();

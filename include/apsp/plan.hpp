@@ -26,9 +26,9 @@
 
 namespace apsp {
 
-enum class Algorithm { automatic, floyd_warshall, sssp };
+enum class Algorithm { automatic, floyd_warshall, sssp, supernodal };
 
-// The CLI's names: auto, fw, sssp.
+// The CLI's names: auto, fw, sssp, supernodal.
 std::optional<Algorithm> algorithm_named(const std::string& name);
 const char* algorithm_name(Algorithm algorithm);
 

@@ -56,10 +56,24 @@ struct StageSeconds {
   std::uint64_t communication_bytes = 0;  // pivot-row bytes received
 };
 
+// What the supernodal algorithm (supernodal.hpp) did or predicted, when a run considered it.
+struct SupernodalStats {
+  bool considered = false;  // ordered and analysed (asked for, or auto found it worth a look)
+  std::string decision;     // why it runs or why auto left it
+  double ordering = 0;      // seconds: METIS' nested dissection (within plan)
+  double symbolic = 0;      // seconds: elimination tree, supernodes, predictions (within plan)
+  double factor = 0;        // seconds: the numeric factor (within compute)
+  double rows = 0;          // seconds: the distance rows from the factor (within compute)
+  std::int64_t supernodes = 0;
+  std::uint64_t factor_bytes = 0;
+  double predicted_updates = 0;  // factor + rows, from the symbolic phase
+  double dense_updates = 0;      // what dense Floyd-Warshall would do (padded V^3)
+};
+
 struct SolveStats {
   std::int64_t vertices = 0;
   std::int64_t edges = 0;
-  std::string algorithm = "fw";  // "fw" or "sssp"
+  std::string algorithm = "fw";  // "fw", "sssp" or "supernodal"
   std::string dtype = "int32";   // the distances' type: int32, float32, float64
   std::string backend;
   std::string device;
@@ -73,11 +87,13 @@ struct SolveStats {
   // Every rank's stages (rank 0's first), for P ranks; communication_bytes summed over ranks in
   // `seconds` of rank 0.
   std::vector<StageSeconds> per_rank;
+  SupernodalStats supernodal;  // in to_json() when considered
   // What the caller should warn about (rank 0's), e.g. a tuning cache that could not be used:
   // the library prints nothing. Not part of to_json().
   std::vector<std::string> warnings;
 
-  // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9).
+  // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9): dense Floyd-Warshall's
+  // work, whichever algorithm ran (an effective rate for sssp and supernodal).
   double updates_per_s() const;
   double gops() const;
   std::string to_json() const;

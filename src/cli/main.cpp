@@ -67,8 +67,10 @@ const char* usage = R"(usage:
                           array of the distance type (default when OUT ends in .npy)
       --backend NAME      execution space: %s (default %s)
       --algorithm A       fw (blocked Floyd-Warshall), sssp (Dijkstra from every source,
-                          host backends, needs Kokkos Kernels) or auto (default: sssp for
-                          sparse graphs on a host backend when available, else fw)
+                          host backends, needs Kokkos Kernels), supernodal (Floyd-Warshall
+                          on a nested-dissection order's separator tree: sparse graphs with
+                          small separators, roads, meshes; one process, needs METIS) or
+                          auto (default: the one predicted fastest for the graph and backend)
       --tile B            tile size (default: the backend's best that fits the device)
       --shape K           tile shape K of `apsp shapes` (tile, threads, register block)
       --stats FILE        write timings and rates as JSON ("-" for stdout)
@@ -224,7 +226,8 @@ Command solve(int argc, char** argv) {
     if (name == "--dtype") config.dtype = dtype_option(value);
     if (name == "--algorithm") {
       const auto algorithm = apsp::algorithm_named(value);
-      if (!algorithm) throw UsageError("--algorithm expects auto, fw or sssp, got '" + value + "'");
+      if (!algorithm)
+        throw UsageError("--algorithm expects auto, fw, sssp or supernodal, got '" + value + "'");
       config.algorithm = *algorithm;
     }
     if (name == "--output-format") {

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# supernodal.sh APSP TESTCASES WORKDIR with-metis|without-metis BACKEND
+# `apsp --algorithm supernodal` (issue 25) against `--algorithm fw`, byte for byte: every
+# testcase, the structured classes of `apsp generate` (grid with deletions, road-like), a
+# disconnected graph, directed negative weights, float64 npy output; a negative cycle worded as
+# fw words it; --predecessors refused; auto picks supernodal for a mesh and says why in --stats.
+# Without METIS: --algorithm supernodal fails with one line saying why, auto runs fw.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+apsp=$1 testcases=$2 work=$3 metis=$4 backend=$5
+backend_option=(--backend "$backend")
+[[ $backend == default ]] && backend_option=()
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+algorithm_of() { sed -n 's/^  "algorithm": "\(.*\)",$/\1/p' "$1"; }
+# refused MESSAGE ARGS...: exit code 2, one "apsp: " line containing MESSAGE, no OUT.
+refused() {
+  local message=$1 rc=0
+  shift
+  "$apsp" "${backend_option[@]}" "$@" >stdout.txt 2>stderr.txt || rc=$?
+  [[ $rc == 2 ]] || fail "$*: exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
+  expect_one_apsp_line stderr.txt
+  grep -qF -- "$message" stderr.txt || fail "$*: the error does not say '$message': $(cat stderr.txt)"
+  [[ ! -e out.bin ]] || fail "$*: an output file appeared"
+}
+
+"$apsp" generate --class grid --vertices 1200 --seed 5 grid.bin >/dev/null
+if [[ $metis == without-metis ]]; then
+  refused "--algorithm supernodal orders the graph with METIS, which this build lacks" \
+    --algorithm supernodal grid.bin out.bin
+  "$apsp" "${backend_option[@]}" --stats auto.json grid.bin auto.bin
+  [[ $(algorithm_of auto.json) != supernodal ]] || fail "auto picked supernodal without METIS"
+  echo "OK: supernodal refused without METIS"
+  exit 0
+fi
+
+# same ARGS...: supernodal and fw write the same bytes.
+same() {
+  "$apsp" "${backend_option[@]}" --algorithm supernodal --stats sn.json "$@" sn.out 2>stderr.txt ||
+    fail "$*: $(cat stderr.txt)"
+  [[ ! -s stderr.txt ]] || fail "$*: a successful run should print nothing: $(cat stderr.txt)"
+  [[ $(algorithm_of sn.json) == supernodal ]] || fail "$*: --stats does not say supernodal"
+  "$apsp" "${backend_option[@]}" --algorithm fw "$@" fw.out
+  cmp -s sn.out fw.out || fail "$*: supernodal differs from fw"
+  expect_no_temporaries sn.out
+}
+
+for in in "$testcases"/*.in; do
+  same "$in"
+done
+"$apsp" generate --class road --vertices 1500 --seed 7 road.bin >/dev/null
+same grid.bin
+same road.bin
+same road.bin --dtype float64 --output-format npy
+# Two components and isolated vertices; directed with negative weights (no cycle).
+{
+  echo "# vertices 40"
+  for i in $(seq 0 14); do echo "$i $(((i + 1) % 15)) $((i % 7 + 1))"; done
+  for i in $(seq 20 33); do echo "$i $((i + 1)) -$((i % 3))"; echo "$((i + 1)) $i 5"; done
+} >parts.txt
+same parts.txt --allow-negative
+# A negative cycle inside one component: the same words as fw's.
+printf '# vertices 6\n0 1 2\n1 2 -3\n2 0 0\n3 4 1\n4 5 1\n' >cycle.txt
+refused "negative cycle through vertex 0" --algorithm supernodal --allow-negative cycle.txt out.bin
+refused "(supernodal does not write them): use --algorithm fw" \
+  --algorithm supernodal --predecessors p.bin grid.bin out.bin
+
+# auto on a mesh: the ordering predicts far fewer updates than either alternative.
+"$apsp" generate --class grid --vertices 4096 --seed 9 mesh.bin >/dev/null
+"$apsp" "${backend_option[@]}" --stats auto.json mesh.bin auto.out
+[[ $(algorithm_of auto.json) == supernodal ]] || fail "auto did not pick supernodal for a mesh"
+grep -q '"decision": "auto: .*: supernodal"' auto.json || fail "auto's reason: $(grep decision auto.json)"
+"$apsp" "${backend_option[@]}" --algorithm fw mesh.bin fw.out
+cmp -s auto.out fw.out || fail "auto (supernodal) differs from fw on the mesh"
+echo "OK: supernodal equals fw ($backend)"
