@@ -127,6 +127,9 @@ std::function<void(int)> injected_failure(int rank) {
 constexpr std::int64_t supernodal_min_vertices = 1024;
 constexpr double supernodal_max_degree = 16;
 constexpr double supernodal_margin = 4;
+// ... and where the ordering's fill stays below this many times the graph's arcs (more, and the
+// factor alone costs more than the margin allows; the symbolic phase stops there).
+constexpr double supernodal_max_fill_ratio = 64;
 constexpr double dense_updates_per_dijkstra_arc = 100;
 // The rows of the distance matrix made from the factor at once: at most this many bytes.
 constexpr std::uint64_t supernodal_block_bytes = std::uint64_t(256) << 20;
@@ -316,11 +319,22 @@ class Pipeline {
     const std::vector<std::int32_t> perm = nested_dissection_order(p.vertices, graph_.edges);
     sn.ordering = detail::seconds_since(start);
     start = Clock::now();
-    sn_plan_ = supernodal_symbolic(p.vertices, graph_.edges, perm);
+    SupernodalOptions options;
+    if (!asked) options.max_fill = supernodal_max_fill_ratio * (arcs + v);
+    sn_plan_ = supernodal_symbolic(p.vertices, graph_.edges, perm, options);
     sn.symbolic = detail::seconds_since(start);
     const SupernodalPrediction& w = sn_plan_.prediction;
-    const double padded = double(padded_size(p.vertices, p.shape));
     sn.considered = true;
+    if (w.fill_exceeded) {
+      std::ostringstream why;
+      why.precision(3);
+      why << "auto: the ordering's fill passed " << options.max_fill << " entries ("
+          << supernodal_max_fill_ratio << " x the arcs and vertices): " << algorithm_name(chosen);
+      sn.decision = why.str();
+      sn_plan_ = SupernodalPlan();
+      return chosen;
+    }
+    const double padded = double(padded_size(p.vertices, p.shape));
     sn.supernodes = w.supernodes;
     sn.predicted_updates = w.updates();
     sn.dense_updates = padded * padded * padded;

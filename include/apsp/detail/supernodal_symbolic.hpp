@@ -38,6 +38,10 @@ struct SupernodalOptions {
   double relaxed_fraction = 0.1;  // ... and beyond it while the added infinities stay below this
                                   // fraction of the merged supernode's values
   int small_subtree = 32;         // a subtree of at most this many columns is one supernode
+  // Stop once the factor's structure (the fill, entries below the diagonal) passes this many
+  // entries, 0: never. A caller that only wants the plan where the fill is small bounds the
+  // symbolic phase's own time and memory this way (a random graph fills in almost densely).
+  double max_fill = 0;
 };
 
 // Predictions of the symbolic phase, before any numeric work (values: distances of the type
@@ -53,6 +57,7 @@ struct SupernodalPrediction {
   double factor_updates = 0;           // min-plus updates of the factor, padding included
   double row_updates = 0;              // ... of all V rows (both passes)
   double dense_updates = 0;            // V^3: dense Floyd-Warshall
+  bool fill_exceeded = false;          // stopped at SupernodalOptions::max_fill: no plan
   double updates() const { return factor_updates + row_updates; }
 };
 
@@ -170,8 +175,11 @@ inline std::vector<std::int32_t> tree_postorder(const std::vector<std::int32_t>&
 
 // |struct(L(:,j))| for every column (parent[j] > j: postorder): the column's later neighbours and
 // its children's structures, less itself. A child's structure is freed once its parent has it.
+// Empty once their sum passes max_fill (> 0).
 inline std::vector<std::int32_t> column_counts(std::int64_t vertices, const Adjacency& g,
-                                               const std::vector<std::int32_t>& parent) {
+                                               const std::vector<std::int32_t>& parent,
+                                               double max_fill = 0) {
+  double fill = 0;
   std::vector<std::vector<std::int32_t>> children_structs(static_cast<std::size_t>(vertices));
   std::vector<std::int32_t> counts(static_cast<std::size_t>(vertices)),
       mark(static_cast<std::size_t>(vertices), -1);
@@ -193,6 +201,8 @@ inline std::vector<std::int32_t> column_counts(std::int64_t vertices, const Adja
       }
     std::vector<std::int32_t>().swap(children_structs[std::size_t(j)]);
     counts[j] = std::int32_t(s.size());
+    fill += double(s.size());
+    if (max_fill > 0 && fill > max_fill) return {};
     if (parent[j] >= 0) {
       auto& up = children_structs[std::size_t(parent[j])];
       up.insert(up.end(), s.begin(), s.end());
@@ -265,7 +275,15 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
   const detail::Adjacency graph = detail::symmetric_structure(vertices, edges, plan.position);
 
   // 3. Column counts.
-  const std::vector<std::int32_t> counts = detail::column_counts(vertices, graph, parent);
+  const std::vector<std::int32_t> counts =
+      detail::column_counts(vertices, graph, parent, options.max_fill);
+  if (counts.size() != n) {
+    SupernodalPlan none;
+    none.vertices = vertices;
+    none.tile = plan.tile;
+    none.prediction.fill_exceeded = true;
+    return none;
+  }
 
   // 4. Supernodes: the chain ending at column j - 1 joins column j when j is its parent (then it
   // is j's last child) and what it adds stays within the options. Values of a supernode of c
