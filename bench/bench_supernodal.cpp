@@ -6,7 +6,8 @@
 // the cut's vertices on one side as separator), written here; the ordering helper's METIS
 // order replaces it in the solver. Prints the symbolic predictions, then seconds of symbolic,
 // factor and all rows (blocks of ROWS rows into one device buffer, discarded), their sum
-// ("compute", ordering excluded and printed apart), and with --dense dense FW's compute time;
+// ("compute", ordering excluded and printed apart) and the rows' rate (the plan's predicted row
+// updates a second), and with --dense dense FW's compute time;
 // --check compares every row with dense FW (int32).
 #include <apsp/backends.hpp>
 #include <apsp/floyd_warshall.hpp>
@@ -205,17 +206,24 @@ int main(int argc, char** argv) {
   auto t0 = std::chrono::steady_clock::now();
   const std::vector<std::int32_t> perm = dissection(g, at);
   const double ordering = seconds_since(t0);
-  if (block <= 0)
-    block = int(std::max<std::int64_t>(1, std::min<std::int64_t>(v, (std::int64_t(1) << 26) / v)));
+  if (block <= 0) {
+    // 256 MiB of rows on the host; 4 GiB on a device, where a block's rows are the parallelism
+    // of the row sweeps (one thread a row).
+    const bool host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
+    const std::int64_t elements = std::int64_t(1) << (host ? 26 : 30);
+    block = int(std::max<std::int64_t>(1, std::min<std::int64_t>(v, elements / v)));
+  }
   std::printf("graph %s: V = %lld, E = %zu; geometric nested dissection %.4f s; row block %d\n",
               kind.c_str(), (long long)v, g.edges.size(), ordering, block);
 
   double best[4] = {1e30, 1e30, 1e30, 1e30};
+  double row_updates = 0;
   apsp::DistanceMatrix<Exec, T> rows("rows", block, v);
   for (int rep = 0; rep < repeats; ++rep) {
     t0 = std::chrono::steady_clock::now();
     const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(v, g.edges, perm, options);
     const double symbolic = seconds_since(t0);
+    row_updates = plan.prediction.row_updates;
     if (rep == 0) {
       const auto& p = plan.prediction;
       std::printf(
@@ -247,9 +255,9 @@ int main(int argc, char** argv) {
                 symbolic, factored, swept, times[3]);
   }
   std::printf(
-      "best: symbolic %.4f s, factor %.4f s, rows %.4f s, compute %.4f s (+ ordering "
-      "%.4f s)\n",
-      best[0], best[1], best[2], best[3], ordering);
+      "best: symbolic %.4f s, factor %.4f s, rows %.4f s (%.3g G updates/s), compute %.4f s "
+      "(+ ordering %.4f s)\n",
+      best[0], best[1], best[2], row_updates / best[2] * 1e-9, best[3], ordering);
 
   if (run_dense || check) {
     const apsp::Plan plan = apsp::make_plan(exec, v);

@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -150,14 +151,12 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
 
   std::vector<std::int32_t> supernode_of(static_cast<std::size_t>(plan.vertices));
   std::vector<std::int64_t> values_start(std::size_t(supernodes) + 1, 0);
-  std::int32_t widest = 0;
   for (std::int64_t s = 0; s < supernodes; ++s) {
     for (std::int32_t j = plan.first[s]; j < plan.first[s + 1]; ++j)
       supernode_of[std::size_t(j)] = std::int32_t(s);
     const int c = plan.columns(s), b = plan.border_size(s);
     values_start[s + 1] = values_start[s] + std::int64_t(c + b) * detail::factor_ld(c) +
                           std::int64_t(c) * detail::factor_ld(b);
-    widest = std::max({widest, detail::factor_ld(c), detail::factor_ld(b)});
   }
   auto& views = factor.views_;
   views.first = detail::to_device(exec, plan.first, "apsp::supernodal::first");
@@ -166,7 +165,6 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
   views.border_start = detail::to_device(exec, plan.border_start, "apsp::supernodal::border_start");
   views.values_start = detail::to_device(exec, values_start, "apsp::supernodal::values_start");
   views.supernodes = std::int32_t(supernodes);
-  views.widest = widest;
   factor.position_ = detail::to_device(exec, plan.position, "apsp::supernodal::position");
   factor.values_ = Kokkos::View<T*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::factor"),
@@ -259,65 +257,85 @@ enum class RowOrder {
 
 namespace detail {
 
-// The row sweeps into y (count rows of the plan's columns, `ld` apart) for the plan's rows
-// `rows`; HostPath picks the host-vector kernel where there is one.
-template <bool HostPath, class ExecSpace, class T>
-void sweep_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor, T* y,
-                std::int64_t ld, std::int64_t count,
-                const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& rows) {
-  if (count == 0) return;
-  visit_relaxation<T>(factor.negative_weights(), [&](auto relax) {
-    using Sweeps = RowSweeps<ExecSpace, typename decltype(relax)::product, HostPath>;
-    Sweeps sweeps;
-    sweeps.y = y;
-    sweeps.ld = ld;
-    sweeps.vertices = factor.plan().vertices;
-    sweeps.count = count;
-    sweeps.rows = rows;
-    sweeps.sn = factor.supernodes();
-    sweeps.values = factor.values().data();
-    Kokkos::parallel_for(
-        "apsp::supernodal::row_sweeps",
-        Kokkos::TeamPolicy<ExecSpace>(exec, sweeps.league_size(), sweeps.team_size())
-            .set_scratch_size(1, Kokkos::PerTeam(sweeps.scratch_bytes())),
-        sweeps);
-  });
-}
-
+// Rows [first, first + out.extent(0)) by the row sweeps (RowSweeps) on the rows transposed. With
+// host vectors (HostPath where there are), each work item sweeps its rows in its team's scratch
+// (V x 32 values: in cache) and writes them out itself; elsewhere (GPUs) one launch sweeps the
+// whole block, its rows being the kernel's parallelism, in a temporary the size of out, written
+// out by tiles (write_rows).
 template <bool HostPath, class ExecSpace, class T>
 void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
                      std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order) {
   ScopedRegion region("apsp::supernodal_rows");
   using memory_space = typename ExecSpace::memory_space;
-  const std::int64_t vertices = factor.plan().vertices, count = out.extent(0);
+  using Shape = RowSweepShape<T, HostPath>;
+  const SupernodalPlan& plan = factor.plan();
+  const std::int64_t vertices = plan.vertices, count = out.extent(0);
   if (std::int64_t(out.extent(1)) < vertices || first < 0 || first + count > vertices)
     throw Error("supernodal rows: " + std::to_string(count) + " x " +
                 std::to_string(out.extent(1)) + " rows from row " + std::to_string(first) +
                 " do not fit V = " + std::to_string(vertices));
   if (count == 0) return;
-  Kokkos::View<std::int32_t*, memory_space> rows(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::rows"), count);
-  const auto position = factor.position();
   const bool user = order == RowOrder::user;
-  Kokkos::parallel_for(
-      "apsp::supernodal::row_ids", Kokkos::RangePolicy<ExecSpace>(exec, 0, int(count)),
-      KOKKOS_LAMBDA(int r) { rows(r) = user ? position(first + r) : std::int32_t(first + r); });
-  if (!user) {
-    sweep_rows<HostPath>(exec, factor, out.data(), std::int64_t(out.extent(1)), count, rows);
-    return;
+  const std::int64_t n = (count + Shape::pad - 1) / Shape::pad * Shape::pad;
+  // The rows in ascending plan order, so that neighbouring slots share their forward paths;
+  // spare slots repeat the last row and write nothing.
+  const auto plan_row = [&](std::int32_t r) {
+    return user ? plan.position[std::size_t(first + r)] : std::int32_t(first + r);
+  };
+  std::vector<std::int32_t> by_plan(static_cast<std::size_t>(count));
+  std::iota(by_plan.begin(), by_plan.end(), 0);
+  std::sort(by_plan.begin(), by_plan.end(),
+            [&](std::int32_t a, std::int32_t b) { return plan_row(a) < plan_row(b); });
+  std::vector<std::int32_t> slot_row(static_cast<std::size_t>(n)),
+      out_row(static_cast<std::size_t>(n), -1);
+  for (std::int64_t e = 0; e < n; ++e) {
+    const std::int32_t r = by_plan[std::size_t(std::min(e, count - 1))];
+    slot_row[std::size_t(e)] = plan_row(r);
+    if (e < count) out_row[std::size_t(e)] = r;
   }
-  // The plan's columns, then the user's: out(r, j) = y(r, position(j)).
-  Kokkos::View<T**, Kokkos::LayoutRight, memory_space> y(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::plan_rows"), count,
-      vertices);
-  sweep_rows<HostPath>(exec, factor, y.data(), vertices, count, rows);
-  Kokkos::parallel_for(
-      "apsp::supernodal::user_columns",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, count * vertices),
-      KOKKOS_LAMBDA(std::int64_t e) {
-        const std::int64_t r = e / vertices, j = e % vertices;
-        out(r, j) = y(r, position(j));
-      });
+  const auto slot_rows = to_device(exec, slot_row, "apsp::supernodal::slot_rows");
+  const auto out_rows = to_device(exec, out_row, "apsp::supernodal::out_rows");
+  // Column j of out is column column(j) of the sweeps (the plan's numbering).
+  Kokkos::View<const std::int32_t*, memory_space> column = factor.position();
+  if (!user) {
+    Kokkos::View<std::int32_t*, memory_space> identity(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::columns"), vertices);
+    Kokkos::parallel_for(
+        "apsp::supernodal::columns", Kokkos::RangePolicy<ExecSpace>(exec, 0, int(vertices)),
+        KOKKOS_LAMBDA(int j) { identity(j) = j; });
+    column = identity;
+  }
+  visit_relaxation<T>(factor.negative_weights(), [&](auto relax) {
+    using Sweeps = RowSweeps<ExecSpace, typename decltype(relax)::product, Shape>;
+    Sweeps sweeps;
+    sweeps.vertices = std::int32_t(vertices);
+    sweeps.slot_row = slot_rows;
+    sweeps.sn = factor.supernodes();
+    sweeps.values = factor.values().data();
+    if constexpr (Shape::host_vectors) {
+      sweeps.out = out.data();
+      sweeps.out_ld = std::int64_t(out.extent(1));
+      sweeps.out_row = out_rows;
+      sweeps.column = column;
+      Kokkos::parallel_for("apsp::supernodal::row_sweeps",
+                           Kokkos::TeamPolicy<ExecSpace>(exec, int(n / Shape::item), 1)
+                               .set_scratch_size(1, Kokkos::PerTeam(sweeps.scratch_bytes())),
+                           sweeps);
+    } else {
+      Kokkos::View<T*, memory_space> yt(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::rows_transposed"),
+          n * vertices);
+      sweeps.yt = yt.data();
+      sweeps.n = n;
+      Kokkos::parallel_for(
+          "apsp::supernodal::row_sweeps",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n / Shape::item),
+          sweeps);
+      write_rows(exec, yt.data(), n, std::int32_t(vertices), out_rows, column, out.data(),
+                 std::int64_t(out.extent(1)));
+    }
+    exec.fence();  // before yt and the host vectors that slot_rows and out_rows copy go
+  });
 }
 
 }  // namespace detail

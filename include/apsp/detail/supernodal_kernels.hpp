@@ -38,7 +38,6 @@ struct SupernodeViews {
   Kokkos::View<const std::int32_t*, MemorySpace> first, subtree_first, border;
   Kokkos::View<const std::int64_t*, MemorySpace> border_start, values_start;
   std::int32_t supernodes = 0;
-  std::int32_t widest = 0;  // the largest padded row of the factor (scratch of the sweeps)
 };
 
 // A front: F(i,j) = 0 on the diagonal, infinity elsewhere (padding included), then its original
@@ -107,32 +106,156 @@ void keep_factor(const ExecSpace& exec, const T* front, std::int64_t size, std::
       });
 }
 
-// The row sweeps (above) of a block of rows: y holds `count` rows, `ld` apart, of V columns in
-// the plan's numbering; row r of the block is the source vertex rows(r). Host (one thread a
-// row, whole host vectors: HostPath) or portable (a team of Rows rows, threads across columns).
-template <class ExecSpace, class Product, bool HostPath>
+// The row sweeps (above) on a block of source rows held transposed: yt(col * n + slot) is
+// column col (the plan's numbering) of the row in `slot`, so the slots of one column are
+// contiguous. The parallel (and vector) dimension is the rows: a work item owns Rows registers of
+// Lanes::lanes consecutive slots each, and every item walks the supernodes in the same order, so
+// the factor's values are the same for all of them (a broadcast on GPUs: one thread a row, a warp
+// reads one factor value and 32 consecutive slots) and the columns of a step are register-blocked
+// Cols at a time. Slots hold their rows in ascending plan order (slot_row), so the rows of a skip
+// group (Group consecutive slots) share most of their forward path.
+//
+// The two products with C_ss are done in place: C_ss is closed (no negative cycle: zero diagonal,
+// C(m,k) + C(k,j) >= C(m,j)), so a row that reads some entries of Y(:,s) already multiplied
+// (Y C(:,k)) and others not gets min_m Y(m) + C(m,j) all the same, exactly. (With a negative
+// cycle the results are clamped values that nobody reads; negative_cycle_vertex reports it.)
+// Every value is finished (Product::finish) before it is stored, so a product never reads an
+// unfinished sum.
+//
+// Lanes: the values of one register, one row (scalar) or a host vector of rows.
+template <class T, bool HostVectors>
+struct RowLanes {
+  using type = T;
+  static constexpr int lanes = 1;
+  KOKKOS_FORCEINLINE_FUNCTION static T load(const T* p) { return *p; }
+  KOKKOS_FORCEINLINE_FUNCTION static void store(T* p, const T& x) { *p = x; }
+  KOKKOS_FORCEINLINE_FUNCTION static T broadcast(T x) { return x; }
+  template <class Product>
+  KOKKOS_FORCEINLINE_FUNCTION static void relax(T& d, const T& a, const T& b) {
+    Product::relax(d, a, b);
+  }
+  template <class Product>
+  KOKKOS_FORCEINLINE_FUNCTION static T finish(const T& d) {
+    return Product::finish(d);
+  }
+};
+#if defined(APSP_HOST_VECTORS)
+// Product::relax and Product::finish lane by lane (+, < and ?: act per lane).
+template <class T>
+struct RowLanes<T, true> {
+  using Vector = HostVector<T>;
+  using type = typename Vector::type;
+  static constexpr int lanes = Vector::lanes;
+  static type load(const T* p) { return Vector::load(p); }
+  static void store(T* p, const type& x) { Vector::store(p, x); }
+  static type broadcast(T x) { return type{} + x; }
+  template <class Product>
+  static void relax(type& d, const type& a, const type& b) {
+    const type sum = a + b;
+    d = sum < d ? sum : d;
+  }
+  template <class Product>
+  static type finish(const type& d) {
+    if constexpr (Product::negative) {
+      const type floor = broadcast(Distance<T>::floor);
+      const type clamped = d < floor ? floor : d;
+      return d >= broadcast(Distance<T>::threshold) ? broadcast(Distance<T>::infinity) : clamped;
+    } else {
+      return d;
+    }
+  }
+};
+#endif
+
+// The sweeps' parameters: host vectors of rows where there are (HostPath), else one row a thread
+// and the forward skip decided per warp of 32 rows. Cols divides factor_lanes, so a block of
+// columns never reads past a padded factor row.
+template <class T, bool HostPath>
+struct RowSweepShape {
+#if defined(APSP_HOST_VECTORS)
+  static constexpr bool host_vectors = HostPath;
+#else
+  static constexpr bool host_vectors = false;
+#endif
+  using Lanes = RowLanes<T, host_vectors>;
+  static constexpr int rows = host_vectors ? 2 : 1;  // registers of rows per work item
+  static constexpr int cols = 8;                     // output columns per register block
+  static constexpr int item = rows * Lanes::lanes;   // slots per work item
+  static constexpr int group = host_vectors ? item : 32;
+  static constexpr int pad = item > 32 ? item : 32;  // slots are padded to whole tiles of 32
+  static_assert(factor_lanes % cols == 0 && pad % item == 0 && pad % group == 0, "");
+};
+
+template <class ExecSpace, class Product, class Shape>
 struct RowSweeps {
   using T = typename Product::value_type;
   using memory_space = typename ExecSpace::memory_space;
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  static constexpr int Rows = HostPath ? 1 : 8;
+  using Lanes = typename Shape::Lanes;
+  using L = typename Lanes::type;
+  static constexpr int R = Shape::rows, J = Shape::cols, W = Lanes::lanes;
   static constexpr T inf = Distance<T>::infinity;
 
-  T* y;
-  std::int64_t ld = 0, vertices = 0, count = 0;
-  Kokkos::View<const std::int32_t*, memory_space> rows;
+  std::int32_t vertices = 0;
+  Kokkos::View<const std::int32_t*, memory_space> slot_row;  // ascending
   SupernodeViews<memory_space> sn;
   const T* values = nullptr;
+  // One launch over the block (RangePolicy): the rows transposed in yt, n slots a column.
+  T* yt = nullptr;
+  std::int64_t n = 0;
+  // Host (TeamPolicy, a team of one): each item sweeps its rows in its team's scratch (V x its
+  // slots, in cache) and writes them to out(out_row(slot), j) = y(column(j)) itself.
+  T* out = nullptr;
+  std::int64_t out_ld = 0;
+  Kokkos::View<const std::int32_t*, memory_space> out_row, column;
 
-  int league_size() const { return int((count + Rows - 1) / Rows); }
-  int team_size() const { return HostPath || host_memory_space() ? 1 : 128; }
   std::size_t scratch_bytes() const {
-    return scratch::shmem_size(std::size_t(HostPath ? 2 : Rows) * std::size_t(sn.widest));
+    return scratch::shmem_size(std::size_t(vertices) * Shape::item);
   }
-  static constexpr bool host_memory_space() {
-    return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+  // Columns of a product: consecutive from f, or the border's.
+  struct Consecutive {
+    std::int32_t f;
+    KOKKOS_FORCEINLINE_FUNCTION std::int64_t operator()(int j) const { return f + j; }
+  };
+  struct Gathered {
+    const std::int32_t* at;
+    KOKKOS_FORCEINLINE_FUNCTION std::int64_t operator()(int j) const { return at[j]; }
+  };
+
+  // Y(:, to(j)) := min(Y(:, to(j)), min_k Y(:, from(k)) + m(k, j)) for j < width, k < depth,
+  // m's rows `ld` apart (padded with infinity to a multiple of factor_lanes); y: the item's
+  // first slot, columns `stride` apart.
+  template <class To, class From>
+  KOKKOS_FORCEINLINE_FUNCTION static void product(T* y, std::int64_t stride, To to, int width,
+                                                  From from, int depth, const T* m,
+                                                  std::int64_t ld) {
+    if (depth == 0) return;
+    for (int j0 = 0; j0 < width; j0 += J) {
+      L acc[J][R];
+      for (int jj = 0; jj < J; ++jj)
+        for (int r = 0; r < R; ++r)
+          acc[jj][r] = j0 + jj < width ? Lanes::load(y + to(j0 + jj) * stride + r * W)
+                                       : Lanes::broadcast(inf);
+      for (int k = 0; k < depth; ++k) {
+        const T* yk = y + from(k) * stride;
+        L left[R];
+        for (int r = 0; r < R; ++r)
+          left[r] = Lanes::load(yk + r * W);
+        const T* mk = m + k * ld + j0;
+        for (int jj = 0; jj < J; ++jj) {
+          const L right = Lanes::broadcast(mk[jj]);
+          for (int r = 0; r < R; ++r)
+            Lanes::template relax<Product>(acc[jj][r], left[r], right);
+        }
+      }
+      for (int jj = 0; jj < J && j0 + jj < width; ++jj)
+        for (int r = 0; r < R; ++r)
+          Lanes::store(y + to(j0 + jj) * stride + r * W,
+                       Lanes::template finish<Product>(acc[jj][r]));
+    }
   }
 
   // What one supernode's step needs.
@@ -156,187 +279,94 @@ struct RowSweeps {
     return p;
   }
 
-#if defined(APSP_HOST_VECTORS)
-  using Lanes = HostVector<T>;
-  using V = typename Lanes::type;
-  static constexpr int W = Lanes::lanes;
-
-  // acc(0 .. n) = min(acc, min_k (left(k) + matrix(k, 0 .. n))), skipping infinite left(k):
-  // n a multiple of the lanes, matrix rows `ld` apart.
-  static void product(T* acc, const T* left, int k_count, const T* matrix, std::int64_t ld, int n) {
-    for (int k = 0; k < k_count; ++k) {
-      const T l = left[k];
-      if (l == inf) continue;
-      const V lv = V{} + l;
-      const T* m = matrix + k * ld;
-      for (int h = 0; h < n; h += W) {
-        const V t = lv + Lanes::load(m + h), now = Lanes::load(acc + h);
-        Lanes::store(acc + h, t < now ? t : now);
-      }
-    }
-  }
-  static void finish(T* x, int n) {
-    if constexpr (Product::negative)
-      for (int j = 0; j < n; ++j)
-        x[j] = Product::finish(x[j]);
-  }
-  // y(f .. f + c) into a, padded with infinity to ldc.
-  static void load_columns(T* a, const T* yr, const Step& p) {
-    for (int j = 0; j < p.c; ++j)
-      a[j] = yr[p.f + j];
-    for (int j = p.c; j < p.ldc; ++j)
-      a[j] = inf;
-  }
-
-  void sweep_on_host(const member& team) const {
-    const std::int64_t r = team.league_rank();
-    const std::int32_t row = rows(r);
-    T* yr = y + r * ld;
-    T* a = scratch(team.team_scratch(1), 2 * std::size_t(sn.widest)).data();
-    T* b = a + sn.widest;
+  // The sweeps of the item whose first slot is `slot`, into y (columns `stride` apart).
+  KOKKOS_INLINE_FUNCTION void sweep(std::int64_t slot, T* y, std::int64_t stride) const {
     for (std::int64_t j = 0; j < vertices; ++j)
-      yr[j] = inf;
-    yr[row] = T(0);
-    for (int s = 0; s < sn.supernodes; ++s) {
-      if (row < sn.subtree_first(s) || row >= sn.first(s + 1)) continue;
-      const Step p = step(s);
-      load_columns(a, yr, p);
-      for (int j = 0; j < p.ldc; ++j)
-        b[j] = a[j];
-      product(b, a, p.c, p.square, p.ldc, int(p.ldc));
-      finish(b, p.c);
-      for (int j = 0; j < p.c; ++j)
-        yr[p.f + j] = b[j];
-      if (p.b == 0) continue;
-      for (int j = 0; j < p.ldb; ++j)
-        a[j] = inf;
-      product(a, b, p.c, p.right, p.ldb, int(p.ldb));
-      for (int j = 0; j < p.b; ++j) {
-        const T x = Product::finish(a[j]);
-        T& d = yr[p.bd[j]];
-        d = x < d ? x : d;
-      }
+      for (int r = 0; r < R; ++r)
+        Lanes::store(y + j * stride + r * W, Lanes::broadcast(inf));
+    for (int e = 0; e < Shape::item; ++e)
+      y[std::int64_t(slot_row(slot + e)) * stride + e] = T(0);
+    // Forward: the supernodes whose subtree holds a row of the skip group (rows [lo, hi]); for
+    // the group's other rows such a step is a no-op (their Y(:,s) is infinite).
+    const std::int64_t g = slot / Shape::group * Shape::group;
+    const std::int32_t lo = slot_row(g), hi = slot_row(g + Shape::group - 1);
+    int s = 0;  // the first supernode with first(s + 1) > lo
+    for (int top = sn.supernodes - 1; s < top;) {
+      const int mid = (s + top) / 2;
+      if (sn.first(mid + 1) > lo)
+        top = mid;
+      else
+        s = mid + 1;
     }
-    for (int s = sn.supernodes - 1; s >= 0; --s) {
+    for (; s < sn.supernodes; ++s) {
+      if (sn.subtree_first(s) > hi) continue;
       const Step p = step(s);
-      load_columns(a, yr, p);
-      for (int k = 0; k < p.b; ++k)
-        b[k] = yr[p.bd[k]];
-      product(a, b, p.b, p.below, p.ldc, int(p.ldc));
-      finish(a, p.c);
-      for (int j = 0; j < p.ldc; ++j)
-        b[j] = a[j];
-      product(b, a, p.c, p.square, p.ldc, int(p.ldc));
-      finish(b, p.c);
-      for (int j = 0; j < p.c; ++j)
-        yr[p.f + j] = b[j];
+      product(y, stride, Consecutive{p.f}, p.c, Consecutive{p.f}, p.c, p.square, p.ldc);
+      product(y, stride, Gathered{p.bd}, p.b, Consecutive{p.f}, p.c, p.right, p.ldb);
+    }
+    for (s = sn.supernodes - 1; s >= 0; --s) {
+      const Step p = step(s);
+      product(y, stride, Consecutive{p.f}, p.c, Gathered{p.bd}, p.b, p.below, p.ldc);
+      product(y, stride, Consecutive{p.f}, p.c, Consecutive{p.f}, p.c, p.square, p.ldc);
     }
   }
-#endif
 
-  // A team of threads on Rows rows; thread j of a step owns column j. A product into the
-  // supernode's own columns goes through scratch: every thread reads all of them.
-  KOKKOS_INLINE_FUNCTION void sweep_portable(const member& team) const {
-    const std::int64_t base = std::int64_t(team.league_rank()) * Rows;
-    const int valid = int(count - base < Rows ? count - base : Rows);
-    std::int32_t row[Rows];
-    T* yr[Rows];
-    for (int r = 0; r < Rows; ++r) {
-      const int at = r < valid ? r : valid - 1;  // spare slots read the last row, write nothing
-      row[r] = rows(base + at);
-      yr[r] = y + (base + at) * ld;
-    }
-    const scratch tmp(team.team_scratch(1), std::size_t(Rows) * std::size_t(sn.widest));
-    const std::int64_t w = sn.widest;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, std::int64_t(valid) * vertices),
-                         [&](std::int64_t e) {
-                           const std::int64_t r = e / vertices, j = e % vertices;
-                           yr[r][j] = j == row[r] ? T(0) : inf;
-                         });
-    team.team_barrier();
-    for (int s = 0; s < sn.supernodes; ++s) {
-      bool on_path = false;
-      for (int r = 0; r < valid; ++r)
-        on_path = on_path || (row[r] >= sn.subtree_first(s) && row[r] < sn.first(s + 1));
-      if (!on_path) continue;
-      const Step p = step(s);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, p.c), [&](int j) {
-        T acc[Rows];
-        for (int r = 0; r < Rows; ++r)
-          acc[r] = yr[r][p.f + j];
-        for (int k = 0; k < p.c; ++k) {
-          const T m = p.square[k * p.ldc + j];
-          for (int r = 0; r < Rows; ++r)
-            Product::relax(acc[r], yr[r][p.f + k], m);
-        }
-        for (int r = 0; r < Rows; ++r)
-          tmp(r * w + j) = Product::finish(acc[r]);
-      });
-      team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, p.c), [&](int j) {
-        for (int r = 0; r < valid; ++r)
-          yr[r][p.f + j] = tmp(r * w + j);
-      });
-      team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, p.b), [&](int j) {
-        T acc[Rows];
-        for (int r = 0; r < Rows; ++r)
-          acc[r] = inf;
-        for (int k = 0; k < p.c; ++k) {
-          const T m = p.right[k * p.ldb + j];
-          for (int r = 0; r < Rows; ++r)
-            Product::relax(acc[r], tmp(r * w + k), m);
-        }
-        for (int r = 0; r < valid; ++r) {
-          const T x = Product::finish(acc[r]);
-          T& d = yr[r][p.bd[j]];
-          d = x < d ? x : d;
-        }
-      });
-      team.team_barrier();
-    }
-    for (int s = sn.supernodes - 1; s >= 0; --s) {
-      const Step p = step(s);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, p.c), [&](int j) {
-        T acc[Rows];
-        for (int r = 0; r < Rows; ++r)
-          acc[r] = yr[r][p.f + j];
-        for (int k = 0; k < p.b; ++k) {
-          const T m = p.below[k * p.ldc + j];
-          const std::int32_t col = p.bd[k];
-          for (int r = 0; r < Rows; ++r)
-            Product::relax(acc[r], yr[r][col], m);
-        }
-        for (int r = 0; r < Rows; ++r)
-          tmp(r * w + j) = Product::finish(acc[r]);
-      });
-      team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, p.c), [&](int j) {
-        T acc[Rows];
-        for (int r = 0; r < Rows; ++r)
-          acc[r] = tmp(r * w + j);
-        for (int k = 0; k < p.c; ++k) {
-          const T m = p.square[k * p.ldc + j];
-          for (int r = 0; r < Rows; ++r)
-            Product::relax(acc[r], tmp(r * w + k), m);
-        }
-        for (int r = 0; r < valid; ++r)
-          yr[r][p.f + j] = Product::finish(acc[r]);
-      });
-      team.team_barrier();
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item) const {
+    sweep(item * Shape::item, yt + item * Shape::item, n);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
-#if defined(APSP_HOST_VECTORS)
-    if constexpr (HostPath) {
-      sweep_on_host(team);
-      return;
+    const std::int64_t slot = std::int64_t(team.league_rank()) * Shape::item;
+    T* y = scratch(team.team_scratch(1), std::size_t(vertices) * Shape::item).data();
+    sweep(slot, y, Shape::item);
+    // By blocks of 16 columns, so that the block's values of y stay in L1 across the rows.
+    constexpr std::int32_t block = 16;
+    for (std::int32_t j0 = 0; j0 < vertices; j0 += block) {
+      const std::int32_t j1 = j0 + block < vertices ? j0 + block : vertices;
+      for (int e = 0; e < Shape::item; ++e) {
+        const std::int32_t r = out_row(slot + e);
+        if (r < 0) continue;
+        T* o = out + r * out_ld;
+        for (std::int32_t j = j0; j < j1; ++j)
+          o[j] = y[std::int64_t(column(j)) * Shape::item + e];
+      }
     }
-#endif
-    sweep_portable(team);
   }
 };
+
+// out(out_row(slot), j) = yt(column(j) * n + slot) for slots with out_row >= 0, by tiles of
+// 32 x 32 through scratch, so that both the reads of yt and the writes of out are contiguous.
+template <class ExecSpace, class T>
+void write_rows(const ExecSpace& exec, const T* yt, std::int64_t n, std::int32_t vertices,
+                const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& out_row,
+                const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& column,
+                T* out, std::int64_t out_ld) {
+  constexpr int tile = 32, ld = tile + 1;
+  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
+                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const int slot_tiles = int(n / tile), col_tiles = (vertices + tile - 1) / tile;
+  const bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  Kokkos::parallel_for(
+      "apsp::supernodal::write_rows",
+      policy(exec, slot_tiles * col_tiles, host ? 1 : 256)
+          .set_scratch_size(0, Kokkos::PerTeam(scratch::shmem_size(tile * ld))),
+      KOKKOS_LAMBDA(const typename policy::member_type& team) {
+        const std::int64_t s0 = std::int64_t(team.league_rank() % slot_tiles) * tile;
+        const std::int32_t j0 = team.league_rank() / slot_tiles * tile;
+        const scratch tmp(team.team_scratch(0), tile * ld);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](int e) {
+          const int a = e / tile, b = e % tile;  // column, slot
+          if (j0 + a < vertices) tmp(a * ld + b) = yt[std::int64_t(column(j0 + a)) * n + s0 + b];
+        });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](int e) {
+          const int b = e / tile, a = e % tile;
+          const std::int32_t r = out_row(s0 + b);
+          if (r >= 0 && j0 + a < vertices) out[r * out_ld + j0 + a] = tmp(a * ld + b);
+        });
+      });
+}
 
 }  // namespace detail
 }  // namespace apsp
