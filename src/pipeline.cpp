@@ -119,20 +119,28 @@ std::function<void(int)> injected_failure(int rank) {
 
 // When auto considers supernodal Floyd-Warshall. The ordering is skipped below this size (dense
 // Floyd-Warshall takes milliseconds there) and above this average degree (arcs per vertex: such
-// graphs have large separators: social networks, random graphs). It is taken where its predicted
-// updates (factor and rows, from the symbolic phase) are this margin below the other
-// algorithm's: dense Floyd-Warshall's padded V^3, or, where auto picked Dijkstra, V x E arcs at
-// this many dense updates each (a bucket-queue Dijkstra's arc costs about as much time as 100
-// of the CPU kernels' min-plus updates; docs/PERFORMANCE.md entry 31).
+// graphs have large separators: social networks, random graphs). Then the work of each
+// algorithm is predicted in dense Floyd-Warshall updates (padded V^3 for fw): a supernodal
+// update costs this many (its kernels run below the dense ones' rate) and each supernode this
+// many more (its launches); a bucket-queue Dijkstra's arc this many (sssp, V x arcs). Measured on
+// an H100 and on a 2-core EPYC, docs/PERFORMANCE.md entry 32; the least work runs.
 constexpr std::int64_t supernodal_min_vertices = 1024;
 constexpr double supernodal_max_degree = 16;
-constexpr double supernodal_margin = 4;
-// ... and where the ordering's fill stays below this many times the graph's arcs (more, and the
-// factor alone costs more than the margin allows; the symbolic phase stops there).
+struct SupernodalCosts {
+  double per_update, per_supernode;
+};
+constexpr SupernodalCosts supernodal_costs(bool host) {
+  return host ? SupernodalCosts{1.5, 7.5e6} : SupernodalCosts{25, 8e8};
+}
+constexpr double dense_updates_per_dijkstra_arc = 150;
+// ... and only where the ordering's fill stays below this many times the graph's arcs and
+// vertices (beyond, the symbolic phase stops: the factor alone would cost too much).
 constexpr double supernodal_max_fill_ratio = 64;
-constexpr double dense_updates_per_dijkstra_arc = 100;
-// The rows of the distance matrix made from the factor at once: at most this many bytes.
-constexpr std::uint64_t supernodal_block_bytes = std::uint64_t(256) << 20;
+// The rows of the distance matrix made from the factor at once: at most this many bytes. On a
+// GPU the block's rows are the sweeps' threads (supernodal_kernels.hpp), so it is large.
+constexpr std::uint64_t supernodal_block_bytes(bool host) {
+  return std::uint64_t(host ? 16 : 4096) << 20;
+}
 
 // What rank 0 decides and every rank runs: plain data, broadcast as bytes.
 struct PlanFacts {
@@ -341,11 +349,14 @@ class Pipeline {
     sn_tile_ = sn_plan_.tile;
     const double other =
         chosen == Algorithm::sssp ? dense_updates_per_dijkstra_arc * v * arcs : sn.dense_updates;
+    const SupernodalCosts costs = supernodal_costs(detail::host_memory<ExecSpace>);
+    const double work = w.updates() * costs.per_update + double(w.supernodes) * costs.per_supernode;
     std::ostringstream why;
     why.precision(3);
-    why << (asked ? "asked" : "auto") << ": " << w.updates() << " updates predicted, "
+    why << (asked ? "asked" : "auto") << ": " << w.updates() << " updates in " << w.supernodes
+        << " supernodes, worth " << work << " dense updates; "
         << (chosen == Algorithm::sssp ? "Dijkstra's " : "dense Floyd-Warshall's ") << other;
-    if (asked || w.updates() * supernodal_margin <= other) {
+    if (asked || work <= other) {
       sn.decision = why.str() + (asked ? "" : ": supernodal");
       return Algorithm::supernodal;
     }
@@ -371,7 +382,9 @@ class Pipeline {
         row == 0
             ? 1
             : std::int64_t(std::max<std::uint64_t>(
-                  1, std::min<std::uint64_t>(v, std::min(room, supernodal_block_bytes) / row)));
+                  1, std::min<std::uint64_t>(
+                         v, std::min(room, supernodal_block_bytes(detail::host_memory<ExecSpace>)) /
+                                row)));
     stats_.supernodal.factor_bytes = w.factor_values * value_bytes;
   }
 
