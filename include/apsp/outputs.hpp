@@ -92,8 +92,8 @@ class AtomicOutputFile {
   std::string temp_path_;
   int fd_ = -1;
   bool committed_ = false;
-  bool in_place_ = false;     // a file reached by no name of ours (/proc/self/fd/N)
-  std::uint64_t end_ = 0;     // the end of what was written
+  bool in_place_ = false;  // a file reached by no name of ours (/proc/self/fd/N)
+  std::uint64_t end_ = 0;  // the end of what was written
 };
 
 // The outputs of one run (distances, predecessors, stats): each written to its own
