@@ -2,7 +2,7 @@
 // run asynchronously and at full speed; and whether a backend's memory is the host's.
 #pragma once
 
-#include <apsp/backends.hpp>
+#include <apsp/detail/execution_spaces.hpp>
 
 #include <Kokkos_Core.hpp>
 
