@@ -6,8 +6,9 @@
 // backend's round trip; equal to compute on a host backend), medians of RUNS.
 //
 //   apsp_bench_batched [GRAPHS] [RUNS] [--ragged|--padded]
-#include <apsp/backends.hpp>
 #include <apsp/batched.hpp>
+
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 

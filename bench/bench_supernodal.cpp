@@ -8,9 +8,10 @@
 // factor and all rows (blocks of ROWS rows into one device buffer, discarded), their sum
 // ("compute", ordering excluded and printed apart), and with --dense dense FW's compute time;
 // --check compares every row with dense FW (int32).
-#include <apsp/backends.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/supernodal.hpp>
+
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 

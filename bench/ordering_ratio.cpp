@@ -15,9 +15,10 @@
 // The order is METIS' nested dissection (apsp::nested_dissection_order; its time is printed) or
 // the file's own numbering.
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/ordering.hpp>
+
+#include "io/formats.hpp"
+#include "platform/ordering.hpp"
 
 #include <algorithm>
 #include <chrono>

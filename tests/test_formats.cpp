@@ -3,11 +3,12 @@
 // apsp::Error naming the file, the line and the field. Also the choice of reader by extension
 // and the text form of the output.
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
+
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,11 @@
 // every class of bad input (each must throw apsp::Error naming the problem), and the place of
 // the first difference.
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <gtest/gtest.h>
 

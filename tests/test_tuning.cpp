@@ -2,7 +2,7 @@
 // other's entries, and an entry never speaks for sizes far from the one it was measured at.
 #include "temp_dir.hpp"
 
-#include <apsp/tuning.hpp>
+#include "job/tuning.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,10 @@
 #include "temp_dir.hpp"
 
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/verify.hpp>
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/verify_output.hpp"
 
 #include <gtest/gtest.h>
 

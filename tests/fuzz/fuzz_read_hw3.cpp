@@ -7,8 +7,9 @@
 #include "two_readings.hpp"
 
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <cmath>
 #include <cstdint>

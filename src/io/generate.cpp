@@ -1,8 +1,9 @@
 #include <apsp/error.hpp>
-#include <apsp/generate.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
+
+#include "io/generate.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <algorithm>
 #include <cmath>

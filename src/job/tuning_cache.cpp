@@ -2,9 +2,10 @@
 // written with the output files' atomic replace and read back by a small parser that knows
 // exactly the keys it writes.
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/tuning.hpp>
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/tuning.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

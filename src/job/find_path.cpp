@@ -1,17 +1,17 @@
 // `apsp path IN U V`: one shortest path, read from a saved predecessor matrix (checked against
 // the graph) or computed with the library (include/apsp/solve.hpp, find_path).
-#include <apsp/backends.hpp>
 #include <apsp/floyd_warshall.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
 #include <apsp/negative_cycles.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
-#include <apsp/solve.hpp>
 #include <apsp/solver.hpp>
 
-#include "support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/device_choices.hpp"
+#include "job/pipeline.hpp"
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -1,13 +1,13 @@
 // Host code only, no Kokkos: the fuzzing build (tests/fuzz) compiles this file with clang and
 // libFuzzer, without a Kokkos built by that compiler.
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/verify.hpp>
 
-#include "io_support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/posix_files.hpp"
+#include "job/verify_output.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -2,11 +2,12 @@
 // read -> plan -> partition -> solve -> write (src/pipeline.cpp), each stage timed once.
 #pragma once
 
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
+
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <cstdint>
 #include <functional>

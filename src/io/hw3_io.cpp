@@ -1,10 +1,10 @@
 // The HW3 format: reading and writing graphs (include/apsp/hw3_io.hpp).
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 
-#include "io_support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/posix_files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,13 +1,12 @@
 // The sssp algorithm's host parts: choosing it and building the CSR graph (include/apsp/sssp.hpp
 // has the kernel; src/pipeline.cpp runs it on each rank's sources).
-#include <apsp/backends.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/solve.hpp>
-#include <apsp/sssp.hpp>
-
-#include "support.hpp"
+#include "job/sssp.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/device_choices.hpp"
+#include "job/pipeline.hpp"
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 
