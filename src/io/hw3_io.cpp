@@ -1,4 +1,4 @@
-// The HW3 format: reading and writing graphs (include/apsp/hw3_io.hpp).
+// The HW3 format: reading and writing graphs (src/io/hw3_io.hpp).
 #include <apsp/error.hpp>
 
 #include "io/formats.hpp"

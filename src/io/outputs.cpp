@@ -1,5 +1,5 @@
 // Output files that appear complete or not at all, and the checks around them
-// (include/apsp/outputs.hpp).
+// (src/io/outputs.hpp).
 #include <apsp/error.hpp>
 
 #include "io/formats.hpp"

@@ -1,5 +1,5 @@
 // `apsp path IN U V`: one shortest path, read from a saved predecessor matrix (checked against
-// the graph) or computed with the library (include/apsp/solve.hpp, find_path).
+// the graph) or computed with the library (src/job/pipeline.hpp, find_path).
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>

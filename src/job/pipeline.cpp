@@ -1,4 +1,4 @@
-// The job behind `apsp IN OUT`, written once for one process and for P ranks (solve.hpp):
+// The job behind `apsp IN OUT`, written once for one process and for P ranks (pipeline.hpp):
 //
 //   read       rank 0 checks the files and reads IN
 //   plan       rank 0 decides the plan (plan.hpp) and every rank checks that it can run it; the

@@ -1,5 +1,5 @@
 // The whole job behind `apsp IN OUT`, on one process or on every rank under mpirun:
-// read -> plan -> partition -> solve -> write (src/pipeline.cpp), each stage timed once.
+// read -> plan -> partition -> solve -> write (pipeline.cpp), each stage timed once.
 #pragma once
 
 #include <apsp/plan.hpp>

@@ -1,5 +1,5 @@
-// The sssp algorithm's host parts: choosing it and building the CSR graph (include/apsp/sssp.hpp
-// has the kernel; src/pipeline.cpp runs it on each rank's sources).
+// The sssp algorithm's host parts: choosing it and building the CSR graph (src/job/sssp.hpp
+// has the kernel; src/job/pipeline.cpp runs it on each rank's sources).
 #include "job/sssp.hpp"
 #include "io/formats.hpp"
 #include "io/hw3_io.hpp"

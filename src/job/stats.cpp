@@ -1,4 +1,4 @@
-// The record of a run (include/apsp/solve.hpp): rates, and the JSON of --stats.
+// The record of a run (pipeline.hpp): rates, and the JSON of --stats.
 #include <apsp/detail/json.hpp>
 #include <apsp/plan.hpp>
 

@@ -1,4 +1,4 @@
-// The tuning cache (include/apsp/tuning.hpp): one JSON object per entry, one entry per line,
+// The tuning cache (src/job/tuning.hpp): one JSON object per entry, one entry per line,
 // written with the output files' atomic replace and read back by a small parser that knows
 // exactly the keys it writes.
 #include <apsp/error.hpp>

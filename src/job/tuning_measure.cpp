@@ -1,4 +1,4 @@
-// apsp tune (include/apsp/tuning.hpp): every shape of the backend's table, timed on this device.
+// apsp tune (src/job/tuning.hpp): every shape of the backend's table, timed on this device.
 #include <apsp/floyd_warshall.hpp>
 
 #include "job/device_choices.hpp"

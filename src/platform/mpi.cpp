@@ -1,4 +1,4 @@
-// apsp::Ranks over MPI, and the MPI session of the command line (include/apsp/mpi.hpp).
+// apsp::Ranks over MPI, and the MPI session of the command line (src/platform/mpi.hpp).
 #include "platform/mpi.hpp"
 #include "platform/backends.hpp"
 
