@@ -12,7 +12,7 @@ namespace apsp_test {
 
 inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
   const std::int64_t v = g.vertices;
-  std::vector<int> d(std::size_t(v * v), apsp::infinity);
+  std::vector<int> d(std::size_t(v * v), apsp::Distance<int>::infinity);
   for (std::int64_t i = 0; i < v; ++i)
     d[std::size_t(i * v + i)] = 0;
   for (const auto& e : g.edges) {
@@ -22,10 +22,10 @@ inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
   for (std::int64_t k = 0; k < v; ++k)
     for (std::int64_t i = 0; i < v; ++i) {
       const int dik = d[std::size_t(i * v + k)];
-      if (dik == apsp::infinity) continue;
+      if (dik == apsp::Distance<int>::infinity) continue;
       for (std::int64_t j = 0; j < v; ++j) {
         const int dkj = d[std::size_t(k * v + j)];
-        if (dkj != apsp::infinity && dik + dkj < d[std::size_t(i * v + j)])
+        if (dkj != apsp::Distance<int>::infinity && dik + dkj < d[std::size_t(i * v + j)])
           d[std::size_t(i * v + j)] = dik + dkj;
       }
     }

@@ -209,7 +209,7 @@ TYPED_TEST(Batched, DenseBatchEqualsTheSingleGraphSolver) {
       graphs.push_back(apsp_test::random_graph(n, g == 2 ? 0.0 : 0.1, unsigned(n * 10 + g)));
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-          host(g, i, j) = i == j ? 0 : apsp::infinity;
+          host(g, i, j) = i == j ? 0 : apsp::Distance<int>::infinity;
       for (const auto& e : graphs.back().edges)
         if (e.src != e.dst) host(g, e.src, e.dst) = std::min(host(g, e.src, e.dst), int(e.weight));
     }

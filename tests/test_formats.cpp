@@ -459,7 +459,7 @@ TEST_F(FormatFiles, AutomaticFormatFollowsTheExtension) {
 // ---------------------------------------------------------------- text output
 
 TEST(TextOutput, RowsAreSpaceSeparatedWithInfinityAsInHw3) {
-  const std::int32_t row[] = {0, 17, apsp::infinity, 1000000};
+  const std::int32_t row[] = {0, 17, apsp::hw3_no_path, 1000000};
   std::string text = "kept ";
   apsp::append_text_row(text, row, 4);
   EXPECT_EQ(text, "kept 0 17 1073741823 1000000\n");

@@ -78,7 +78,7 @@ std::vector<int> reference_predecessors(const apsp::Graph& g, const std::vector<
   for (int i = 0; i < v; ++i) {
     const auto dist = [&](int x) { return d[std::size_t(i) * v + x]; };
     const auto tight = [&](int u, int j, int w) {
-      return dist(u) != apsp::infinity && dist(u) + w == dist(j);
+      return dist(u) != apsp::Distance<int>::infinity && dist(u) + w == dist(j);
     };
     std::vector<int> level(std::size_t(v), -1), queue{i};
     level[std::size_t(i)] = 0;
@@ -117,7 +117,7 @@ std::string check_paths(const apsp::Graph& g, const Solved& s) {
       const int d = s.dist[std::size_t(i) * v + j];
       const int p = s.pred[std::size_t(i) * v + j];
       const std::string pair = "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
-      if (i == j || d == apsp::infinity) {
+      if (i == j || d == apsp::Distance<int>::infinity) {
         if (p != apsp::no_vertex) return pair + ": predecessor " + std::to_string(p) + ", want -1";
         continue;
       }
@@ -241,9 +241,10 @@ TYPED_TEST(Paths, NegativeWeightsKeepUnreachablePairsInfinite) {
   g.edges = {{1, 2, -1000}};
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     const Solved s = solve<TypeParam>(g, shape, false, true);
-    EXPECT_EQ(s.dist, (std::vector<int>{0, apsp::infinity, apsp::infinity,  //
-                                        apsp::infinity, 0, -1000,           //
-                                        apsp::infinity, apsp::infinity, 0}))
+    EXPECT_EQ(s.dist,
+              (std::vector<int>{0, apsp::Distance<int>::infinity, apsp::Distance<int>::infinity,  //
+                                apsp::Distance<int>::infinity, 0, -1000,                          //
+                                apsp::Distance<int>::infinity, apsp::Distance<int>::infinity, 0}))
         << shape.name;
   }
 }

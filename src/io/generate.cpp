@@ -221,7 +221,7 @@ std::int64_t generate_hw3(const GenerateConfig& config, const std::string& path)
   if (config.graph_class == GraphClass::road) return generate_road(config, path);
   if (!(config.density >= 0.0 && config.density <= 1.0))
     throw Error("generate: --density must be in [0, 1]");
-  if (config.max_weight < 0 || config.max_weight > max_weight)
+  if (config.max_weight < 0 || config.max_weight > hw3_max_weight)
     throw Error("generate: --max-weight must be in [0, 1000]");
   const double expected = config.density * double(config.vertices) * double(config.vertices - 1);
   if (expected > 0.99 * double(INT32_MAX))

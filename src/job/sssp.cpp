@@ -39,7 +39,7 @@ Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool hos
                            const Graph& graph, DistanceType type) {
   const WeightRange weights = weight_range(graph.edges);
   const bool negative = weights.negative();
-  const bool bucket_weights = type == DistanceType::int32 && weights.highest <= max_weight;
+  const bool bucket_weights = type == DistanceType::int32 && weights.highest <= sssp_max_weight;
   if (asked == Algorithm::sssp) {
     if (negative)
       throw Error(
@@ -47,7 +47,7 @@ Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool hos
           "negative ones: use --algorithm fw");
     if (!bucket_weights)
       throw Error(std::string("--algorithm sssp computes int32 distances with weights up to ") +
-                  std::to_string(max_weight) + ", and these are " + distance_type_name(type) +
+                  std::to_string(sssp_max_weight) + ", and these are " + distance_type_name(type) +
                   " with weights up to " + number_text(weights.highest) + ": use --algorithm fw");
     if (!sssp_available)
       throw Error(

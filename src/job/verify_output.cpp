@@ -144,7 +144,8 @@ class Descriptor {
 };
 
 // The output, a few megabytes of rows at a time, each row as doubles: int32 values exactly, with
-// the int32 infinity (checked to be the only value above the range) as +inf, like the floats'.
+// the int32 no-path value (hw3_no_path, checked to be the only value above the range) as +inf, like
+// the floats'.
 class RowStream {
  public:
   RowStream(const std::string& path, std::int32_t vertices, const std::string& input)
@@ -203,8 +204,8 @@ class RowStream {
       if (type_ == DistanceType::int32)
         for (std::int64_t j = 0; j < vertices_; ++j) {
           double& x = row_[std::size_t(j)];
-          if (bad < 0 && !(x >= 0 && x <= double(infinity))) bad = j;
-          if (x == double(infinity) && bad != j) x = unreachable;
+          if (bad < 0 && !(x >= 0 && x <= double(hw3_no_path))) bad = j;
+          if (x == double(hw3_no_path) && bad != j) x = unreachable;
         }
       return row_.data();
     }
@@ -218,9 +219,9 @@ class RowStream {
       const T* values = reinterpret_cast<const T*>(raw);
       if constexpr (std::is_integral<T>::value) {
         for (std::int64_t j = 0; j < vertices_ && bad < 0; ++j)
-          if (std::uint32_t(values[j]) > std::uint32_t(infinity)) bad = j;
+          if (std::uint32_t(values[j]) > std::uint32_t(hw3_no_path)) bad = j;
         for (std::int64_t j = 0; j < vertices_; ++j)
-          row_[std::size_t(j)] = values[j] == infinity ? unreachable : double(values[j]);
+          row_[std::size_t(j)] = values[j] == hw3_no_path ? unreachable : double(values[j]);
         if (bad >= 0) row_[std::size_t(bad)] = double(values[bad]);
       } else {
         for (std::int64_t j = 0; j < vertices_; ++j)
@@ -364,8 +365,8 @@ VerifyResult verify(const std::string& input, const std::string& output,
   for (std::size_t t = 0; t < k; ++t)
     sample_index[std::size_t(result.sampled[t])] = int(t);
 
-  // Values as the output's type writes them: the int32 infinity, or inf.
-  const std::string inf = type == DistanceType::int32 ? std::to_string(infinity) : "inf";
+  // Values as the output's type writes them: the int32 no-path value, or inf.
+  const std::string inf = type == DistanceType::int32 ? std::to_string(hw3_no_path) : "inf";
   const auto shown = [&](double x) { return x == unreachable ? inf : number_text(x); };
   const std::string within_text =
       within.unit > 0 ? " (within the rounding of " + std::string(distance_type_name(type)) + ")"
