@@ -13,7 +13,6 @@
 //
 // Each stage is one lap of one stopwatch, so the stages add up to the total. With one rank
 // every collective is trivial (ranks.hpp): P = 1 is this same path.
-#include <apsp/detail/json.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/row_block_rounds.hpp>
 #include <apsp/floyd_warshall.hpp>

@@ -1,7 +1,7 @@
 // The record of a run (pipeline.hpp): rates, and the JSON of --stats.
-#include <apsp/detail/json.hpp>
 #include <apsp/plan.hpp>
 
+#include "io/json.hpp"
 #include "job/pipeline.hpp"
 #include "platform/backends.hpp"
 
