@@ -75,8 +75,8 @@ namespace detail {
 // distances are integers and weights at most `sssp_max_weight`, so every label still
 // queued lies in [label, label + sssp_max_weight] and a ring of `buckets` > sssp_max_weight lists,
 // one per label, orders them with O(1) insert, decrease and pop. O(E + V + D) per source (D: the
-// largest distance) against O((E + V) log V) for a binary heap, which measured 1.4-2x slower per
-// source (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW"). The lists are intrusive and doubly
+// largest distance) against O((E + V) log V) for a binary heap, slower per source as measured
+// (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW"). The lists are intrusive and doubly
 // linked, so each thread's scratch is head[buckets], next[V] and prev[V], whatever E is.
 template <class ExecSpace>
 struct DijkstraFromSources {
@@ -165,8 +165,7 @@ void sssp_rows(const ExecSpace& exec, const CsrGraph& graph, std::int64_t first_
   int heaviest = 0;  // stays 0 without edges
   // A host lambda, not KOKKOS_LAMBDA: sssp runs on host backends only, and in a CUDA build
   // nvcc's host-device lambda wrapper, instantiated both in the library and in a caller's
-  // translation unit, called a null function pointer here (Serial beside CUDA, nvcc 13.0,
-  // apsp_tests on an H100, 2026-11-24).
+  // translation unit, called a null function pointer here (Serial beside CUDA, nvcc 13.0).
   if (weights.extent(0) > 0)
     Kokkos::parallel_reduce(
         "apsp::sssp::heaviest_edge",
