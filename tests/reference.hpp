@@ -45,4 +45,26 @@ inline apsp::Graph random_graph(int vertices, double density, unsigned seed,
   return g;
 }
 
+// Negative weights without negative cycles: w = w0 + p(u) - p(v) with w0 >= 0 changes every
+// cycle's weight by nothing. Potentials p in [0, potentials), w0 zero with probability
+// `zero_share`, else in [0, w0_values).
+inline apsp::Graph potential_graph(int vertices, double density, unsigned seed,
+                                   int potentials = 301, double zero_share = 0.3,
+                                   int w0_values = 401) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::vector<int> potential(static_cast<std::size_t>(vertices));
+  for (int& p : potential)
+    p = int(rng() % unsigned(potentials));
+  apsp::Graph g;
+  g.vertices = vertices;
+  for (int i = 0; i < vertices; ++i)
+    for (int j = 0; j < vertices; ++j)
+      if (coin(rng) < density) {
+        const int w0 = coin(rng) < zero_share ? 0 : int(rng() % unsigned(w0_values));
+        g.edges.push_back({i, j, w0 + potential[std::size_t(i)] - potential[std::size_t(j)]});
+      }
+  return g;
+}
+
 }  // namespace apsp_test

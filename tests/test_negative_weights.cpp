@@ -139,19 +139,8 @@ TYPED_TEST(NegativeWeights, ZeroWeightCyclesAreExact) {
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     for (int v : {5, 64, 66, 100, 129}) {
       for (double density : {0.02, 0.1, 0.5}) {
-        std::mt19937 rng(unsigned(v * 7 + shape.index));
-        std::uniform_real_distribution<double> coin(0, 1);
-        std::vector<int> potential(std::size_t(v), 0);
-        for (int& p : potential)
-          p = int(rng() % 501);
-        apsp::Graph g;
-        g.vertices = v;
-        for (int i = 0; i < v; ++i)
-          for (int j = 0; j < v; ++j)
-            if (coin(rng) < density) {
-              const int w0 = coin(rng) < 0.8 ? 0 : int(rng() % 500);
-              g.edges.push_back({i, j, w0 + potential[std::size_t(i)] - potential[std::size_t(j)]});
-            }
+        const apsp::Graph g =
+            apsp_test::potential_graph(v, density, unsigned(v * 7 + shape.index), 501, 0.8, 500);
         std::int64_t n = 0, cycle = 0;
         const auto m = solve_padded<TypeParam>(g, shape.index, &n, &cycle);
         EXPECT_EQ(leading(m, n, v), apsp_test::reference_floyd_warshall(g))

@@ -151,25 +151,6 @@ apsp::Graph zero_heavy_graph(int vertices, double density, unsigned seed) {
   return g;
 }
 
-// Negative weights without negative cycles: w = w0 + p(u) - p(v) with w0 >= 0 changes every
-// cycle's weight by nothing. |w| <= 1000.
-apsp::Graph potential_graph(int vertices, double density, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> coin(0, 1);
-  std::vector<int> potential(static_cast<std::size_t>(vertices));
-  for (int& p : potential)
-    p = int(rng() % 301);
-  apsp::Graph g;
-  g.vertices = vertices;
-  for (int i = 0; i < vertices; ++i)
-    for (int j = 0; j < vertices; ++j)
-      if (coin(rng) < density) {
-        const int w0 = coin(rng) < 0.3 ? 0 : int(rng() % 401);
-        g.edges.push_back({i, j, w0 + potential[std::size_t(i)] - potential[std::size_t(j)]});
-      }
-  return g;
-}
-
 template <class ExecSpace>
 class Paths : public ::testing::Test {};
 TYPED_TEST_SUITE(Paths, apsp_test::Backends, apsp_test::BackendName);
@@ -223,7 +204,7 @@ TYPED_TEST(Paths, PredecessorRowsOfARowBlockAreTheSame) {
 TYPED_TEST(Paths, NegativeWeightsMatchTheReference) {
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     for (int v : {1, 5, 40, 97}) {
-      const auto g = potential_graph(v, 0.1, unsigned(v + 13 * shape.index));
+      const auto g = apsp_test::potential_graph(v, 0.1, unsigned(v + 13 * shape.index));
       const auto expected = apsp_test::reference_floyd_warshall(g);
       const Solved s = solve<TypeParam>(g, shape, true, true);
       EXPECT_EQ(s.dist, expected) << "V = " << v << ", " << shape.name;
