@@ -8,11 +8,13 @@ namespace apsp {
 namespace detail {
 
 #if defined(KOKKOS_ENABLE_HIP)
-// AMD GPUs: Kokkos 4 moved the HIP execution space out of Experimental.
+// AMD GPUs: Kokkos 4 moved the HIP spaces out of Experimental.
 #if KOKKOS_VERSION >= 40000
 using HipExecutionSpace = Kokkos::HIP;
+using HipHostPinnedSpace = Kokkos::HIPHostPinnedSpace;
 #else
 using HipExecutionSpace = Kokkos::Experimental::HIP;
+using HipHostPinnedSpace = Kokkos::Experimental::HIPHostPinnedSpace;
 #endif
 #endif
 

@@ -26,11 +26,7 @@ struct StagingSpace<Kokkos::Cuda> {
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
 struct StagingSpace<HipExecutionSpace> {
-#if KOKKOS_VERSION >= 40000
-  using type = Kokkos::HIPHostPinnedSpace;
-#else
-  using type = Kokkos::Experimental::HIPHostPinnedSpace;
-#endif
+  using type = HipHostPinnedSpace;
 };
 #endif
 
