@@ -28,9 +28,24 @@ namespace apsp {
 
 enum class Algorithm { automatic, floyd_warshall, sssp };
 
-// The CLI's names: auto, fw, sssp.
-std::optional<Algorithm> algorithm_named(const std::string& name);
-const char* algorithm_name(Algorithm algorithm);
+// The algorithms' names: auto, fw, sssp (the stats' "algorithm").
+inline std::optional<Algorithm> algorithm_named(const std::string& name) {
+  if (name == "auto") return Algorithm::automatic;
+  if (name == "fw") return Algorithm::floyd_warshall;
+  if (name == "sssp") return Algorithm::sssp;
+  return std::nullopt;
+}
+
+inline const char* algorithm_name(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::floyd_warshall:
+      return "fw";
+    case Algorithm::sssp:
+      return "sssp";
+    default:
+      return "auto";
+  }
+}
 
 // A tile shape by its parameters (detail::TileShape): what `apsp tune`'s cache stores.
 struct ShapeParams {

@@ -1,12 +1,6 @@
 // The sssp algorithm's host parts: choosing it and building the CSR graph (src/job/sssp.hpp
 // has the kernel; src/job/pipeline.cpp runs it on each rank's sources).
 #include "job/sssp.hpp"
-#include "io/formats.hpp"
-#include "io/hw3_io.hpp"
-#include "io/outputs.hpp"
-#include "job/device_choices.hpp"
-#include "job/pipeline.hpp"
-#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -16,24 +10,6 @@
 #include <vector>
 
 namespace apsp {
-
-std::optional<Algorithm> algorithm_named(const std::string& name) {
-  if (name == "auto") return Algorithm::automatic;
-  if (name == "fw") return Algorithm::floyd_warshall;
-  if (name == "sssp") return Algorithm::sssp;
-  return std::nullopt;
-}
-
-const char* algorithm_name(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::floyd_warshall:
-      return "fw";
-    case Algorithm::sssp:
-      return "sssp";
-    default:
-      return "auto";
-  }
-}
 
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph, DistanceType type) {
