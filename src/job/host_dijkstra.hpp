@@ -27,9 +27,9 @@ struct Arc {
 };
 
 // Compressed adjacency: arcs of u are arcs[first[u]] .. arcs[first[u+1]-1], sorted by target.
-// Parallel edges keep their smallest weight and self-loops of weight >= 0 are dropped: neither
-// changes a shortest distance (Dijkstra's input has no negative weight), and merged arcs make
-// "d(u, v) <= w" one check per pair.
+// Parallel edges keep their smallest weight and self-loops are dropped: with no negative weight
+// (Dijkstra's input) neither changes a shortest distance, and merged arcs make "d(u, v) <= w"
+// one check per pair.
 struct Adjacency {
   std::vector<std::int64_t> first;
   std::vector<Arc> arcs;
