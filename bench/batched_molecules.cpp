@@ -6,13 +6,14 @@
 // backend's round trip; equal to compute on a host backend), medians of RUNS.
 //
 //   apsp_bench_batched [GRAPHS] [RUNS] [--ragged|--padded]
-#include <apsp/backends.hpp>
 #include <apsp/batched.hpp>
+#include <apsp/detail/measure.hpp>
+
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -25,15 +26,13 @@ namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
+using apsp::detail::Clock;
+using apsp::detail::seconds_since;
 using Edge = apsp::batched::BatchEdge<int>;
 
 double median(std::vector<double> x) {
   std::sort(x.begin(), x.end());
   return x[x.size() / 2];
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -84,7 +83,7 @@ int main(int argc, char** argv) {
   std::vector<double> compute, total;
   for (int r = 0; r < runs + 1; ++r) {  // the first run warms up
     exec.fence();
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     const auto device_edges =
         Kokkos::create_mirror_view_and_copy(Mem(), HostEdges(edges.data(), edges.size()));
     const auto device_edge_offsets = Kokkos::create_mirror_view_and_copy(
@@ -95,7 +94,7 @@ int main(int argc, char** argv) {
     const apsp::detail::BatchLayout<Mem> layout{offsets, padded ? decltype(at)() : at,
                                                 padded ? largest : 0};
     exec.fence();
-    const auto kernel = std::chrono::steady_clock::now();
+    const auto kernel = Clock::now();
     apsp::batched::solve_edges<int>(exec, layout, device_edge_offsets, device_edges, false,
                                     out.data());
     exec.fence();

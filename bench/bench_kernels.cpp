@@ -13,9 +13,10 @@
 // is filled once.
 #include "peak_probe.hpp"
 
-#include <apsp/backends.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/version.hpp>
+
+#include "platform/backends.hpp"
 
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>

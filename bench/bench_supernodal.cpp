@@ -9,14 +9,15 @@
 // ("compute", ordering excluded and printed apart) and the rows' rate (the plan's predicted row
 // updates a second), and with --dense dense FW's compute time;
 // --check compares every row with dense FW (int32).
-#include <apsp/backends.hpp>
+#include <apsp/detail/measure.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/supernodal.hpp>
+
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -29,9 +30,8 @@
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using apsp::detail::Clock;
+using apsp::detail::seconds_since;
 
 struct Points {
   std::vector<double> x, y;
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
   const apsp::Graph g = kind == "road" ? road_graph(vertices, 1, at)
                                        : grid_graph(int(std::lround(std::sqrt(vertices))), 1, at);
   const std::int64_t v = g.vertices;
-  auto t0 = std::chrono::steady_clock::now();
+  auto t0 = Clock::now();
   const std::vector<std::int32_t> perm = dissection(g, at);
   const double ordering = seconds_since(t0);
   if (block <= 0) {
@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
   double row_updates = 0;
   apsp::DistanceMatrix<Exec, T> rows("rows", block, v);
   for (int rep = 0; rep < repeats; ++rep) {
-    t0 = std::chrono::steady_clock::now();
+    t0 = Clock::now();
     const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(v, g.edges, perm, options);
     const double symbolic = seconds_since(t0);
     row_updates = plan.prediction.row_updates;
@@ -235,11 +235,11 @@ int main(int argc, char** argv) {
           p.factor_updates, p.row_updates, p.updates(), p.dense_updates,
           p.dense_updates / p.updates());
     }
-    t0 = std::chrono::steady_clock::now();
+    t0 = Clock::now();
     const auto factor = apsp::supernodal_factor<T>(exec, plan, g.edges, false);
     exec.fence();
     const double factored = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    t0 = Clock::now();
     for (std::int64_t first = 0; first < v; first += block) {
       const std::int64_t count = std::min<std::int64_t>(block, v - first);
       apsp::supernodal_rows(exec, factor, first,
@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
     apsp::DistanceMatrix<Exec, T> dist("dist", plan.padded, plan.padded);
     apsp::fill_distance_matrix(exec, dist, g.edges);
     exec.fence();
-    t0 = std::chrono::steady_clock::now();
+    t0 = Clock::now();
     apsp::floyd_warshall(exec, dist, plan);
     exec.fence();
     const double dense = seconds_since(t0);

@@ -14,13 +14,14 @@
 //   ~40k here). `both` runs the two and fails if they differ.
 // The order is METIS' nested dissection (apsp::nested_dissection_order; its time is printed) or
 // the file's own numbering.
+#include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/ordering.hpp>
+
+#include "io/formats.hpp"
+#include "platform/ordering.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
@@ -30,7 +31,8 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using apsp::detail::Clock;
+using apsp::detail::seconds_since;
 
 // Arcs in the order's numbering (u -> v, u != v), sorted and unique.
 std::vector<std::pair<std::int32_t, std::int32_t>> ordered_arcs(
@@ -173,7 +175,7 @@ int main(int argc, char** argv) {
         perm = apsp::nested_dissection_order(graph.vertices, graph.edges);
       else
         std::iota(perm.begin(), perm.end(), 0);
-      const double order_s = std::chrono::duration<double>(Clock::now() - start).count();
+      const double order_s = seconds_since(start);
       const auto arcs = ordered_arcs(graph, perm);
       const bool sym = symmetric(arcs);
       std::string used = method;

@@ -6,9 +6,10 @@
 // median over its register blocks.
 #include "peak_probe.hpp"
 
-#include <apsp/backends.hpp>
-#include <apsp/detail/json.hpp>
 #include <apsp/version.hpp>
+
+#include "io/json.hpp"
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 

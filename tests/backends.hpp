@@ -1,7 +1,7 @@
 // The backends of this build as a GoogleTest type list, so each test body runs on all of them.
 #pragma once
 
-#include <apsp/backends.hpp>
+#include "platform/backends.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 #if defined(APSP_HAVE_MPI)
-#include <apsp/mpi.hpp>
+#include "platform/mpi.hpp"
 #endif
 
 #include <cstdlib>

@@ -12,7 +12,7 @@ namespace apsp_test {
 
 inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
   const std::int64_t v = g.vertices;
-  std::vector<int> d(std::size_t(v * v), apsp::infinity);
+  std::vector<int> d(std::size_t(v * v), apsp::Distance<int>::infinity);
   for (std::int64_t i = 0; i < v; ++i)
     d[std::size_t(i * v + i)] = 0;
   for (const auto& e : g.edges) {
@@ -22,10 +22,10 @@ inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
   for (std::int64_t k = 0; k < v; ++k)
     for (std::int64_t i = 0; i < v; ++i) {
       const int dik = d[std::size_t(i * v + k)];
-      if (dik == apsp::infinity) continue;
+      if (dik == apsp::Distance<int>::infinity) continue;
       for (std::int64_t j = 0; j < v; ++j) {
         const int dkj = d[std::size_t(k * v + j)];
-        if (dkj != apsp::infinity && dik + dkj < d[std::size_t(i * v + j)])
+        if (dkj != apsp::Distance<int>::infinity && dik + dkj < d[std::size_t(i * v + j)])
           d[std::size_t(i * v + j)] = dik + dkj;
       }
     }
@@ -42,6 +42,28 @@ inline apsp::Graph random_graph(int vertices, double density, unsigned seed,
   for (int i = 0; i < vertices; ++i)
     for (int j = 0; j < vertices; ++j)
       if (coin(rng) < density) g.edges.push_back({i, j, weight(rng)});
+  return g;
+}
+
+// Negative weights without negative cycles: w = w0 + p(u) - p(v) with w0 >= 0 changes every
+// cycle's weight by nothing. Potentials p in [0, potentials), w0 zero with probability
+// `zero_share`, else in [0, w0_values).
+inline apsp::Graph potential_graph(int vertices, double density, unsigned seed,
+                                   int potentials = 301, double zero_share = 0.3,
+                                   int w0_values = 401) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::vector<int> potential(static_cast<std::size_t>(vertices));
+  for (int& p : potential)
+    p = int(rng() % unsigned(potentials));
+  apsp::Graph g;
+  g.vertices = vertices;
+  for (int i = 0; i < vertices; ++i)
+    for (int j = 0; j < vertices; ++j)
+      if (coin(rng) < density) {
+        const int w0 = coin(rng) < zero_share ? 0 : int(rng() % unsigned(w0_values));
+        g.edges.push_back({i, j, w0 + potential[std::size_t(i)] - potential[std::size_t(j)]});
+      }
   return g;
 }
 

@@ -51,24 +51,6 @@ Single solve_single(const apsp::Graph& g, bool negative) {
   return out;
 }
 
-// Negative weights without negative cycles (w = w0 + p(u) - p(v), w0 >= 0), |w| <= 1000.
-apsp::Graph potential_graph(int vertices, double density, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> coin(0, 1);
-  std::vector<int> potential(static_cast<std::size_t>(vertices));
-  for (int& p : potential)
-    p = int(rng() % 301);
-  apsp::Graph g;
-  g.vertices = vertices;
-  for (int i = 0; i < vertices; ++i)
-    for (int j = 0; j < vertices; ++j)
-      if (coin(rng) < density)
-        g.edges.push_back({i, j,
-                           (coin(rng) < 0.3 ? 0 : int(rng() % 401)) + potential[std::size_t(i)] -
-                               potential[std::size_t(j)]});
-  return g;
-}
-
 // A batch of graphs, their edges in one array (own numbering) with offsets per graph, and by
 // source in the concatenated numbering (predecessors).
 template <class ExecSpace>
@@ -145,7 +127,7 @@ TYPED_TEST(Batched, EverySliceEqualsTheSingleGraphSolver) {
     unsigned seed = negative ? 1000 : 1;
     for (const int v : {0, 1, 2, 3, 5, 17, 30, 31, 33, 60, 64, 65, 0, 100, 129, 200, 7, 45}) {
       const double density = seed % 3 == 0 ? 0.01 : (v < 20 ? 0.3 : 0.08);
-      graphs.push_back(negative ? potential_graph(v, density, seed)
+      graphs.push_back(negative ? apsp_test::potential_graph(v, density, seed)
                                 : apsp_test::random_graph(v, density, seed));
       ++seed;
     }
@@ -209,7 +191,7 @@ TYPED_TEST(Batched, DenseBatchEqualsTheSingleGraphSolver) {
       graphs.push_back(apsp_test::random_graph(n, g == 2 ? 0.0 : 0.1, unsigned(n * 10 + g)));
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-          host(g, i, j) = i == j ? 0 : apsp::infinity;
+          host(g, i, j) = i == j ? 0 : apsp::Distance<int>::infinity;
       for (const auto& e : graphs.back().edges)
         if (e.src != e.dst) host(g, e.src, e.dst) = std::min(host(g, e.src, e.dst), int(e.weight));
     }
@@ -232,7 +214,8 @@ TYPED_TEST(Batched, NegativeCycleIsReportedForItsGraphOnly) {
   for (const int bad_size : {40, 190}) {
     std::vector<apsp::Graph> graphs;
     for (int g = 0; g < 6; ++g)
-      graphs.push_back(potential_graph(g == 3 ? bad_size : 10 + 7 * g, 0.15, unsigned(g + 50)));
+      graphs.push_back(
+          apsp_test::potential_graph(g == 3 ? bad_size : 10 + 7 * g, 0.15, unsigned(g + 50)));
     // A cycle 5 -> 6 -> 7 -> 5 of weight -1 in graph 3.
     graphs[3].edges.push_back({5, 6, -3});
     graphs[3].edges.push_back({6, 7, 1});

@@ -83,7 +83,7 @@ TYPED_TEST(FloydWarshall, PaddingStaysIsolated) {
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j)
         if (i >= g.vertices || j >= g.vertices)
-          ASSERT_EQ(d[std::size_t(i * n + j)], i == j ? 0 : apsp::infinity)
+          ASSERT_EQ(d[std::size_t(i * n + j)], i == j ? 0 : apsp::Distance<int>::infinity)
               << "(" << i << ", " << j << "), tile " << tile;
   }
 }
@@ -96,7 +96,7 @@ TYPED_TEST(FloydWarshall, NoEdgesLeavesInfinityOffTheDiagonal) {
       const std::vector<int> d = solve<TypeParam>(g, shape);
       for (int i = 0; i < v; ++i)
         for (int j = 0; j < v; ++j)
-          ASSERT_EQ(at(d, v, i, j), i == j ? 0 : apsp::infinity)
+          ASSERT_EQ(at(d, v, i, j), i == j ? 0 : apsp::Distance<int>::infinity)
               << "(" << i << ", " << j << "), V = " << v << ", shape " << shape.name;
     }
 }
@@ -113,7 +113,7 @@ TYPED_TEST(FloydWarshall, ZeroWeightEdges) {
       for (int b : {5, 70, 140, 149})
         EXPECT_EQ(at(d, 150, a, b), 0) << a << " -> " << b;
       EXPECT_EQ(at(d, 150, a, 0), 3);
-      EXPECT_EQ(at(d, 150, 149, a), apsp::infinity);
+      EXPECT_EQ(at(d, 150, 149, a), apsp::Distance<int>::infinity);
     }
     EXPECT_EQ(d, apsp_test::reference_floyd_warshall(cycle)) << "tile " << tile;
     // Random graphs whose every weight is 0, or 0 and 1.
@@ -141,10 +141,10 @@ TYPED_TEST(FloydWarshall, UnreachablePairsStayInfinite) {
       for (int j = 0; j < 100; ++j) {
         const bool first_i = i < 60, first_j = j < 60;
         if (!first_i && first_j) {
-          ASSERT_EQ(at(d, 100, i, j), apsp::infinity)
+          ASSERT_EQ(at(d, 100, i, j), apsp::Distance<int>::infinity)
               << i << " -> " << j << ", shape " << shape.name;
         } else {
-          ASSERT_LT(at(d, 100, i, j), apsp::infinity)
+          ASSERT_LT(at(d, 100, i, j), apsp::Distance<int>::infinity)
               << i << " -> " << j << ", shape " << shape.name;
         }
       }
@@ -252,7 +252,8 @@ void expect_chain_distances(const std::vector<int>& order, const std::string& wh
     const std::vector<int> d = solve<ExecSpace>(g, shape);
     for (int a = 0; a < v; ++a)
       for (int b = 0; b < v; ++b) {
-        const std::int64_t expected = a <= b ? prefix[b] - prefix[a] : apsp::infinity;
+        const std::int64_t expected =
+            a <= b ? prefix[b] - prefix[a] : apsp::Distance<int>::infinity;
         ASSERT_EQ(at(d, v, order[a], order[b]), expected)
             << what << ": position " << a << " -> " << b << ", shape " << shape.name;
       }

@@ -3,11 +3,12 @@
 // apsp::Error naming the file, the line and the field. Also the choice of reader by extension
 // and the text form of the output.
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
+
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -458,7 +459,7 @@ TEST_F(FormatFiles, AutomaticFormatFollowsTheExtension) {
 // ---------------------------------------------------------------- text output
 
 TEST(TextOutput, RowsAreSpaceSeparatedWithInfinityAsInHw3) {
-  const std::int32_t row[] = {0, 17, apsp::infinity, 1000000};
+  const std::int32_t row[] = {0, 17, apsp::hw3_no_path, 1000000};
   std::string text = "kept ";
   apsp::append_text_row(text, row, 4);
   EXPECT_EQ(text, "kept 0 17 1073741823 1000000\n");

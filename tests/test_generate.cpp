@@ -5,10 +5,11 @@
 // implementation: a change of a class changes its bytes and the ratios docs/PERFORMANCE.md
 // reports for it).
 #include <apsp/error.hpp>
-#include <apsp/generate.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include "temp_dir.hpp"
+
+#include "io/generate.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <gtest/gtest.h>
 

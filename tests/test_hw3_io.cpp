@@ -2,10 +2,11 @@
 // every class of bad input (each must throw apsp::Error naming the problem), and the place of
 // the first difference.
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -349,7 +350,7 @@ TEST_F(Hw3Files, PipeInputIsNotTrustedWithAnAllocation) {
 }
 
 TEST_F(Hw3Files, CompareReportsIdenticalOutputs) {
-  const std::vector<std::int32_t> d = {0, 5, apsp::infinity, 7, 0, 2, 1, 1, 0};
+  const std::vector<std::int32_t> d = {0, 5, apsp::hw3_no_path, 7, 0, 2, 1, 1, 0};
   const auto result = apsp::compare_outputs(write_ints("a.out", d), write_ints("b.out", d));
   EXPECT_TRUE(result.identical);
   EXPECT_EQ(result.message, "identical (V = 3)");
@@ -370,7 +371,7 @@ TEST_F(Hw3Files, CompareReportsTheFirstDifferenceAtItsRowAndColumn) {
 TEST_F(Hw3Files, CompareFindsADifferenceBeyondTheFirstChunk) {
   // 1100^2 values: more than one 2^20-value chunk of the streaming comparison.
   const int v = 1100;
-  std::vector<std::int32_t> a(std::size_t(v) * v, apsp::infinity);
+  std::vector<std::int32_t> a(std::size_t(v) * v, apsp::hw3_no_path);
   std::vector<std::int32_t> b = a;
   b[std::size_t(1000) * v + 37] = 12;
   const auto result = apsp::compare_outputs(write_ints("a.out", a), write_ints("b.out", b));

@@ -6,6 +6,7 @@
 // through the cycle joins, a finite value (a negative one on the cycle's diagonal) for the pairs
 // that one joins, every value inside the range, and the smallest vertex of the cycle reported.
 #include "backends.hpp"
+#include "io/hw3_io.hpp"
 #include "reference.hpp"
 
 #include <apsp/floyd_warshall.hpp>
@@ -25,7 +26,7 @@ namespace {
 
 constexpr int F = apsp::detail::negative_floor;
 constexpr int T = apsp::detail::negative_threshold;
-constexpr int INF = apsp::infinity;
+constexpr int INF = apsp::Distance<int>::infinity;
 
 // Steps 1-3 of the proof, for one update: with a, b and d in [F, T) u {INF}, the sum never
 // overflows, and S(min(d, a + b)) equals min(d, sat(a, b)) unless sat(a, b) is finite and >= T
@@ -34,8 +35,8 @@ TEST(NegativeWeightsRange, OneAddMinThenTheRangeIsTheSaturatingRelaxation) {
   using Ranged = apsp::detail::RangedRelaxation<int>;
   using Saturating = apsp::detail::Relaxation<int, true>;
   static_assert(std::is_same_v<Saturating::product, Ranged>, "negative runs use the ranged one");
-  const std::vector<int> values = {F,     F + 1, -2 * apsp::max_weight, -1, 0, 1, 999, T / 2, T - 2,
-                                   T - 1, INF};
+  const std::vector<int> values = {
+      F, F + 1, -2 * apsp::hw3_max_weight, -1, 0, 1, 999, T / 2, T - 2, T - 1, INF};
   int differences = 0;
   for (const int a : values)
     for (const int b : values)
@@ -113,8 +114,8 @@ TYPED_TEST(NegativeWeights, ChainsOfMinus1000AreExact) {
         apsp::Graph g;
         g.vertices = v;
         for (int i = 0; i + 1 < v; ++i) {
-          g.edges.push_back({i, i + 1, -apsp::max_weight});
-          if (back) g.edges.push_back({i + 1, i, apsp::max_weight});
+          g.edges.push_back({i, i + 1, -apsp::hw3_max_weight});
+          if (back) g.edges.push_back({i + 1, i, apsp::hw3_max_weight});
         }
         std::int64_t n = 0, cycle = 0;
         const auto m = solve_padded<TypeParam>(g, shape.index, &n, &cycle);
@@ -122,7 +123,7 @@ TYPED_TEST(NegativeWeights, ChainsOfMinus1000AreExact) {
         std::vector<int> expected(std::size_t(v) * v, INF);
         for (int i = 0; i < v; ++i)
           for (int j = 0; j < v; ++j)
-            if (j >= i || back) expected[std::size_t(i) * v + j] = -apsp::max_weight * (j - i);
+            if (j >= i || back) expected[std::size_t(i) * v + j] = -apsp::hw3_max_weight * (j - i);
         EXPECT_EQ(d, expected) << "V = " << v << (back ? " with back edges, " : ", ") << shape.name;
         EXPECT_EQ(d, apsp_test::reference_floyd_warshall(g));
         EXPECT_EQ(cycle, -1) << "V = " << v << ", " << shape.name;
@@ -138,19 +139,8 @@ TYPED_TEST(NegativeWeights, ZeroWeightCyclesAreExact) {
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     for (int v : {5, 64, 66, 100, 129}) {
       for (double density : {0.02, 0.1, 0.5}) {
-        std::mt19937 rng(unsigned(v * 7 + shape.index));
-        std::uniform_real_distribution<double> coin(0, 1);
-        std::vector<int> potential(std::size_t(v), 0);
-        for (int& p : potential)
-          p = int(rng() % 501);
-        apsp::Graph g;
-        g.vertices = v;
-        for (int i = 0; i < v; ++i)
-          for (int j = 0; j < v; ++j)
-            if (coin(rng) < density) {
-              const int w0 = coin(rng) < 0.8 ? 0 : int(rng() % 500);
-              g.edges.push_back({i, j, w0 + potential[std::size_t(i)] - potential[std::size_t(j)]});
-            }
+        const apsp::Graph g =
+            apsp_test::potential_graph(v, density, unsigned(v * 7 + shape.index), 501, 0.8, 500);
         std::int64_t n = 0, cycle = 0;
         const auto m = solve_padded<TypeParam>(g, shape.index, &n, &cycle);
         EXPECT_EQ(leading(m, n, v), apsp_test::reference_floyd_warshall(g))
@@ -192,7 +182,8 @@ TYPED_TEST(NegativeWeights, NegativeCyclesOfEveryLength) {
         const int from = order[std::size_t(c)], to = order[std::size_t((c + 1) % length)];
         on_cycle[std::size_t(from)] = 1;
         // Light: 1000, -1000, 1000, ... closed by whatever makes the sum -1.
-        int w = heavy ? -apsp::max_weight : (c % 2 == 0 ? apsp::max_weight : -apsp::max_weight);
+        int w = heavy ? -apsp::hw3_max_weight
+                      : (c % 2 == 0 ? apsp::hw3_max_weight : -apsp::hw3_max_weight);
         if (!heavy && c == length - 1) w = -1;  // length is odd: the others sum to 0
         g.edges.push_back({from, to, w});
       }

@@ -1,7 +1,7 @@
 // apsp::nested_dissection_order: a permutation of 0..V-1 in METIS' convention (perm[new] = old)
 // on every shape of input, the same order for the same graph, and the directed structure
 // ordered as its symmetrization. Skipped in a build without METIS, where the call must throw.
-#include <apsp/ordering.hpp>
+#include "platform/ordering.hpp"
 
 #include <gtest/gtest.h>
 

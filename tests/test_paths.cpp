@@ -78,7 +78,7 @@ std::vector<int> reference_predecessors(const apsp::Graph& g, const std::vector<
   for (int i = 0; i < v; ++i) {
     const auto dist = [&](int x) { return d[std::size_t(i) * v + x]; };
     const auto tight = [&](int u, int j, int w) {
-      return dist(u) != apsp::infinity && dist(u) + w == dist(j);
+      return dist(u) != apsp::Distance<int>::infinity && dist(u) + w == dist(j);
     };
     std::vector<int> level(std::size_t(v), -1), queue{i};
     level[std::size_t(i)] = 0;
@@ -117,7 +117,7 @@ std::string check_paths(const apsp::Graph& g, const Solved& s) {
       const int d = s.dist[std::size_t(i) * v + j];
       const int p = s.pred[std::size_t(i) * v + j];
       const std::string pair = "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
-      if (i == j || d == apsp::infinity) {
+      if (i == j || d == apsp::Distance<int>::infinity) {
         if (p != apsp::no_vertex) return pair + ": predecessor " + std::to_string(p) + ", want -1";
         continue;
       }
@@ -148,25 +148,6 @@ apsp::Graph zero_heavy_graph(int vertices, double density, unsigned seed) {
   for (int i = 0; i < vertices; ++i)
     for (int j = 0; j < vertices; ++j)
       if (coin(rng) < density) g.edges.push_back({i, j, coin(rng) < 0.7 ? 0 : int(rng() % 4)});
-  return g;
-}
-
-// Negative weights without negative cycles: w = w0 + p(u) - p(v) with w0 >= 0 changes every
-// cycle's weight by nothing. |w| <= 1000.
-apsp::Graph potential_graph(int vertices, double density, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> coin(0, 1);
-  std::vector<int> potential(static_cast<std::size_t>(vertices));
-  for (int& p : potential)
-    p = int(rng() % 301);
-  apsp::Graph g;
-  g.vertices = vertices;
-  for (int i = 0; i < vertices; ++i)
-    for (int j = 0; j < vertices; ++j)
-      if (coin(rng) < density) {
-        const int w0 = coin(rng) < 0.3 ? 0 : int(rng() % 401);
-        g.edges.push_back({i, j, w0 + potential[std::size_t(i)] - potential[std::size_t(j)]});
-      }
   return g;
 }
 
@@ -223,7 +204,7 @@ TYPED_TEST(Paths, PredecessorRowsOfARowBlockAreTheSame) {
 TYPED_TEST(Paths, NegativeWeightsMatchTheReference) {
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     for (int v : {1, 5, 40, 97}) {
-      const auto g = potential_graph(v, 0.1, unsigned(v + 13 * shape.index));
+      const auto g = apsp_test::potential_graph(v, 0.1, unsigned(v + 13 * shape.index));
       const auto expected = apsp_test::reference_floyd_warshall(g);
       const Solved s = solve<TypeParam>(g, shape, true, true);
       EXPECT_EQ(s.dist, expected) << "V = " << v << ", " << shape.name;
@@ -241,9 +222,10 @@ TYPED_TEST(Paths, NegativeWeightsKeepUnreachablePairsInfinite) {
   g.edges = {{1, 2, -1000}};
   for (const auto& shape : apsp::available_shapes(TypeParam())) {
     const Solved s = solve<TypeParam>(g, shape, false, true);
-    EXPECT_EQ(s.dist, (std::vector<int>{0, apsp::infinity, apsp::infinity,  //
-                                        apsp::infinity, 0, -1000,           //
-                                        apsp::infinity, apsp::infinity, 0}))
+    EXPECT_EQ(s.dist,
+              (std::vector<int>{0, apsp::Distance<int>::infinity, apsp::Distance<int>::infinity,  //
+                                apsp::Distance<int>::infinity, 0, -1000,                          //
+                                apsp::Distance<int>::infinity, apsp::Distance<int>::infinity, 0}))
         << shape.name;
   }
 }

@@ -6,17 +6,18 @@
 #include "ranks.hpp"
 #include "reference.hpp"
 
-#include <apsp/backends.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
-#include <apsp/solve.hpp>
-#include <apsp/sssp.hpp>
-#include <apsp/verify.hpp>
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/pipeline.hpp"
+#include "job/sssp.hpp"
+#include "job/verify_output.hpp"
+#include "platform/backends.hpp"
 #if defined(APSP_HAVE_MPI)
-#include <apsp/mpi.hpp>
+#include "platform/mpi.hpp"
 #endif
 
 #include <gtest/gtest.h>

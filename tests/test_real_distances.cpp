@@ -158,7 +158,7 @@ TYPED_TEST(RealDistances, IntegerWeightsGiveTheInt32DistancesExactly) {
     for (int i = 0; i < v; ++i)
       for (int j = 0; j < v; ++j) {
         const int want = exact[std::size_t(i) * v + j];
-        const double as_real = want == apsp::infinity ? HUGE_VAL : double(want);
+        const double as_real = want == apsp::Distance<int>::infinity ? HUGE_VAL : double(want);
         ASSERT_EQ(double(f[std::size_t(i * nf + j)]), as_real) << "float32 " << i << " " << j;
         ASSERT_EQ(d[std::size_t(i * n + j)], as_real) << "float64 " << i << " " << j;
       }

@@ -6,7 +6,8 @@
 
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
-#include <apsp/sssp.hpp>
+
+#include "job/sssp.hpp"
 
 #include <gtest/gtest.h>
 

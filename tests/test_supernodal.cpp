@@ -256,7 +256,7 @@ class Supernodal : public ::testing::Test {
   // Supernodal against dense on g under `perm`, every way of asking for rows.
   void check(const apsp::Graph& g, const std::vector<std::int32_t>& perm, const std::string& what,
              apsp::SupernodalOptions options = {}) {
-    const bool negative = apsp::has_negative_weight(g);
+    const bool negative = apsp::weight_range(g.edges).negative();
     const auto reference = dense<ExecSpace, T>(g, negative);
     const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(g.vertices, g.edges, perm, options);
     ExecSpace exec;

@@ -1,8 +1,8 @@
-// The tuning cache (include/apsp/tuning.hpp, src/tuning.cpp): stores that run at once keep each
-// other's entries, and an entry never speaks for sizes far from the one it was measured at.
+// The tuning cache (src/job/tuning.hpp, src/job/tuning_cache.cpp): stores that run at once keep
+// each other's entries, and an entry never speaks for sizes far from the one it was measured at.
 #include "temp_dir.hpp"
 
-#include <apsp/tuning.hpp>
+#include "job/tuning.hpp"
 
 #include <gtest/gtest.h>
 

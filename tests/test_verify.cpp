@@ -5,9 +5,10 @@
 #include "temp_dir.hpp"
 
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/verify.hpp>
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/verify_output.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +24,7 @@
 namespace {
 
 using apsp::VerifyCheck;
-constexpr int inf = apsp::infinity;
+constexpr int inf = apsp::hw3_no_path;
 
 class Verify : public apsp_test::TempDirTest {
  protected:

@@ -15,18 +15,6 @@
 
 namespace apsp {
 
-// Distance of a pair with no path (2^30 - 1), as the HW3 format writes it.
-constexpr int infinity = Distance<int>::infinity;
-// HW3 input weights are 0..max_weight, or -max_weight..max_weight when negative weights are
-// allowed (the readers' allow_negative). The text formats take any
-// finite weight; the distance type must hold their sums (path_bounds_problem).
-constexpr int max_weight = 1000;
-
-// The lightest weight the HW3 reader accepts.
-constexpr int lowest_weight(bool allow_negative) {
-  return allow_negative ? -max_weight : 0;
-}
-
 struct Edge {
   std::int32_t src;
   std::int32_t dst;
@@ -68,12 +56,6 @@ inline WeightRange weight_range(const std::vector<Edge>& edges) {
     first = false;
   }
   return range;
-}
-
-inline bool has_negative_weight(const Graph& graph) {
-  for (const Edge& e : graph.edges)
-    if (e.weight < 0) return true;
-  return false;
 }
 
 // The distance type of a run: the one asked for, after checking that it can hold the graph's

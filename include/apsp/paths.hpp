@@ -411,9 +411,8 @@ class PredecessorRows {
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     // One thread per row on CPUs (rows are plentiful); on GPUs a team per row, with the bits
     // in the scratch pad where they fit. Large teams: few rows at once on a multiprocessor keep
-    // their distance rows, read at random by the search, in its L1 cache (H100, V = 11000,
-    // teams of 64 / 128 / 256 / 512 / 1024 threads: 65 / 56 / 42 / 35 / 42 ms; ncu at 64: L1 hit
-    // rate 3%, warps stalled on L1TEX 167 of 184 cycles; docs/PERFORMANCE.md entry 19).
+    // their distance rows, read at random by the search, in its L1 cache (the team sizes
+    // measured: docs/PERFORMANCE.md, "GPU predecessor rows in larger teams").
     const bool host =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const std::size_t scratch = Search::scratch(pred_.extent(1));

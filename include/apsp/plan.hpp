@@ -1,6 +1,6 @@
 // The plan of a run: everything decided once, from the request and the data, before any work.
 //
-// A run goes read -> plan -> partition -> solve -> write (src/pipeline.cpp). The plan is the
+// A run goes read -> plan -> partition -> solve -> write (src/job/pipeline.cpp). The plan is the
 // second stage's result and everything below it reads the plan, never the raw request: the
 // algorithm, the tile shape (an index in the backend's table, detail/tile_shapes.hpp), the padded
 // size N (V rounded up to the tile: the extra vertices are isolated, so the leading V x V block is
@@ -28,9 +28,27 @@ namespace apsp {
 
 enum class Algorithm { automatic, floyd_warshall, sssp, supernodal };
 
-// The CLI's names: auto, fw, sssp, supernodal.
-std::optional<Algorithm> algorithm_named(const std::string& name);
-const char* algorithm_name(Algorithm algorithm);
+// The algorithms' names: auto, fw, sssp, supernodal (the stats' "algorithm").
+inline std::optional<Algorithm> algorithm_named(const std::string& name) {
+  if (name == "auto") return Algorithm::automatic;
+  if (name == "fw") return Algorithm::floyd_warshall;
+  if (name == "sssp") return Algorithm::sssp;
+  if (name == "supernodal") return Algorithm::supernodal;
+  return std::nullopt;
+}
+
+inline const char* algorithm_name(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::floyd_warshall:
+      return "fw";
+    case Algorithm::sssp:
+      return "sssp";
+    case Algorithm::supernodal:
+      return "supernodal";
+    default:
+      return "auto";
+  }
+}
 
 // A tile shape by its parameters (detail::TileShape): what `apsp tune`'s cache stores.
 struct ShapeParams {

@@ -5,24 +5,24 @@
 //   apsp verify IN OUT             checks OUT against IN without recomputing all pairs
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
 // Errors: one line on stderr, exit code 2, and no output file.
-#include <apsp/backends.hpp>
 #include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/generate.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/ranks.hpp>
-#include <apsp/solve.hpp>
-#include <apsp/tuning.hpp>
 #include <apsp/version.hpp>
 #if defined(APSP_HAVE_MPI)
-#include <apsp/mpi.hpp>
+#include "platform/mpi.hpp"
 #endif
 
 #include <Kokkos_Core.hpp>
 
+#include "io/formats.hpp"
+#include "io/generate.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/pipeline.hpp"
+#include "job/tuning.hpp"
 #include "options.hpp"
+#include "platform/backends.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

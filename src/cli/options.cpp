@@ -1,6 +1,6 @@
 #include "options.hpp"
 
-#include <apsp/backends.hpp>
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 

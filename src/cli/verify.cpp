@@ -1,9 +1,9 @@
 // `apsp verify IN OUT [--samples k] [--seed s] [--format f]`: exit code 0 when OUT passes every
 // check, 1 at the first mismatch; a file that cannot be checked at all throws apsp::Error (exit 2).
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/verify.hpp>
 
+#include "io/formats.hpp"
+#include "job/verify_output.hpp"
 #include "options.hpp"
 
 #include <cstdint>

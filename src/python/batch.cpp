@@ -8,12 +8,12 @@
 // twice the vector lanes of float64.
 #include "batch.hpp"
 
-#include <apsp/backends.hpp>
 #include <apsp/batched.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/paths.hpp>
 
-#include "../io_support.hpp"
+#include "io/posix_files.hpp"
+#include "platform/backends.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -9,7 +9,6 @@
 // thread that initialized it, and is not re-entrant); callers release the GIL while they wait.
 // Results are NumPy-owned arrays that the device result is copied into directly; nothing returned
 // wraps Kokkos memory.
-#include <apsp/backends.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
@@ -18,9 +17,10 @@
 #include <apsp/solver.hpp>
 #include <apsp/version.hpp>
 
-#include "../io_support.hpp"
-#include "../support.hpp"
 #include "batch.hpp"
+#include "io/posix_files.hpp"
+#include "job/device_choices.hpp"
+#include "platform/backends.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -42,7 +42,7 @@ wait "$pid" || status=$?
 
 expected=$((128 + $(kill -l "$signal")))
 [[ $status == "$expected" ]] || fail "exit status $status, expected $expected (killed by SIG$signal)"
-# SIGKILL cannot be handled: the janitor process (src/hw3_io.cpp) removes the temporaries once
+# SIGKILL cannot be handled: the janitor process (src/io/hw3_io.cpp) removes the temporaries once
 # apsp is gone, a moment later.
 if [[ $signal == KILL ]]; then
   for ((tries = 0; tries < 100; tries++)); do

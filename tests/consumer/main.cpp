@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
 
   const int v = graph.vertices;
-  std::vector<std::int64_t> d(std::size_t(v) * v, apsp::infinity);
+  std::vector<std::int64_t> d(std::size_t(v) * v, apsp::Distance<int>::infinity);
   for (int i = 0; i < v; ++i)
     d[std::size_t(i) * v + i] = 0;
   for (const apsp::Edge& e : graph.edges) {
@@ -46,8 +46,10 @@ int main(int argc, char** argv) {
   for (int i = 0; i < v; ++i)
     for (int j = 0; j < v; ++j) {
       const std::int64_t expected = d[std::size_t(i) * v + j];
-      wrong += host(i, j) != (expected >= apsp::infinity ? apsp::infinity : expected);
-      finite += expected < apsp::infinity;
+      wrong +=
+          host(i, j) !=
+          (expected >= apsp::Distance<int>::infinity ? apsp::Distance<int>::infinity : expected);
+      finite += expected < apsp::Distance<int>::infinity;
     }
   std::printf("apsp consumer: %d x %d distances on %s (%s), %d finite, %d wrong\n", v, v,
               Exec::name(), plan.shape.name.c_str(), finite, wrong);

@@ -6,9 +6,10 @@
 #include "memory_file.hpp"
 
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
+
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -7,8 +7,9 @@
 #include "two_readings.hpp"
 
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
+
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -43,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The HW3 contract on top of every reader's: whole-number weights in [-1000, 1000].
   if (graph)
     for (const apsp::Edge& e : graph->edges)
-      if (e.weight != std::floor(e.weight) || e.weight < apsp::lowest_weight(true) ||
-          e.weight > apsp::max_weight)
+      if (e.weight != std::floor(e.weight) || e.weight < apsp::hw3_lowest_weight(true) ||
+          e.weight > apsp::hw3_max_weight)
         std::abort();
   return 0;
 }

@@ -9,10 +9,11 @@
 #include "reference.hpp"
 
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/verify.hpp>
+
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/verify_output.hpp"
 
 #include <algorithm>
 #include <cstdint>

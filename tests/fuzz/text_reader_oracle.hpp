@@ -11,7 +11,8 @@
 #include "two_readings.hpp"
 
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
+
+#include "io/formats.hpp"
 
 #include <cstdint>
 #include <cstdlib>

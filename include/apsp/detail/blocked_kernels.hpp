@@ -526,8 +526,8 @@ struct RemainingTiles {
   Part part = Part::all;
   // A part of more teams than one launch takes (a league is an int) goes in launches of whole
   // rows of tiles: team n of a launch updates the tile of team first_row * row_teams() + n of
-  // the part. The mapping stays in 32-bit ints: with a 64-bit team index and division the
-  // whole solve ran 4% slower (H100; docs/PERFORMANCE.md).
+  // the part. The mapping stays in 32-bit ints: a 64-bit team index and its division slow the
+  // whole solve on a GPU (docs/PERFORMANCE.md, "Padded sizes where 32-bit products wrap").
   int first_row = 0;
 
   // The tile rows and columns from the pivot on that a launch of `all` or `outside_next` skips.
@@ -596,8 +596,8 @@ struct RemainingTiles {
           for (int h = 0; h < VJ; ++h)
             acc[a][h] = Lanes::load(own + (pr * RI + a) * ld + pc * RJ + h * W);
         // The next pass's block comes from memory (the matrix does not fit the caches): its
-        // lines are asked for now and arrive while this pass computes (without: -20%, 2-core
-        // EPYC, docs/PERFORMANCE.md entry 17).
+        // lines are asked for now and arrive while this pass computes (docs/PERFORMANCE.md,
+        // "prefetched accumulators").
         if (pr + 1 < Shape::passes_rows)
           for (int a = 0; a < RI; ++a)
             for (int c = 0; c < RJ; c += 64 / int(sizeof(T)))

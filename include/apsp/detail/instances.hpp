@@ -90,8 +90,8 @@ class Instances {
 // before either stream reads it), and fence() (also on destruction) ends the work of both.
 // The streams and their instances are made once per process, on first use (the solver's warm-up),
 // and destroyed when Kokkos finalizes: Kokkos makes an instance from a stream with device and
-// pinned host allocations of its own, which cost ~0.35 ms per solve on an H100 when made in
-// every solve (V = 4096: 7.31 -> 6.96 ms, docs/PERFORMANCE.md entry 21).
+// pinned host allocations of its own, a cost that shows in every solve when they are made in
+// every solve (docs/PERFORMANCE.md, "Lookahead").
 template <class ExecSpace>
 class Instances<ExecSpace, true> {
   using api = Streams<ExecSpace>;

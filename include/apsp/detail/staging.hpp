@@ -2,7 +2,7 @@
 // run asynchronously and at full speed; and whether a backend's memory is the host's.
 #pragma once
 
-#include <apsp/backends.hpp>
+#include <apsp/detail/execution_spaces.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -26,11 +26,7 @@ struct StagingSpace<Kokkos::Cuda> {
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
 struct StagingSpace<HipExecutionSpace> {
-#if KOKKOS_VERSION >= 40000
-  using type = Kokkos::HIPHostPinnedSpace;
-#else
-  using type = Kokkos::Experimental::HIPHostPinnedSpace;
-#endif
+  using type = HipHostPinnedSpace;
 };
 #endif
 

@@ -13,12 +13,10 @@
 // allows (scratch size, team size) is taken, unless the user asks for a tile size.
 #pragma once
 
+#include <apsp/detail/execution_spaces.hpp>
 #include <apsp/distance.hpp>
 
 #include <Kokkos_Core.hpp>
-#if defined(KOKKOS_ENABLE_HIP)
-#include <apsp/backends.hpp>
-#endif
 
 #include <string>
 #include <type_traits>

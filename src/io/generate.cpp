@@ -1,8 +1,9 @@
 #include <apsp/error.hpp>
-#include <apsp/generate.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
+
+#include "io/generate.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,20 +29,16 @@ struct SplitMix64 {
   }
 };
 
-// An undirected edge {u, v}, u < v, written as the two arcs u -> v and v -> u.
-struct UndirectedEdge {
-  std::int32_t u, v, weight;
-};
-
-void write_both_directions(const std::vector<UndirectedEdge>& undirected, std::int32_t vertices,
+// Undirected edges {src, dst}, src < dst, written as the two arcs src -> dst and dst -> src.
+void write_both_directions(const std::vector<Hw3Edge>& undirected, std::int32_t vertices,
                            const std::string& path) {
   if (2 * std::int64_t(undirected.size()) > INT32_MAX)
     throw Error("generate: more than 2147483647 edges; the HW3 header stores E as int32");
   std::vector<Hw3Edge> arcs;
   arcs.reserve(2 * undirected.size());
-  for (const UndirectedEdge& e : undirected) {
-    arcs.push_back({e.u, e.v, e.weight});
-    arcs.push_back({e.v, e.u, e.weight});
+  for (const Hw3Edge& e : undirected) {
+    arcs.push_back({e.src, e.dst, e.weight});
+    arcs.push_back({e.dst, e.src, e.weight});
   }
   AtomicOutputFile out(path);
   const std::int32_t header[2] = {vertices, std::int32_t(arcs.size())};
@@ -58,7 +55,7 @@ std::int64_t generate_grid(const GenerateConfig& config, const std::string& path
   while (columns > 1 && std::int64_t(columns - 1) * (columns - 1) >= v)
     --columns;
   SplitMix64 rng{config.seed};
-  std::vector<UndirectedEdge> edges;
+  std::vector<Hw3Edge> edges;
   edges.reserve(2 * std::size_t(v));
   for (std::int32_t id = 0; id < v; ++id) {
     const std::int32_t column = id % columns;
@@ -191,14 +188,14 @@ std::int64_t generate_road(const GenerateConfig& config, const std::string& path
   double longest = 0;
   for (const Candidate& c : kept)
     longest = std::max(longest, std::sqrt(double(c.d2)));
-  std::vector<UndirectedEdge> edges;
+  std::vector<Hw3Edge> edges;
   edges.reserve(kept.size());
   for (const Candidate& c : kept) {
     const double scaled = 1000.0 * std::sqrt(double(c.d2)) / longest;
     edges.push_back({c.u, c.v, std::int32_t(std::max(1.0, std::min(1000.0, std::round(scaled))))});
   }
-  std::sort(edges.begin(), edges.end(), [](const UndirectedEdge& a, const UndirectedEdge& b) {
-    return std::tie(a.u, a.v) < std::tie(b.u, b.v);
+  std::sort(edges.begin(), edges.end(), [](const Hw3Edge& a, const Hw3Edge& b) {
+    return std::tie(a.src, a.dst) < std::tie(b.src, b.dst);
   });
   write_both_directions(edges, v, path);
   return 2 * std::int64_t(edges.size());
@@ -220,7 +217,7 @@ std::int64_t generate_hw3(const GenerateConfig& config, const std::string& path)
   if (config.graph_class == GraphClass::road) return generate_road(config, path);
   if (!(config.density >= 0.0 && config.density <= 1.0))
     throw Error("generate: --density must be in [0, 1]");
-  if (config.max_weight < 0 || config.max_weight > max_weight)
+  if (config.max_weight < 0 || config.max_weight > hw3_max_weight)
     throw Error("generate: --max-weight must be in [0, 1000]");
   const double expected = config.density * double(config.vertices) * double(config.vertices - 1);
   if (expected > 0.99 * double(INT32_MAX))

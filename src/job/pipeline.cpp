@@ -1,4 +1,4 @@
-// The job behind `apsp IN OUT`, written once for one process and for P ranks (solve.hpp):
+// The job behind `apsp IN OUT`, written once for one process and for P ranks (pipeline.hpp):
 //
 //   read       rank 0 checks the files and reads IN
 //   plan       rank 0 decides the plan (plan.hpp) and every rank checks that it can run it; the
@@ -15,26 +15,25 @@
 //
 // Each stage is one lap of one stopwatch, so the stages add up to the total. With one rank
 // every collective is trivial (ranks.hpp): P = 1 is this same path.
-#include <apsp/backends.hpp>
-#include <apsp/detail/json.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/row_block_rounds.hpp>
 #include <apsp/floyd_warshall.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
 #include <apsp/negative_cycles.hpp>
-#include <apsp/ordering.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
-#include <apsp/solve.hpp>
 #include <apsp/solver.hpp>
-#include <apsp/sssp.hpp>
 #include <apsp/supernodal.hpp>
 
-#include "row_output.hpp"
-#include "support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/row_output.hpp"
+#include "job/device_choices.hpp"
+#include "job/pipeline.hpp"
+#include "job/sssp.hpp"
+#include "platform/backends.hpp"
+#include "platform/ordering.hpp"
 
 #include <Kokkos_Core.hpp>
 

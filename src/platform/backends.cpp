@@ -1,8 +1,7 @@
-#include <apsp/backends.hpp>
-
 #include <apsp/detail/tile_shapes.hpp>
 
-#include "io_support.hpp"
+#include "io/posix_files.hpp"
+#include "platform/backends.hpp"
 
 #include <fstream>
 

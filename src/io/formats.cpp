@@ -1,9 +1,9 @@
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 
-#include "io_support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/posix_files.hpp"
 
 #include <sys/stat.h>
 

@@ -1,10 +1,11 @@
-// The tuning cache (include/apsp/tuning.hpp): one JSON object per entry, one entry per line,
+// The tuning cache (src/job/tuning.hpp): one JSON object per entry, one entry per line,
 // written with the output files' atomic replace and read back by a small parser that knows
 // exactly the keys it writes.
 #include <apsp/error.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/tuning.hpp>
+
+#include "io/json.hpp"
+#include "io/outputs.hpp"
+#include "job/tuning.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -25,23 +26,16 @@
 namespace apsp {
 namespace {
 
-std::string json_text(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out + "\"";
-}
+using detail::json_string;
 
 std::string entry_line(const TunedShape& e) {
   std::ostringstream line;
   line.precision(6);
   const ShapeParams& s = e.shape;
-  line << "{\"backend\": " << json_text(e.key.backend)
-       << ", \"device\": " << json_text(e.key.device) << ", \"isa\": " << json_text(e.key.isa)
-       << ", \"concurrency\": " << e.key.concurrency << ", \"dtype\": " << json_text(e.key.dtype)
-       << ", \"table\": " << json_text(e.key.table) << ", \"min_vertices\": " << e.min_vertices
+  line << "{\"backend\": " << json_string(e.key.backend)
+       << ", \"device\": " << json_string(e.key.device) << ", \"isa\": " << json_string(e.key.isa)
+       << ", \"concurrency\": " << e.key.concurrency << ", \"dtype\": " << json_string(e.key.dtype)
+       << ", \"table\": " << json_string(e.key.table) << ", \"min_vertices\": " << e.min_vertices
        << ", \"max_vertices\": " << e.max_vertices
        << ", \"measured_vertices\": " << e.measured_vertices << ", \"tile\": " << s.tile
        << ", \"team_rows\": " << s.team_rows << ", \"team_cols\": " << s.team_cols

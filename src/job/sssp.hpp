@@ -2,7 +2,7 @@
 // for sparse graphs.
 //
 // Dijkstra's algorithm (Dijkstra 1959) with a bucket queue, O(E + V + D) per source (D: the
-// largest distance, at most max_weight * V), so about V E in all against Floyd-Warshall's V^3:
+// largest distance, at most sssp_max_weight * V), so about V E in all against Floyd-Warshall's V^3:
 // the better choice when E is far below V^2 (the crossover is measured in docs/PERFORMANCE.md,
 // "Sparse graphs: SSSP vs FW").
 // The graph is a Kokkos Kernels CSR matrix (KokkosSparse::CrsMatrix), built by
@@ -46,10 +46,14 @@ constexpr bool sssp_available = false;
 // (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW").
 constexpr double sssp_max_density = 0.02;
 
+// The heaviest edge the bucket queue takes: its ring holds one list per distance in
+// [label, label + sssp_max_weight] (the HW3 format's range, 0..1000).
+constexpr int sssp_max_weight = 1000;
+
 // The algorithm a run on `backend` uses: `asked`, or for Algorithm::automatic the faster one
 // for this graph. sssp (a bucket queue) needs int32 distances (`type`) and weights in
-// [0, max_weight]: never chosen otherwise. Throws apsp::Error when sssp is asked for and cannot
-// run (a build without Kokkos Kernels, a device backend, negative, real or heavy weights).
+// [0, sssp_max_weight]: never chosen otherwise. Throws apsp::Error when sssp is asked for and
+// cannot run (a build without Kokkos Kernels, a device backend, negative, real or heavy weights).
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph, DistanceType type = DistanceType::int32);
 
@@ -68,12 +72,12 @@ using DistanceRows = Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>
 namespace detail {
 
 // One Dijkstra run per source of a block, with Dial's bucket queue (R. Dial, CACM 12(11), 1969):
-// distances are integers and weights at most `max_weight` (graph.hpp), so every label still
-// queued lies in [label, label + max_weight] and a ring of `buckets` > max_weight lists, one per
-// label, orders them with O(1) insert, decrease and pop. O(E + V + D) per source (D: the largest
-// distance) against O((E + V) log V) for a binary heap, which measured 1.4-2x slower per source
-// (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW"). The lists are intrusive and doubly linked,
-// so each thread's scratch is head[buckets], next[V] and prev[V], whatever E is.
+// distances are integers and weights at most `sssp_max_weight`, so every label still
+// queued lies in [label, label + sssp_max_weight] and a ring of `buckets` > sssp_max_weight lists,
+// one per label, orders them with O(1) insert, decrease and pop. O(E + V + D) per source (D: the
+// largest distance) against O((E + V) log V) for a binary heap, slower per source as measured
+// (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW"). The lists are intrusive and doubly
+// linked, so each thread's scratch is head[buckets], next[V] and prev[V], whatever E is.
 template <class ExecSpace>
 struct DijkstraFromSources {
   CsrGraph::row_map_type row_map;
@@ -98,7 +102,7 @@ struct DijkstraFromSources {
     const int n = int(rows.extent(1));
     const int mask = buckets - 1;
     for (int v = 0; v < n; ++v)
-      distance[v] = infinity;
+      distance[v] = Distance<int>::infinity;
     for (int b = 0; b < buckets; ++b)
       head[b] = -1;
     distance[source] = 0;
@@ -116,7 +120,7 @@ struct DijkstraFromSources {
           const int v = columns(e);
           const int dv = label + weights(e);
           if (dv < distance[v]) {
-            if (distance[v] == infinity) {
+            if (distance[v] == Distance<int>::infinity) {
               ++queued;
             } else {  // unlink v from the list of its old label
               if (prev[v] >= 0)
@@ -161,17 +165,16 @@ void sssp_rows(const ExecSpace& exec, const CsrGraph& graph, std::int64_t first_
   int heaviest = 0;  // stays 0 without edges
   // A host lambda, not KOKKOS_LAMBDA: sssp runs on host backends only, and in a CUDA build
   // nvcc's host-device lambda wrapper, instantiated both in the library and in a caller's
-  // translation unit, called a null function pointer here (Serial beside CUDA, nvcc 13.0,
-  // apsp_tests on an H100, 2026-11-24).
+  // translation unit, called a null function pointer here (Serial beside CUDA, nvcc 13.0).
   if (weights.extent(0) > 0)
     Kokkos::parallel_reduce(
         "apsp::sssp::heaviest_edge",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, weights.extent(0)),
         [=](std::int64_t e, int& m) { m = weights(e) > m ? weights(e) : m; },
         Kokkos::Max<int>(heaviest));
-  if (heaviest > max_weight)
+  if (heaviest > sssp_max_weight)
     throw Error("apsp::sssp_rows: edge weight " + std::to_string(heaviest) + " exceeds " +
-                std::to_string(max_weight));
+                std::to_string(sssp_max_weight));
   int buckets = 1;
   while (buckets <= heaviest)
     buckets *= 2;

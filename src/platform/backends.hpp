@@ -2,6 +2,7 @@
 // the program needs to know of each device (its name, its free memory).
 #pragma once
 
+#include <apsp/detail/execution_spaces.hpp>
 #include <apsp/error.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -13,17 +14,6 @@
 #include <vector>
 
 namespace apsp {
-
-#if defined(KOKKOS_ENABLE_HIP)
-namespace detail {
-// AMD GPUs: Kokkos 4 moved the HIP execution space out of Experimental.
-#if KOKKOS_VERSION >= 40000
-using HipExecutionSpace = Kokkos::HIP;
-#else
-using HipExecutionSpace = Kokkos::Experimental::HIP;
-#endif
-}  // namespace detail
-#endif
 
 // decltype of a tuple_cat: unevaluated, only the list of types matters.
 using EnabledBackends = decltype(std::tuple_cat(

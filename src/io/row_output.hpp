@@ -14,12 +14,12 @@
 #pragma once
 
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/ranks.hpp>
 
-#include "io_support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/posix_files.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include <apsp/ordering.hpp>
+#include "platform/ordering.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -2,15 +2,15 @@
 // key and the planned shape.
 #pragma once
 
-#include <apsp/backends.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/plan.hpp>
-#include <apsp/solve.hpp>
 #include <apsp/solver.hpp>
-#include <apsp/tuning.hpp>
 
-#include "io_support.hpp"
+#include "io/posix_files.hpp"
+#include "job/pipeline.hpp"
+#include "job/tuning.hpp"
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 

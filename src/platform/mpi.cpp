@@ -1,6 +1,6 @@
-// apsp::Ranks over MPI, and the MPI session of the command line (include/apsp/mpi.hpp).
-#include <apsp/backends.hpp>
-#include <apsp/mpi.hpp>
+// apsp::Ranks over MPI, and the MPI session of the command line (src/platform/mpi.hpp).
+#include "platform/mpi.hpp"
+#include "platform/backends.hpp"
 
 #include <algorithm>
 #include <cstdint>

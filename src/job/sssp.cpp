@@ -1,13 +1,6 @@
-// The sssp algorithm's host parts: choosing it and building the CSR graph (include/apsp/sssp.hpp
-// has the kernel; src/pipeline.cpp runs it on each rank's sources).
-#include <apsp/backends.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/solve.hpp>
-#include <apsp/sssp.hpp>
-
-#include "support.hpp"
+// The sssp algorithm's host parts: choosing it and building the CSR graph (src/job/sssp.hpp
+// has the kernel; src/job/pipeline.cpp runs it on each rank's sources).
+#include "job/sssp.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -18,32 +11,11 @@
 
 namespace apsp {
 
-std::optional<Algorithm> algorithm_named(const std::string& name) {
-  if (name == "auto") return Algorithm::automatic;
-  if (name == "fw") return Algorithm::floyd_warshall;
-  if (name == "sssp") return Algorithm::sssp;
-  if (name == "supernodal") return Algorithm::supernodal;
-  return std::nullopt;
-}
-
-const char* algorithm_name(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::floyd_warshall:
-      return "fw";
-    case Algorithm::sssp:
-      return "sssp";
-    case Algorithm::supernodal:
-      return "supernodal";
-    default:
-      return "auto";
-  }
-}
-
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph, DistanceType type) {
   const WeightRange weights = weight_range(graph.edges);
   const bool negative = weights.negative();
-  const bool bucket_weights = type == DistanceType::int32 && weights.highest <= max_weight;
+  const bool bucket_weights = type == DistanceType::int32 && weights.highest <= sssp_max_weight;
   if (asked == Algorithm::sssp) {
     if (negative)
       throw Error(
@@ -51,7 +23,7 @@ Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool hos
           "negative ones: use --algorithm fw");
     if (!bucket_weights)
       throw Error(std::string("--algorithm sssp computes int32 distances with weights up to ") +
-                  std::to_string(max_weight) + ", and these are " + distance_type_name(type) +
+                  std::to_string(sssp_max_weight) + ", and these are " + distance_type_name(type) +
                   " with weights up to " + number_text(weights.highest) + ": use --algorithm fw");
     if (!sssp_available)
       throw Error(

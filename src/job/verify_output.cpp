@@ -1,13 +1,14 @@
 // Host code only, no Kokkos: the fuzzing build (tests/fuzz) compiles this file with clang and
 // libFuzzer, without a Kokkos built by that compiler.
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
-#include <apsp/verify.hpp>
 
-#include "io_support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/posix_files.hpp"
+#include "job/host_dijkstra.hpp"
+#include "job/verify_output.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,91 +18,25 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <type_traits>
 #include <utility>
 
 namespace apsp {
 namespace {
 
-constexpr double unreachable = std::numeric_limits<double>::infinity();
+using detail::Adjacency;
+using detail::Arc;
+using detail::unreachable;
 
-struct Arc {
-  std::int32_t to;
-  double weight;
-};
-
-// Compressed adjacency: arcs of u are arcs[first[u]] .. arcs[first[u+1]-1], sorted by target.
-// Parallel edges keep their smallest weight and self-loops are dropped: neither changes a
-// shortest distance, and merged arcs make "d(u, v) <= w" one check per pair.
-struct Adjacency {
-  std::vector<std::int64_t> first;
-  std::vector<Arc> arcs;
-
-  const Arc* begin(std::int32_t u) const { return arcs.data() + first[std::size_t(u)]; }
-  const Arc* end(std::int32_t u) const { return arcs.data() + first[std::size_t(u) + 1]; }
-};
-
-Adjacency build_adjacency(std::int32_t vertices, const std::vector<Edge>& edges, bool reversed) {
-  Adjacency g;
-  g.first.assign(std::size_t(vertices) + 1, 0);
-  for (const Edge& e : edges)
-    if (e.src != e.dst) ++g.first[std::size_t(reversed ? e.dst : e.src) + 1];
-  for (std::size_t u = 0; u < std::size_t(vertices); ++u)
-    g.first[u + 1] += g.first[u];
-  g.arcs.resize(std::size_t(g.first.back()));
-  std::vector<std::int64_t> next(g.first.begin(), g.first.end() - 1);
-  for (const Edge& e : edges) {
-    if (e.src == e.dst) continue;
-    const std::int32_t from = reversed ? e.dst : e.src, to = reversed ? e.src : e.dst;
-    g.arcs[std::size_t(next[std::size_t(from)]++)] = Arc{to, e.weight};
-  }
-  std::int64_t kept = 0;
-  for (std::int32_t u = 0; u < vertices; ++u) {
-    Arc* first = g.arcs.data() + g.first[std::size_t(u)];
-    Arc* last = g.arcs.data() + g.first[std::size_t(u) + 1];
-    std::sort(first, last, [](const Arc& a, const Arc& b) {
-      return a.to != b.to ? a.to < b.to : a.weight < b.weight;
-    });
-    last = std::unique(first, last, [](const Arc& a, const Arc& b) { return a.to == b.to; });
-    g.first[std::size_t(u)] = kept;
-    for (const Arc* a = first; a != last; ++a)
-      g.arcs[std::size_t(kept++)] = *a;
-  }
-  g.first.back() = kept;
-  g.arcs.resize(std::size_t(kept));
-  g.arcs.shrink_to_fit();
-  return g;
-}
-
-// Dijkstra with a binary heap and lazy deletion, in double (exact for whole-number weights
-// below 2^53), +inf where there is no path; `edges` gets the edges of each path found.
+// The distances from `source` and, in `edges`, the edge count of each path found.
 std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source,
                                        std::vector<std::int32_t>& edges) {
-  const std::size_t n = g.first.size() - 1;
-  std::vector<double> dist(n, unreachable);
-  edges.assign(n, 0);
-  using Entry = std::pair<double, std::int32_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
-  dist[std::size_t(source)] = 0;
-  heap.push({0, source});
-  while (!heap.empty()) {
-    const auto [d, u] = heap.top();
-    heap.pop();
-    if (d != dist[std::size_t(u)]) continue;
-    for (const Arc* a = g.begin(u); a != g.end(u); ++a) {
-      const double through = d + a->weight;
-      if (through < dist[std::size_t(a->to)]) {
-        dist[std::size_t(a->to)] = through;
-        edges[std::size_t(a->to)] = edges[std::size_t(u)] + 1;
-        heap.push({through, a->to});
-      }
-    }
-  }
-  return dist;
+  edges.assign(std::size_t(g.vertices()), 0);
+  return detail::shortest_distances(g, source, [&](std::int32_t u, const Arc& a) {
+    edges[std::size_t(a.to)] = edges[std::size_t(u)] + 1;
+  });
 }
 
 // The sampled vertices: 0 and V-1 (the corners, where off-by-one errors in tiling and padding
@@ -144,7 +79,8 @@ class Descriptor {
 };
 
 // The output, a few megabytes of rows at a time, each row as doubles: int32 values exactly, with
-// the int32 infinity (checked to be the only value above the range) as +inf, like the floats'.
+// the int32 no-path value (hw3_no_path, checked to be the only value above the range) as +inf, like
+// the floats'.
 class RowStream {
  public:
   RowStream(const std::string& path, std::int32_t vertices, const std::string& input)
@@ -203,8 +139,8 @@ class RowStream {
       if (type_ == DistanceType::int32)
         for (std::int64_t j = 0; j < vertices_; ++j) {
           double& x = row_[std::size_t(j)];
-          if (bad < 0 && !(x >= 0 && x <= double(infinity))) bad = j;
-          if (x == double(infinity) && bad != j) x = unreachable;
+          if (bad < 0 && !(x >= 0 && x <= double(hw3_no_path))) bad = j;
+          if (x == double(hw3_no_path) && bad != j) x = unreachable;
         }
       return row_.data();
     }
@@ -218,9 +154,9 @@ class RowStream {
       const T* values = reinterpret_cast<const T*>(raw);
       if constexpr (std::is_integral<T>::value) {
         for (std::int64_t j = 0; j < vertices_ && bad < 0; ++j)
-          if (std::uint32_t(values[j]) > std::uint32_t(infinity)) bad = j;
+          if (std::uint32_t(values[j]) > std::uint32_t(hw3_no_path)) bad = j;
         for (std::int64_t j = 0; j < vertices_; ++j)
-          row_[std::size_t(j)] = values[j] == infinity ? unreachable : double(values[j]);
+          row_[std::size_t(j)] = values[j] == hw3_no_path ? unreachable : double(values[j]);
         if (bad >= 0) row_[std::size_t(bad)] = double(values[bad]);
       } else {
         for (std::int64_t j = 0; j < vertices_; ++j)
@@ -347,8 +283,8 @@ VerifyResult verify(const std::string& input, const std::string& output,
   const auto stored = [&](double w) {
     return visit_distance_type(type, [&](auto t) { return double(decltype(t)(w)); });
   };
-  const Adjacency forward = build_adjacency(v, graph.edges, false);
-  const Adjacency backward = build_adjacency(v, graph.edges, true);
+  const Adjacency forward = detail::build_adjacency(v, graph.edges, false);
+  const Adjacency backward = detail::build_adjacency(v, graph.edges, true);
   std::vector<Edge>().swap(graph.edges);
   result.sampled = sample_vertices(v, options.samples, options.seed);
   const std::size_t k = result.sampled.size();
@@ -364,8 +300,8 @@ VerifyResult verify(const std::string& input, const std::string& output,
   for (std::size_t t = 0; t < k; ++t)
     sample_index[std::size_t(result.sampled[t])] = int(t);
 
-  // Values as the output's type writes them: the int32 infinity, or inf.
-  const std::string inf = type == DistanceType::int32 ? std::to_string(infinity) : "inf";
+  // Values as the output's type writes them: the int32 no-path value, or inf.
+  const std::string inf = type == DistanceType::int32 ? std::to_string(hw3_no_path) : "inf";
   const auto shown = [&](double x) { return x == unreachable ? inf : number_text(x); };
   const std::string within_text =
       within.unit > 0 ? " (within the rounding of " + std::string(distance_type_name(type)) + ")"

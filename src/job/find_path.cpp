@@ -1,17 +1,18 @@
 // `apsp path IN U V`: one shortest path, read from a saved predecessor matrix (checked against
-// the graph) or computed with the library (include/apsp/solve.hpp, find_path).
-#include <apsp/backends.hpp>
+// the graph) or computed with the library (src/job/pipeline.hpp, find_path).
 #include <apsp/floyd_warshall.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
 #include <apsp/negative_cycles.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
-#include <apsp/solve.hpp>
 #include <apsp/solver.hpp>
 
-#include "support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "job/device_choices.hpp"
+#include "job/host_dijkstra.hpp"
+#include "job/pipeline.hpp"
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -20,17 +21,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <limits>
 #include <memory>
-#include <queue>
 #include <unordered_map>
 #include <vector>
 
 namespace apsp {
 namespace {
 
-constexpr double unreachable = std::numeric_limits<double>::infinity();
+using detail::unreachable;
 
 // The weight of the lightest edge of each step of a path (vertices[s] -> vertices[s + 1]),
 // `unreachable` where the graph has no such edge.
@@ -122,36 +121,16 @@ SourcePaths distances_from(const Graph& graph, bool negative, std::int64_t sourc
                   std::vector<std::int64_t>(v, 0)};
   std::vector<double>& dist = out.dist;
   dist[std::size_t(source)] = 0;
-  const auto reach = [&](const Edge& e, double through) {
-    dist[std::size_t(e.dst)] = through;
-    out.edges[std::size_t(e.dst)] = out.edges[std::size_t(e.src)] + 1;
-    out.total[std::size_t(e.dst)] = out.total[std::size_t(e.src)] + std::fabs(e.weight);
+  // The path to `to` is now the one to `from` and the edge from -> to.
+  const auto extend = [&](std::int64_t from, std::int64_t to, double weight) {
+    out.edges[std::size_t(to)] = out.edges[std::size_t(from)] + 1;
+    out.total[std::size_t(to)] = out.total[std::size_t(from)] + std::fabs(weight);
   };
   if (!negative) {
-    std::vector<std::size_t> first(v + 1, 0);
-    for (const Edge& e : graph.edges)
-      ++first[std::size_t(e.src) + 1];
-    for (std::size_t i = 0; i < v; ++i)
-      first[i + 1] += first[i];
-    std::vector<Edge> arcs(graph.edges.size());
-    std::vector<std::size_t> next(first.begin(), first.end() - 1);
-    for (const Edge& e : graph.edges)
-      arcs[next[std::size_t(e.src)]++] = e;
-    using Item = std::pair<double, std::int64_t>;  // (distance, vertex)
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-    queue.push({0, source});
-    while (!queue.empty()) {
-      const auto [d, u] = queue.top();
-      queue.pop();
-      if (d > dist[std::size_t(u)]) continue;
-      for (std::size_t k = first[std::size_t(u)]; k < first[std::size_t(u) + 1]; ++k) {
-        const double through = d + arcs[k].weight;
-        if (through < dist[std::size_t(arcs[k].dst)]) {
-          reach(arcs[k], through);
-          queue.push({through, arcs[k].dst});
-        }
-      }
-    }
+    const detail::Adjacency arcs = detail::build_adjacency(graph.vertices, graph.edges, false);
+    dist = detail::shortest_distances(
+        arcs, std::int32_t(source),
+        [&](std::int32_t u, const detail::Arc& a) { extend(u, a.to, a.weight); });
     return out;
   }
   for (std::size_t round = 0; round <= v; ++round) {
@@ -159,7 +138,8 @@ SourcePaths distances_from(const Graph& graph, bool negative, std::int64_t sourc
     for (const Edge& e : graph.edges) {
       const double from = dist[std::size_t(e.src)];
       if (from != unreachable && from + e.weight < dist[std::size_t(e.dst)]) {
-        reach(e, from + e.weight);
+        dist[std::size_t(e.dst)] = from + e.weight;
+        extend(e.src, e.dst, e.weight);
         changed = true;
       }
     }

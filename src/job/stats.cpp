@@ -1,8 +1,9 @@
-// The record of a run (include/apsp/solve.hpp): rates, and the JSON of --stats.
-#include <apsp/backends.hpp>
-#include <apsp/detail/json.hpp>
+// The record of a run (pipeline.hpp): rates, and the JSON of --stats.
 #include <apsp/plan.hpp>
-#include <apsp/solve.hpp>
+
+#include "io/json.hpp"
+#include "job/pipeline.hpp"
+#include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 

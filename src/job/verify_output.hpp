@@ -9,7 +9,7 @@
 // which needs no Dijkstra to be right.
 #pragma once
 
-#include <apsp/formats.hpp>
+#include "io/formats.hpp"
 
 #include <cstdint>
 #include <string>

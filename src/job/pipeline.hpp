@@ -1,12 +1,13 @@
 // The whole job behind `apsp IN OUT`, on one process or on every rank under mpirun:
-// read -> plan -> partition -> solve -> write (src/pipeline.cpp), each stage timed once.
+// read -> plan -> partition -> solve -> write (pipeline.cpp), each stage timed once.
 #pragma once
 
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
+
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,11 +1,11 @@
 // Output files that appear complete or not at all, and the checks around them
-// (include/apsp/outputs.hpp).
+// (src/io/outputs.hpp).
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 
-#include "io_support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/posix_files.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>

@@ -1,10 +1,10 @@
-// The HW3 format: reading and writing graphs (include/apsp/hw3_io.hpp).
+// The HW3 format: reading and writing graphs (src/io/hw3_io.hpp).
 #include <apsp/error.hpp>
-#include <apsp/formats.hpp>
-#include <apsp/hw3_io.hpp>
-#include <apsp/outputs.hpp>
 
-#include "io_support.hpp"
+#include "io/formats.hpp"
+#include "io/hw3_io.hpp"
+#include "io/outputs.hpp"
+#include "io/posix_files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -31,12 +31,13 @@ using detail::system_error;
 #error "apsp reads and writes the little-endian HW3 format on little-endian hosts only"
 #endif
 
-// Why a weight outside [lowest_weight(allow_negative), max_weight] is refused, as the message
-// goes on after "weight W": a negative one without allow_negative says how to have it accepted.
+// Why a weight outside [hw3_lowest_weight(allow_negative), hw3_max_weight] is refused, as the
+// message goes on after "weight W": a negative one without allow_negative says how to have it
+// accepted.
 std::string weight_refusal(double weight, bool allow_negative) {
   if (weight < 0 && !allow_negative) return "is negative (negative weights need --allow-negative)";
-  return "out of range [" + std::to_string(lowest_weight(allow_negative)) + ", " +
-         std::to_string(max_weight) + "]";
+  return "out of range [" + std::to_string(hw3_lowest_weight(allow_negative)) + ", " +
+         std::to_string(hw3_max_weight) + "]";
 }
 
 }  // namespace
@@ -80,7 +81,7 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
   // Hw3Edges are read a chunk at a time, checked and converted. A regular file's size has backed
   // E: one allocation. A pipe's header is not to be trusted with one: the list grows as the
   // edges arrive.
-  const std::int32_t lowest = lowest_weight(allow_negative);
+  const std::int32_t lowest = hw3_lowest_weight(allow_negative);
   std::vector<Hw3Edge> triples(std::min(std::size_t(edges), std::size_t(1) << 16));
   std::size_t read = 0;
   try {
@@ -96,7 +97,7 @@ Graph read_hw3(const std::string& path, bool allow_negative) {
             throw Error("input '" + path + "': edge " + std::to_string(e) + ": vertex " +
                         std::to_string(v) + " out of range [0, " + std::to_string(graph.vertices) +
                         ")");
-        if (t.weight < lowest || t.weight > max_weight)
+        if (t.weight < lowest || t.weight > hw3_max_weight)
           throw Error("input '" + path + "': edge " + std::to_string(e) + ": weight " +
                       std::to_string(t.weight) + " " + weight_refusal(t.weight, allow_negative));
         graph.edges.emplace_back(t.src, t.dst, t.weight);
@@ -134,11 +135,11 @@ void write_hw3_graph(const std::string& path, const Graph& graph) {
     triples.clear();
     for (std::size_t e = first; e < graph.edges.size() && triples.size() < (1 << 16); ++e) {
       const Edge& edge = graph.edges[e];
-      if (edge.weight != std::floor(edge.weight) || edge.weight < -max_weight ||
-          edge.weight > max_weight)
-        throw Error("the HW3 format stores weights as int32 in [-" + std::to_string(max_weight) +
-                    ", " + std::to_string(max_weight) + "]: edge " + std::to_string(e) +
-                    " weighs " + number_text(edge.weight));
+      if (edge.weight != std::floor(edge.weight) || edge.weight < -hw3_max_weight ||
+          edge.weight > hw3_max_weight)
+        throw Error("the HW3 format stores weights as int32 in [-" +
+                    std::to_string(hw3_max_weight) + ", " + std::to_string(hw3_max_weight) +
+                    "]: edge " + std::to_string(e) + " weighs " + number_text(edge.weight));
       triples.push_back({edge.src, edge.dst, std::int32_t(edge.weight)});
     }
     out.write(triples.data(), triples.size() * sizeof(Hw3Edge));

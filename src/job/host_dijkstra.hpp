@@ -1,0 +1,105 @@
+// One host Dijkstra (Dijkstra 1959) for the checks that do not trust the solver: `apsp verify`
+// (the sampled rows and columns, job/verify_output.cpp) and `apsp path` (the true distance a path
+// is checked against, job/find_path.cpp). Host code only, no Kokkos: the fuzzing build compiles
+// verify_output.cpp without one. (`--algorithm sssp` is another thing: a bucket queue per thread
+// on a Kokkos Kernels graph, job/sssp.hpp.)
+#pragma once
+
+#include <apsp/graph.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace apsp {
+namespace detail {
+
+// A distance with no path, in the double these checks compute in.
+constexpr double unreachable = std::numeric_limits<double>::infinity();
+
+struct Arc {
+  std::int32_t to;
+  double weight;
+};
+
+// Compressed adjacency: arcs of u are arcs[first[u]] .. arcs[first[u+1]-1], sorted by target.
+// Parallel edges keep their smallest weight and self-loops are dropped: with no negative weight
+// (Dijkstra's input) neither changes a shortest distance, and merged arcs make "d(u, v) <= w"
+// one check per pair.
+struct Adjacency {
+  std::vector<std::int64_t> first;
+  std::vector<Arc> arcs;
+
+  std::int32_t vertices() const { return std::int32_t(first.size() - 1); }
+  const Arc* begin(std::int32_t u) const { return arcs.data() + first[std::size_t(u)]; }
+  const Arc* end(std::int32_t u) const { return arcs.data() + first[std::size_t(u) + 1]; }
+};
+
+// The arcs of `edges`, each from its source (or, `reversed`, from its target: the searches to a
+// vertex run on the reversed graph).
+inline Adjacency build_adjacency(std::int32_t vertices, const std::vector<Edge>& edges,
+                                 bool reversed) {
+  Adjacency g;
+  g.first.assign(std::size_t(vertices) + 1, 0);
+  for (const Edge& e : edges)
+    if (e.src != e.dst) ++g.first[std::size_t(reversed ? e.dst : e.src) + 1];
+  for (std::size_t u = 0; u < std::size_t(vertices); ++u)
+    g.first[u + 1] += g.first[u];
+  g.arcs.resize(std::size_t(g.first.back()));
+  std::vector<std::int64_t> next(g.first.begin(), g.first.end() - 1);
+  for (const Edge& e : edges) {
+    if (e.src == e.dst) continue;
+    const std::int32_t from = reversed ? e.dst : e.src, to = reversed ? e.src : e.dst;
+    g.arcs[std::size_t(next[std::size_t(from)]++)] = Arc{to, e.weight};
+  }
+  std::int64_t kept = 0;
+  for (std::int32_t u = 0; u < vertices; ++u) {
+    Arc* first = g.arcs.data() + g.first[std::size_t(u)];
+    Arc* last = g.arcs.data() + g.first[std::size_t(u) + 1];
+    std::sort(first, last, [](const Arc& a, const Arc& b) {
+      return a.to != b.to ? a.to < b.to : a.weight < b.weight;
+    });
+    last = std::unique(first, last, [](const Arc& a, const Arc& b) { return a.to == b.to; });
+    g.first[std::size_t(u)] = kept;
+    for (const Arc* a = first; a != last; ++a)
+      g.arcs[std::size_t(kept++)] = *a;
+  }
+  g.first.back() = kept;
+  g.arcs.resize(std::size_t(kept));
+  g.arcs.shrink_to_fit();
+  return g;
+}
+
+// Dijkstra with a binary heap and lazy deletion, in double (exact for whole-number weights
+// below 2^53), `unreachable` where there is no path. reached(u, arc) is called each time the arc
+// u -> arc.to lowers the distance of arc.to, so that a caller keeps what it needs of each path
+// found (its edge count, its length). Ties go to the first path found, the same on every run.
+template <class Reached>
+std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source, Reached&& reached) {
+  std::vector<double> dist(std::size_t(g.vertices()), unreachable);
+  using Entry = std::pair<double, std::int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  dist[std::size_t(source)] = 0;
+  heap.push({0, source});
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d != dist[std::size_t(u)]) continue;
+    for (const Arc* a = g.begin(u); a != g.end(u); ++a) {
+      const double through = d + a->weight;
+      if (through < dist[std::size_t(a->to)]) {
+        dist[std::size_t(a->to)] = through;
+        reached(u, *a);
+        heap.push({through, a->to});
+      }
+    }
+  }
+  return dist;
+}
+
+}  // namespace detail
+}  // namespace apsp

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# app_folders.sh SRC_DIR
+# The application's folders include one way: cli, python -> job -> platform -> io (and each
+# folder itself; all of them the algorithm layer, <apsp/...>). Prints each include against that
+# order and fails when there is one, so that no circle of includes between folders comes back.
+set -euo pipefail
+[[ $# -eq 1 && -d $1 ]] || { echo "usage: app_folders.sh SRC_DIR" >&2; exit 2; }
+declare -A allowed=(
+  [io]="io"
+  [platform]="platform io"
+  [job]="job platform io"
+  [cli]="job platform io"
+  [python]="job platform io"
+)
+bad=0
+for folder in "${!allowed[@]}"; do
+  [[ -d $1/$folder ]] || continue
+  while IFS= read -r hit; do
+    target=${hit#*#include \"}
+    target=${target%%/*}
+    [[ " ${allowed[$folder]} " == *" $target "* ]] && continue
+    echo "$hit"
+    bad=1
+  done < <(grep -rnE '^#include "(io|job|platform|cli|python)/' "$1/$folder" || true)
+done
+if [[ $bad -ne 0 ]]; then
+  echo "app_folders: the includes above go against cli, python -> job -> platform -> io" >&2
+  exit 1
+fi
+echo "app_folders: every include of src/ goes cli, python -> job -> platform -> io"
