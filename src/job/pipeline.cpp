@@ -132,6 +132,9 @@ constexpr SupernodalCosts supernodal_costs(bool host) {
   return host ? SupernodalCosts{1.5, 7.5e6} : SupernodalCosts{25, 8e8};
 }
 constexpr double dense_updates_per_dijkstra_arc = 150;
+// Host memory of the ordering and the symbolic phase, per vertex and arc: METIS' graph and
+// workspace, the symbolic phase's structures, its column structures up to the fill limit below.
+constexpr std::uint64_t supernodal_plan_bytes = 512;
 // ... and only where the ordering's fill stays below this many times the graph's arcs and
 // vertices (beyond, the symbolic phase stops: the factor alone would cost too much).
 constexpr double supernodal_max_fill_ratio = 64;
@@ -322,6 +325,19 @@ class Pipeline {
                    ranks_.size() > 1 || !have_nested_dissection() ||
                    p.vertices < supernodal_min_vertices || arcs > supernodal_max_degree * v))
       return chosen;
+    // Memory first: the ordering of a huge graph is not tried when it cannot fit.
+    const std::uint64_t need =
+        supernodal_plan_bytes * (std::uint64_t(p.vertices) + std::uint64_t(graph_.edges.size()));
+    const std::uint64_t have = available_memory(Kokkos::DefaultHostExecutionSpace());
+    if (need > have) {
+      const std::string what = "V = " + std::to_string(p.vertices) + " needs about " +
+                               size_text(need) + " of host memory for the supernodal ordering, " +
+                               size_text(have) + " available";
+      if (asked) throw MemoryError(what + ": use a machine with more memory", need, have, false);
+      sn.considered = true;
+      sn.decision = "auto: " + what + ": " + algorithm_name(chosen);
+      return chosen;
+    }
     auto start = Clock::now();
     const std::vector<std::int32_t> perm = nested_dissection_order(p.vertices, graph_.edges);
     sn.ordering = detail::seconds_since(start);
