@@ -65,6 +65,31 @@ same parts.txt --allow-negative
 # A negative cycle inside one component: the same words as fw's.
 printf '# vertices 6\n0 1 2\n1 2 -3\n2 0 0\n3 4 1\n4 5 1\n' >cycle.txt
 refused "negative cycle through vertex 0" --algorithm supernodal --allow-negative cycle.txt out.bin
+# A negative cycle among high-numbered vertices of a 20 x 20 grid of two-way edges, and one in
+# a second component with a tail: refused, naming a vertex with a negative closed walk through
+# it (in the grid, any of 0..399; else 405 or 406), as fw does (which one may differ: fw names
+# its smallest vertex with dist(v, v) < 0, supernodal its smallest with a negative factor
+# diagonal).
+{
+  echo "# vertices 420"
+  for r in $(seq 0 19); do
+    for c in $(seq 0 19); do
+      v=$((r * 20 + c))
+      [[ $c -lt 19 ]] && echo "$v $((v + 1)) 3" && echo "$((v + 1)) $v 3"
+      [[ $r -lt 19 ]] && echo "$v $((v + 20)) 3" && echo "$((v + 20)) $v 3"
+    done
+  done
+  echo "377 398 -20"
+  echo "398 399 1"
+  echo "399 377 1"
+  echo "405 406 -1"
+  echo "406 405 0"
+  echo "410 405 1"
+} >cycles.txt
+refused "negative cycle through vertex" --algorithm supernodal --allow-negative cycles.txt out.bin
+vertex=$(sed -n 's/.*negative cycle through vertex \([0-9]*\).*/\1/p' stderr.txt)
+[[ -n $vertex && ($vertex -lt 400 || $vertex == 405 || $vertex == 406) ]] ||
+  fail "cycles: no negative closed walk through vertex $vertex"
 refused "(supernodal does not write them): use --algorithm fw" \
   --algorithm supernodal --predecessors p.bin grid.bin out.bin
 
