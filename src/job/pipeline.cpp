@@ -344,6 +344,12 @@ class Pipeline {
     start = Clock::now();
     SupernodalOptions options;
     if (!asked) options.max_fill = supernodal_max_fill_ratio * (arcs + v);
+    // Fronts closed in tiles of 32 where the build has them, else its smallest (a build of
+    // APSP_CHECK_INSTANTIATIONS=minimal has one shape).
+    for (const ShapeChoice& shape : available_shapes(exec_, p.distance))
+      if (options.tile != 32 &&
+          (options.tile == 0 || shape.tile == 32 || shape.tile < options.tile))
+        options.tile = shape.tile;
     sn_plan_ = supernodal_symbolic(p.vertices, graph_.edges, perm, options);
     sn.symbolic = detail::seconds_since(start);
     const SupernodalPrediction& w = sn_plan_.prediction;
