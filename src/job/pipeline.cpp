@@ -321,8 +321,13 @@ class Pipeline {
       throw UnavailableError(
           "--algorithm supernodal orders the graph with METIS, which this build lacks: use "
           "--algorithm fw, or rebuild apsp with METIS (scripts/bootstrap-deps installs it)");
+    // The fronts are closed in tiles of 32 (SupernodalOptions), which a build of
+    // APSP_CHECK_INSTANTIATIONS=minimal may lack: auto leaves it alone there.
+    const auto shapes = available_shapes(exec_, p.distance);
+    const bool tile_32 = std::any_of(shapes.begin(), shapes.end(),
+                                     [](const ShapeChoice& shape) { return shape.tile == 32; });
     if (!asked && (config_.algorithm != Algorithm::automatic || p.predecessors ||
-                   ranks_.size() > 1 || !have_nested_dissection() ||
+                   ranks_.size() > 1 || !have_nested_dissection() || !tile_32 ||
                    p.vertices < supernodal_min_vertices || arcs > supernodal_max_degree * v))
       return chosen;
     // Memory first: the ordering of a huge graph is not tried when it cannot fit.
@@ -344,12 +349,6 @@ class Pipeline {
     start = Clock::now();
     SupernodalOptions options;
     if (!asked) options.max_fill = supernodal_max_fill_ratio * (arcs + v);
-    // Fronts closed in tiles of 32 where the build has them, else its smallest (a build of
-    // APSP_CHECK_INSTANTIATIONS=minimal has one shape).
-    for (const ShapeChoice& shape : available_shapes(exec_, p.distance))
-      if (options.tile != 32 &&
-          (options.tile == 0 || shape.tile == 32 || shape.tile < options.tile))
-        options.tile = shape.tile;
     sn_plan_ = supernodal_symbolic(p.vertices, graph_.edges, perm, options);
     sn.symbolic = detail::seconds_since(start);
     const SupernodalPrediction& w = sn_plan_.prediction;
