@@ -37,3 +37,6 @@ expect_no_temporaries() {
   left=$(compgen -G "$out.apsp-tmp.*" || true)
   [[ -z "$left" ]] || fail "temporary output left behind: $left"
 }
+
+# The "algorithm" of a --stats file.
+algorithm_of() { sed -n 's/^  "algorithm": "\(.*\)",$/\1/p' "$1"; }

@@ -13,7 +13,6 @@ backend_option=(--backend "$backend")
 rm -rf "$work"
 mkdir -p "$work"
 
-algorithm_of() { sed -n 's/^  "algorithm": "\(.*\)",$/\1/p' "$1"; }
 
 if [[ $kernels == without-kokkos-kernels ]]; then
   rc=0

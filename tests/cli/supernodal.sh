@@ -15,7 +15,6 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 
-algorithm_of() { sed -n 's/^  "algorithm": "\(.*\)",$/\1/p' "$1"; }
 # refused MESSAGE ARGS...: exit code 2, one "apsp: " line containing MESSAGE, no OUT.
 refused() {
   local message=$1 rc=0
