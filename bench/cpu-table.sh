@@ -32,12 +32,13 @@ for v in $sizes; do
   "$bin/apsp" generate --vertices "$v" --density 0.05 --seed "$v" "$work/g$v.in" 2>/dev/null
 done
 
-rate() {  # APSP V: V^3 / compute seconds of one default run
+rate() {  # APSP V: V^3 / compute seconds of one default run, its algorithm and shape
   # OUT is /dev/null: the page cache's write-back of one run's output would land in the next
   # run's compute on a 2-core machine.
   "$1" "$work/g$2.in" /dev/null --stats "$work/s.json" 2>/dev/null
   python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); v = s["vertices"]
-print("%.2f" % (v ** 3 / s["seconds"]["compute"] / 1e9))' "$work/s.json"
+print("%.2f %s %s" % (v ** 3 / s["seconds"]["compute"] / 1e9, s["algorithm"],
+                     s["shape"].replace(" ", "_")))' "$work/s.json"
 }
 
 for ((r = 1; r <= rounds; r++)); do
@@ -45,8 +46,15 @@ for ((r = 1; r <= rounds; r++)); do
     awk '{ for (i = 1; i <= NF; i++) if ($(i + 1) == "G") { print $i; break } }' | sort -g | tail -n 1)
   echo "round $r ceiling $ceiling" >>"$out/runs.txt"
   for v in $sizes; do
-    echo "round $r after V $v $(rate "$bin/apsp" "$v")" >>"$out/runs.txt"
-    [ -z "$before" ] || echo "round $r before V $v $(rate "$before" "$v")" >>"$out/runs.txt"
+    # The two binaries take turns at going first, so that neither always runs on the caches
+    # and clocks the other left.
+    if [ -n "$before" ] && ((r % 2 == 0)); then
+      echo "round $r before V $v $(rate "$before" "$v")" >>"$out/runs.txt"
+      echo "round $r after V $v $(rate "$bin/apsp" "$v")" >>"$out/runs.txt"
+    else
+      echo "round $r after V $v $(rate "$bin/apsp" "$v")" >>"$out/runs.txt"
+      [ -z "$before" ] || echo "round $r before V $v $(rate "$before" "$v")" >>"$out/runs.txt"
+    fi
   done
 done
 

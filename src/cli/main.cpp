@@ -188,7 +188,9 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
   apsp::Progress report;
   if (progress) report = ProgressLine();
 #if defined(APSP_HAVE_MPI)
-  const std::unique_ptr<apsp::Ranks> ranks = apsp::mpi::ranks(MPI_COMM_WORLD);
+  const std::unique_ptr<apsp::Ranks> ranks = apsp::MpiSession::active()
+                                                 ? apsp::mpi::ranks(MPI_COMM_WORLD)
+                                                 : std::make_unique<apsp::OneRank>();
 #else
   const std::unique_ptr<apsp::Ranks> ranks = std::make_unique<apsp::OneRank>();
 #endif
@@ -498,9 +500,10 @@ int main(int argc, char** argv) {
   }
 #if defined(APSP_HAVE_MPI)
   // Before Kokkos: it gives each rank its own device. The threads that MPI starts inherit the
-  // held signals, so that every signal reaches this thread (apsp::HeldSignals).
+  // held signals, so that every signal reaches this thread (apsp::HeldSignals). Started by no
+  // MPI launcher, the program is one rank without MPI (MpiSession::launched).
   std::optional<apsp::MpiSession> mpi;
-  {
+  if (apsp::MpiSession::launched()) {
     const apsp::HeldSignals held;
     mpi.emplace(argc, argv);
   }

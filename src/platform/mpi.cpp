@@ -147,6 +147,22 @@ MpiSession::~MpiSession() {
   if (!finalized) MPI_Finalize();
 }
 
+bool MpiSession::launched() {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_RANK",
+        "MPI_LOCALRANKID", "SLURM_PROCID", "FLUX_TASK_RANK", "PALS_RANKID", "ALPS_APP_PE",
+        "JSM_NAMESPACE_RANK"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+bool MpiSession::active() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
 int MpiSession::rank() {
   int initialized = 0, rank = 0;
   MPI_Initialized(&initialized);

@@ -38,7 +38,14 @@ class MpiSession {
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 
-  static int rank();  // in MPI_COMM_WORLD
+  // Whether an MPI launcher started this process: mpirun/mpiexec of Open MPI, MPICH, Intel MPI
+  // or MVAPICH, Slurm's srun, Flux, Cray's PALS or ALPS, LSF's jsrun (the variables each sets
+  // for its ranks). Run without one, an MPI build is one process that need not start MPI: on
+  // some systems MPI_Init outside the launcher fails or waits, and Open MPI's singleton start
+  // costs a third of a second.
+  static bool launched();
+  static bool active();  // MPI is initialized
+  static int rank();     // in MPI_COMM_WORLD; 0 where MPI is not active
 
  private:
   std::vector<std::string> arguments_;
