@@ -148,10 +148,9 @@ MpiSession::~MpiSession() {
 }
 
 bool MpiSession::launched() {
-  for (const char* name :
-       {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_RANK",
-        "MPI_LOCALRANKID", "SLURM_PROCID", "FLUX_TASK_RANK", "PALS_RANKID", "ALPS_APP_PE",
-        "JSM_NAMESPACE_RANK"})
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE", "PMIX_RANK",
+                           "MV2_COMM_WORLD_RANK", "MPI_LOCALRANKID", "SLURM_PROCID",
+                           "FLUX_TASK_RANK", "PALS_RANKID", "ALPS_APP_PE", "JSM_NAMESPACE_RANK"})
     if (std::getenv(name)) return true;
   return false;
 }
