@@ -482,9 +482,8 @@ int main(int argc, char** argv) {
   // OMP_PLACES themselves (README, "Performance").
   setenv("OMP_PROC_BIND", "false", 0);
   // CUDA loads kernels lazily by default, and some loading still lands in the first rounds
-  // after the warm-up: 0.7-1.4 ms of every solve on an H200, 5-10% at V = 5000. Loading them
-  // all at start-up costs no measurable time (docs/PERFORMANCE.md, entry 8). A user's own
-  // CUDA_MODULE_LOADING wins.
+  // after the warm-up; loading them all at start-up costs less than that (docs/PERFORMANCE.md,
+  // entry 8, has the measurements). A user's own CUDA_MODULE_LOADING wins.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   // --help and --version need no device: they answer on a node without one too. Help asked
   // for anywhere is ours, never Kokkos' page followed by an error.
