@@ -84,38 +84,28 @@ void extend_add(const ExecSpace& exec, T* front, std::int64_t size, const T* chi
       });
 }
 
-// Entry e of the kept factor of a closed front (columns c, border b, the border's rows and
-// columns from `offset`, rows `size` apart): C_ss (c x ld(c)), A(s,Bd) (c x ld(b)), A(Bd,s)
-// (b x ld(c)), row-major, rows padded with infinity.
-template <class T>
-KOKKOS_INLINE_FUNCTION T kept_value(const T* front, std::int64_t size, std::int64_t offset, int c,
-                                    int b, std::int64_t e) {
-  const std::int64_t ldc = factor_ld(c), ldb = factor_ld(b);
-  const std::int64_t square = c * ldc, right = c * ldb;
-  std::int64_t i, j, row, col, width;
-  if (e < square) {
-    i = e / ldc, j = e % ldc, row = i, col = j, width = c;
-  } else if (e < square + right) {
-    i = (e - square) / ldb, j = (e - square) % ldb, row = i, col = offset + j, width = b;
-  } else {
-    i = (e - square - right) / ldc, j = (e - square - right) % ldc, row = offset + i, col = j,
-    width = c;
-  }
-  return j < width ? front[row * size + col] : Distance<T>::infinity;
-}
-KOKKOS_INLINE_FUNCTION std::int64_t kept_values(int c, int b) {
-  return std::int64_t(c + b) * factor_ld(c) + std::int64_t(c) * factor_ld(b);
-}
-
 // Keeps C_ss, A(s,Bd) and A(Bd,s) of a closed front (columns c, border b, the border's rows
-// from `offset`) at `out` (kept_value).
+// from `offset`) at `out`, rows padded with infinity.
 template <class ExecSpace, class T>
 void keep_factor(const ExecSpace& exec, const T* front, std::int64_t size, std::int64_t offset,
                  int c, int b, T* out) {
+  const std::int64_t ldc = factor_ld(c), ldb = factor_ld(b);
+  const std::int64_t square = c * ldc, right = c * ldb, total = square + right + b * ldc;
   Kokkos::parallel_for(
       "apsp::supernodal::keep_factor",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, kept_values(c, b)),
-      KOKKOS_LAMBDA(std::int64_t e) { out[e] = kept_value(front, size, offset, c, b, e); });
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, total),
+      KOKKOS_LAMBDA(std::int64_t e) {
+        std::int64_t i, j, row, col, width;
+        if (e < square) {
+          i = e / ldc, j = e % ldc, row = i, col = j, width = c;
+        } else if (e < square + right) {
+          i = (e - square) / ldb, j = (e - square) % ldb, row = i, col = offset + j, width = b;
+        } else {
+          i = (e - square - right) / ldc, j = (e - square - right) % ldc, row = offset + i, col = j,
+          width = c;
+        }
+        out[e] = j < width ? front[row * size + col] : Distance<T>::infinity;
+      });
 }
 
 // The Schur complement of a closed front (its b x b border block, from row and column
@@ -141,8 +131,8 @@ void schur_to_pool(const ExecSpace& exec, const T* front, std::int64_t size, std
 //      (F(k,k) = 0), with one the kernel stays free of races and a negative diagonal, once there,
 //      stays. The relaxation is the blocked closures' (Relax::relax: saturating with negative
 //      weights), so every stored value is in range;
-//   4. C_ss, A(s,Bd), A(Bd,s) into the factor (kept_value), the b x b Schur complement into the
-//      pool at pool_offset(s).
+//   4. C_ss, A(s,Bd), A(Bd,s) into the factor (keep_factor's layout), the b x b Schur complement
+//      into the pool at pool_offset(s).
 // Edges and children's rows (relative) are in padded front coordinates (the blocked kernels'):
 // a position at or past padded(c) is the border's position - padded(c) + c here.
 template <class ExecSpace, class Relax>
@@ -239,15 +229,27 @@ struct SmallFronts {
       });
       team.team_barrier();
     }
-    // 4.
-    T* out = values + values_start(s);
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, kept_values(c, b)),
-                         [&](std::int64_t e) { out[e] = kept_value(f, n, c, c, b, e); });
-    if (b > 0) {
-      T* schur = pool + pool_offset(s);
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, b * b),
-                           [&](int e) { schur[e] = f[(c + e / b) * n + c + e % b]; });
-    }
+    // 4. By rows: a pivot row's C_ss and A(s,Bd) rows, a border row's A(Bd,s) row and its row
+    // of the Schur complement.
+    const int ldc = factor_ld(c), ldb = factor_ld(b);
+    T* const square = values + values_start(s);
+    T* const right = square + std::int64_t(c) * ldc;
+    T* const below = right + std::int64_t(c) * ldb;
+    T* const schur = pool + (b > 0 ? pool_offset(s) : 0);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+      const T* fi = f + i * n;
+      if (i < c) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ldc),
+                             [&](int j) { square[i * ldc + j] = j < c ? fi[j] : inf; });
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ldb),
+                             [&](int j) { right[i * ldb + j] = j < b ? fi[c + j] : inf; });
+      } else {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ldc),
+                             [&](int j) { below[(i - c) * ldc + j] = j < c ? fi[j] : inf; });
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, b),
+                             [&](int j) { schur[(i - c) * b + j] = fi[c + j]; });
+      }
+    });
   }
 
   KOKKOS_INLINE_FUNCTION static int unpadded(int at, int c, int pad) {
