@@ -45,7 +45,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace apsp {
@@ -103,37 +103,52 @@ struct FrontEdges {
   std::vector<T> weight;
 };
 
+// The edges go to their supernode's bucket (a counting pass), then each bucket is sorted by
+// position, then weight: small sorts instead of one of every edge.
 template <class T>
 FrontEdges<T> front_edges(const SupernodalPlan& plan, const std::vector<Edge>& edges,
                           const std::vector<std::int32_t>& supernode_of) {
-  std::vector<std::tuple<std::int32_t, std::int32_t, std::int32_t, double>> list;
-  list.reserve(edges.size());
+  const std::size_t supernodes = std::size_t(plan.supernodes());
   const auto local = [&](std::int32_t s, std::int32_t v) {
     if (v < plan.first[s + 1]) return v - plan.first[s];
     const auto b = plan.border.begin() + plan.border_start[s],
                e = plan.border.begin() + plan.border_start[s + 1];
     return plan.padded(plan.columns(s)) + std::int32_t(std::lower_bound(b, e, v) - b);
   };
-  for (const Edge& e : edges) {
-    const std::int32_t a = plan.position[std::size_t(e.src)], b = plan.position[std::size_t(e.dst)];
-    const std::int32_t s = supernode_of[std::size_t(std::min(a, b))];
-    list.emplace_back(s, local(s, a), local(s, b), e.weight);
+  std::vector<std::int64_t> bucket(supernodes + 1, 0);
+  std::vector<std::int32_t> owner(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const std::int32_t a = plan.position[std::size_t(edges[e].src)],
+                       b = plan.position[std::size_t(edges[e].dst)];
+    owner[e] = supernode_of[std::size_t(std::min(a, b))];
+    ++bucket[std::size_t(owner[e]) + 1];
   }
-  std::sort(list.begin(), list.end());
+  for (std::size_t s = 0; s < supernodes; ++s)
+    bucket[s + 1] += bucket[s];
+  // (row << 32 | column, weight)
+  std::vector<std::pair<std::uint64_t, double>> list(edges.size());
+  std::vector<std::int64_t> next(bucket.begin(), bucket.end() - 1);
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const std::int32_t s = owner[e];
+    const std::uint64_t r = std::uint64_t(local(s, plan.position[std::size_t(edges[e].src)])),
+                        c = std::uint64_t(local(s, plan.position[std::size_t(edges[e].dst)]));
+    list[std::size_t(next[std::size_t(s)]++)] = {r << 32 | c, edges[e].weight};
+  }
   FrontEdges<T> out;
-  out.start.assign(std::size_t(plan.supernodes()) + 1, 0);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const auto& [s, r, c, w] = list[i];
-    if (i > 0 && std::get<0>(list[i - 1]) == s && std::get<1>(list[i - 1]) == r &&
-        std::get<2>(list[i - 1]) == c)
-      continue;  // sorted: the first of equal positions is the lightest
-    out.at.push_back(r);
-    out.at.push_back(c);
-    out.weight.push_back(T(w));
-    ++out.start[std::size_t(s) + 1];
+  out.start.assign(supernodes + 1, 0);
+  out.at.reserve(2 * edges.size());
+  out.weight.reserve(edges.size());
+  for (std::size_t s = 0; s < supernodes; ++s) {
+    const auto from = list.begin() + bucket[s], to = list.begin() + bucket[s + 1];
+    std::sort(from, to);
+    for (auto i = from; i != to; ++i) {
+      if (i != from && (i - 1)->first == i->first) continue;  // the first is the lightest
+      out.at.push_back(std::int32_t(i->first >> 32));
+      out.at.push_back(std::int32_t(i->first & 0xffffffffu));
+      out.weight.push_back(T(i->second));
+    }
+    out.start[s + 1] = std::int64_t(out.weight.size());
   }
-  for (std::size_t s = 0; s + 1 < out.start.size(); ++s)
-    out.start[s + 1] += out.start[s];
   return out;
 }
 
