@@ -126,10 +126,11 @@ void schur_to_pool(const ExecSpace& exec, const T* front, std::int64_t size, std
 //   2. each child's Schur complement from the pool, by extend-add (one child at a time: two
 //      children may land on the same entry);
 //   3. Floyd-Warshall through the c pivots, k ascending, a barrier each: F(i,j) = min(F(i,j),
-//      F(i,k) (x) F(k,j)) for every row i but k. Row k is left as it is in step k, so every
-//      step reads the values of the step before: without a negative cycle row k would not change
-//      (F(k,k) = 0), with one the kernel stays free of races and a negative diagonal, once there,
-//      stays. The relaxation is the blocked closures' (Relax::relax: saturating with negative
+//      F(i,k) (x) F(k,j)) for every row i but k (and, with several lanes a row, every column j
+//      but k). Row k (and column k) are left as they are in step k, so every step reads the
+//      values of the step before: without a negative cycle they would not change (F(k,k) = 0);
+//      with one, the kernel stays free of races and a negative diagonal, once there, stays.
+//      The relaxation is the blocked closures' (Relax::relax: saturating with negative
 //      weights), so every stored value is in range;
 //   4. C_ss, A(s,Bd), A(Bd,s) into the factor (keep_factor's layout), the b x b Schur complement
 //      into the pool at pool_offset(s).
@@ -224,8 +225,10 @@ struct SmallFronts {
         if (i == k || fik == inf) return;
         T* fi = f + i * n;
         const T* fk = f + k * n;
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n),
-                             [&](int j) { Relax::relax(fi[j], fik, fk[j]); });
+        // With several lanes a row, the lane of j = k would write F(i,k) while the others read it.
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n), [&](int j) {
+          if (lanes == 1 || j != k) Relax::relax(fi[j], fik, fk[j]);
+        });
       });
       team.team_barrier();
     }
