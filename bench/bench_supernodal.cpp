@@ -1,5 +1,6 @@
 // Supernodal against dense Floyd-Warshall on structured sparse graphs, in one run:
 //   apsp_bench_supernodal --graph grid|road --vertices V [--dense] [--check] [--block ROWS]
+//                         [--small-front N]
 // grid: a sqrt(V) x sqrt(V) grid, weights 1..100, 5% of the edges deleted (mesh class); road: V
 // points in the unit square joined within the radius of expected degree 3 (road/power-grid
 // class), weight ~ length. Order: geometric nested dissection (recursive coordinate bisection,
@@ -179,6 +180,8 @@ int main(int argc, char** argv) {
       options.relaxed_fraction = std::atof(argv[++i]);
     else if (a == "--tile" && i + 1 < argc)
       options.tile = std::atoi(argv[++i]);
+    else if (a == "--small-front" && i + 1 < argc)
+      options.small_front = std::atoi(argv[++i]);
     else if (a == "--dense")
       run_dense = true;
     else if (a == "--check")
@@ -187,7 +190,8 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "usage: %s [--graph grid|road] [--vertices V] [--block ROWS] "
-          "[--repeats N] [--small COLUMNS] [--fraction F] [--tile B] [--dense] [--check]\n",
+          "[--repeats N] [--small COLUMNS] [--fraction F] [--tile B] [--small-front N] [--dense] "
+          "[--check]\n",
           argv[0]);
       return 2;
     }
@@ -227,13 +231,13 @@ int main(int argc, char** argv) {
     if (rep == 0) {
       const auto& p = plan.prediction;
       std::printf(
-          "plan: %lld supernodes, largest %lld columns, border %lld, front %lld; factor "
-          "%.1f MB (+ fronts %.1f MB); updates factor %.3g + rows %.3g = %.3g, dense "
-          "%.3g (%.0fx)\n",
-          (long long)p.supernodes, (long long)p.largest_supernode, (long long)p.largest_border,
-          (long long)p.largest_front, p.factor_values * 4e-6, p.front_values * 4e-6,
-          p.factor_updates, p.row_updates, p.updates(), p.dense_updates,
-          p.dense_updates / p.updates());
+          "plan: %lld supernodes in %lld levels, %lld with fronts up to %d; largest %lld "
+          "columns, border %lld, front %lld; factor %.1f MB (+ fronts %.1f MB, pool %.1f MB of "
+          "them); updates factor %.3g + rows %.3g = %.3g, dense %.3g (%.0fx)\n",
+          (long long)p.supernodes, (long long)p.levels, (long long)p.small_fronts, plan.small_front,
+          (long long)p.largest_supernode, (long long)p.largest_border, (long long)p.largest_front,
+          p.factor_values * 4e-6, p.front_values * 4e-6, p.pool_values * 4e-6, p.factor_updates,
+          p.row_updates, p.updates(), p.dense_updates, p.dense_updates / p.updates());
     }
     t0 = Clock::now();
     const auto factor = apsp::supernodal_factor<T>(exec, plan, g.edges, false);

@@ -3,7 +3,8 @@
 // build and every distance type: structured sparse graphs (grids with deletions, random
 // geometric graphs, trees, paths, stars), disconnected and directed asymmetric graphs, negative
 // weights and negative cycles, tiny V, under the identity, random and nested-dissection orders;
-// the host-vector and the portable row kernels, both row orders, several tiles.
+// the host-vector and the portable row kernels, both row orders, several tiles, small fronts
+// (a level at a time in scratch) and the blocked kernels' fronts alone and mixed.
 #include "backends.hpp"
 
 #include <apsp/floyd_warshall.hpp>
@@ -359,6 +360,40 @@ TYPED_TEST(Supernodal, NegativeCycles) {
   this->check_orders(two, "cycle in one component");
 }
 
+// Small fronts (a team each in scratch, a tree level at a time) beside the blocked kernels'
+// fronts: none small, some (so that small and large parents meet children of every kind:
+// small, large with a pooled Schur complement, large with a front kept), all; with negative
+// weights and with negative cycles, in a leaf and through the top separator.
+TYPED_TEST(Supernodal, SmallFronts) {
+  using ExecSpace = typename TestFixture::ExecSpace;
+  const apsp::Graph g = grid(23, 19, 23, 0.05);
+  const apsp::Graph directed = with_potentials(grid(13, 11, 24, 0.1, true), 25);
+  apsp::Graph leaf = grid(13, 11, 26);
+  leaf.edges.push_back({0, 1, -60});
+  leaf.edges.push_back({1, 0, -60});
+  apsp::Graph top = grid(13, 11, 27);
+  top.edges.push_back({5 * 13 + 6, 6 * 13 + 6, -300});
+  top.edges.push_back({6 * 13 + 6, 5 * 13 + 6, 100});
+  std::vector<int> tiles{32};
+  for (const apsp::ShapeChoice& shape :
+       apsp::available_shapes<ExecSpace, typename TestFixture::T>(ExecSpace()))
+    if (shape.tile == 4) tiles.push_back(4);
+  for (const int tile : tiles)
+    for (const int small : {0, 8, 16, 20, 4096}) {
+      apsp::SupernodalOptions options;
+      options.tile = tile;
+      options.small_front = small;
+      const std::string what =
+          "tile " + std::to_string(tile) + ", small fronts up to " + std::to_string(small);
+      this->check(g, grid_dissection(23, 19), "grid, " + what, options);
+      this->check(geometric(150, 0.14, 28), {}, "geometric, identity, " + what, options);
+      this->check(directed, grid_dissection(13, 11), "negative weights, " + what, options);
+      this->check(leaf, grid_dissection(13, 11), "cycle in a leaf, " + what, options);
+      this->check(top, grid_dissection(13, 11), "cycle through the top separator, " + what,
+                  options);
+    }
+}
+
 TYPED_TEST(Supernodal, RealWeightsWithinRounding) {
   using T = typename TestFixture::T;
   using ExecSpace = typename TestFixture::ExecSpace;
@@ -397,6 +432,57 @@ TEST(SupernodalSymbolic, PredictionsAndErrors) {
   for (std::int64_t s = 0; s < nested.supernodes(); ++s) {
     EXPECT_LE(nested.subtree_first[s], nested.first[s]);
     if (nested.parent[s] >= 0) EXPECT_GT(nested.parent[s], s);
+  }
+  // The schedule: every supernode once, a parent above its children; the pool holds the Schur
+  // complements of borders up to small_front, each b x b, without overlap.
+  ASSERT_EQ(std::int64_t(nested.by_level.size()), nested.supernodes());
+  std::vector<std::int64_t> level(std::size_t(nested.supernodes()), -1);
+  for (std::size_t h = 0; h + 1 < nested.level_start.size(); ++h)
+    for (std::int64_t e = nested.level_start[h]; e < nested.level_start[h + 1]; ++e)
+      level[std::size_t(nested.by_level[std::size_t(e)])] = std::int64_t(h);
+  std::uint64_t pooled = 0;
+  for (const std::int32_t s : nested.by_level) {
+    ASSERT_GE(level[std::size_t(s)], 0);
+    if (nested.parent[s] >= 0) EXPECT_LT(level[std::size_t(s)], level[nested.parent[s]]);
+    const std::uint64_t b = std::uint64_t(nested.border_size(s));
+    EXPECT_EQ(nested.pool_offset[s] >= 0, b > 0 && b <= std::uint64_t(nested.small_front));
+    if (nested.pool_offset[s] >= 0) {
+      EXPECT_EQ(std::uint64_t(nested.pool_offset[s]), pooled);
+      pooled += b * b;
+    }
+  }
+  EXPECT_EQ(nested.prediction.levels, std::int64_t(nested.level_start.size()) - 1);
+  EXPECT_EQ(nested.prediction.pool_values, pooled);
+  EXPECT_GE(nested.prediction.front_values, pooled);
+  // With small fronts up to 20 this grid has small fronts, large ones with a pooled Schur
+  // complement and large ones whose border passes 20 (the SmallFronts test's mix); with 0, no
+  // pool.
+  apsp::SupernodalOptions twenty;
+  twenty.small_front = 20;
+  const apsp::Graph mixed = grid(23, 19, 23, 0.05);
+  const apsp::SupernodalPlan mix =
+      apsp::supernodal_symbolic(mixed.vertices, mixed.edges, grid_dissection(23, 19), twenty);
+  int small = 0, large_pooled = 0, kept = 0;
+  for (std::int64_t s = 0; s < mix.supernodes(); ++s) {
+    const int c = mix.columns(s), b = mix.border_size(s);
+    small += c + b <= 20;
+    large_pooled += c + b > 20 && mix.pool_offset[s] >= 0;
+    kept += b > 20;
+  }
+  EXPECT_GT(small, 0);
+  EXPECT_GT(large_pooled, 0);
+  EXPECT_GT(kept, 0);
+  EXPECT_EQ(mix.prediction.small_fronts, small);
+  apsp::SupernodalOptions none;
+  none.small_front = 0;
+  const apsp::SupernodalPlan blocked =
+      apsp::supernodal_symbolic(mixed.vertices, mixed.edges, grid_dissection(23, 19), none);
+  EXPECT_EQ(blocked.prediction.pool_values, 0u);
+  EXPECT_EQ(blocked.prediction.small_fronts, 0);
+  for (const int bad : {-4, 6}) {
+    apsp::SupernodalOptions options;
+    options.small_front = bad;
+    EXPECT_THROW(apsp::supernodal_symbolic(g.vertices, g.edges, {}, options), apsp::Error);
   }
   EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1}), apsp::Error);
   EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1, 1}), apsp::Error);

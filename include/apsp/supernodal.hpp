@@ -13,12 +13,16 @@
 //
 //   1. symbolic (host, detail/supernodal_symbolic.hpp): the elimination tree of the permuted
 //      symmetrized structure, supernodes, their borders Bd(s), the predictions;
-//   2. factor: in postorder, each supernode's front F = s u Bd(s) (its original edges and its
-//      children's Schur complements) goes through one Floyd-Warshall round with pivot block s,
-//      by the dense blocked kernels (BlockedRounds on the front, padded to the tile): closure of
+//   2. factor: each supernode's front F = s u Bd(s) (its original edges and its children's
+//      Schur complements) goes through one Floyd-Warshall round with pivot block s: closure of
 //      A(s,s), the panels A(s,Bd), A(Bd,s), the Schur complement A(Bd,Bd). A(s,s), the panels
-//      are kept; the Schur complement goes to the parent. Dense Floyd-Warshall is the case of
-//      one supernode;
+//      are kept; the Schur complement goes to the parent. The supernodes of one height in the
+//      tree are independent, so the factor goes a level at a time: the level's small fronts
+//      (SupernodalOptions::small_front) in one launch, a team each in scratch (SmallFronts,
+//      detail/supernodal_kernels.hpp), then its other fronts one by one through the dense
+//      blocked kernels (BlockedRounds on the front, padded to the tile). Small Schur
+//      complements wait for their parent in one pool, the others in their front. Dense
+//      Floyd-Warshall is the case of one supernode;
 //   3. rows, by blocks of source rows: two sweeps over the factor (detail/supernodal_kernels.hpp)
 //      give exact rows of the distance matrix, V x (factor size) work for all of them.
 // Rows come in the user's numbering (RowOrder::user) or the plan's (RowOrder::plan: row p is the
@@ -41,7 +45,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace apsp {
@@ -99,37 +103,52 @@ struct FrontEdges {
   std::vector<T> weight;
 };
 
+// The edges go to their supernode's bucket (a counting pass), then each bucket is sorted by
+// position, then weight: small sorts instead of one of every edge.
 template <class T>
 FrontEdges<T> front_edges(const SupernodalPlan& plan, const std::vector<Edge>& edges,
                           const std::vector<std::int32_t>& supernode_of) {
-  std::vector<std::tuple<std::int32_t, std::int32_t, std::int32_t, double>> list;
-  list.reserve(edges.size());
+  const std::size_t supernodes = std::size_t(plan.supernodes());
   const auto local = [&](std::int32_t s, std::int32_t v) {
     if (v < plan.first[s + 1]) return v - plan.first[s];
     const auto b = plan.border.begin() + plan.border_start[s],
                e = plan.border.begin() + plan.border_start[s + 1];
     return plan.padded(plan.columns(s)) + std::int32_t(std::lower_bound(b, e, v) - b);
   };
-  for (const Edge& e : edges) {
-    const std::int32_t a = plan.position[std::size_t(e.src)], b = plan.position[std::size_t(e.dst)];
-    const std::int32_t s = supernode_of[std::size_t(std::min(a, b))];
-    list.emplace_back(s, local(s, a), local(s, b), e.weight);
+  std::vector<std::int64_t> bucket(supernodes + 1, 0);
+  std::vector<std::int32_t> owner(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const std::int32_t a = plan.position[std::size_t(edges[e].src)],
+                       b = plan.position[std::size_t(edges[e].dst)];
+    owner[e] = supernode_of[std::size_t(std::min(a, b))];
+    ++bucket[std::size_t(owner[e]) + 1];
   }
-  std::sort(list.begin(), list.end());
+  for (std::size_t s = 0; s < supernodes; ++s)
+    bucket[s + 1] += bucket[s];
+  // (row << 32 | column, weight)
+  std::vector<std::pair<std::uint64_t, double>> list(edges.size());
+  std::vector<std::int64_t> next(bucket.begin(), bucket.end() - 1);
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const std::int32_t s = owner[e];
+    const std::uint64_t r = std::uint64_t(local(s, plan.position[std::size_t(edges[e].src)])),
+                        c = std::uint64_t(local(s, plan.position[std::size_t(edges[e].dst)]));
+    list[std::size_t(next[std::size_t(s)]++)] = {r << 32 | c, edges[e].weight};
+  }
   FrontEdges<T> out;
-  out.start.assign(std::size_t(plan.supernodes()) + 1, 0);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const auto& [s, r, c, w] = list[i];
-    if (i > 0 && std::get<0>(list[i - 1]) == s && std::get<1>(list[i - 1]) == r &&
-        std::get<2>(list[i - 1]) == c)
-      continue;  // sorted: the first of equal positions is the lightest
-    out.at.push_back(r);
-    out.at.push_back(c);
-    out.weight.push_back(T(w));
-    ++out.start[std::size_t(s) + 1];
+  out.start.assign(supernodes + 1, 0);
+  out.at.reserve(2 * edges.size());
+  out.weight.reserve(edges.size());
+  for (std::size_t s = 0; s < supernodes; ++s) {
+    const auto from = list.begin() + bucket[s], to = list.begin() + bucket[s + 1];
+    std::sort(from, to);
+    for (auto i = from; i != to; ++i) {
+      if (i != from && (i - 1)->first == i->first) continue;  // the first is the lightest
+      out.at.push_back(std::int32_t(i->first >> 32));
+      out.at.push_back(std::int32_t(i->first & 0xffffffffu));
+      out.weight.push_back(T(i->second));
+    }
+    out.start[s + 1] = std::int64_t(out.weight.size());
   }
-  for (std::size_t s = 0; s + 1 < out.start.size(); ++s)
-    out.start[s + 1] += out.start[s];
   return out;
 }
 
@@ -193,10 +212,55 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
 #endif
     );
 
-  std::vector<std::vector<std::int32_t>> children(static_cast<std::size_t>(supernodes));
+  // The schedule (plan.by_level): each level's small fronts in one launch (SmallFronts), then its
+  // other fronts one at a time by the blocked kernels. A small front needs a team's scratch:
+  // the plan's limit, or less where the device's scratch holds less. The metadata of every
+  // level goes to the device at once.
+  const int small =
+      std::min(plan.small_front,
+               detail::SmallFronts<ExecSpace, detail::PlainRelaxation<T>>::largest_front());
+  const std::int64_t levels = std::int64_t(plan.level_start.size()) - 1;
+  std::vector<std::int32_t> small_ids, child_start(std::size_t(supernodes) + 1, 0), child_list;
+  std::vector<std::int64_t> small_start(std::size_t(levels) + 1, 0);
+  std::vector<int> small_largest(static_cast<std::size_t>(levels), 0);
+  std::int64_t workspace_size = 0;
+  const auto front_of = [&](std::int64_t s) { return plan.columns(s) + plan.border_size(s); };
+  for (std::int64_t h = 0; h < levels; ++h) {
+    for (std::int64_t e = plan.level_start[h]; e < plan.level_start[h + 1]; ++e) {
+      const std::int32_t s = plan.by_level[std::size_t(e)];
+      if (front_of(s) <= small) {
+        small_ids.push_back(s);
+        small_largest[std::size_t(h)] = std::max(small_largest[std::size_t(h)], front_of(s));
+      } else if (plan.pool_offset[s] >= 0 || plan.parent[s] < 0) {
+        workspace_size = std::max<std::int64_t>(workspace_size, plan.front_size(s));
+      }
+    }
+    small_start[std::size_t(h) + 1] = std::int64_t(small_ids.size());
+  }
   for (std::int64_t s = 0; s < supernodes; ++s)
-    if (plan.parent[s] >= 0) children[std::size_t(plan.parent[s])].push_back(std::int32_t(s));
+    if (plan.parent[s] >= 0) ++child_start[std::size_t(plan.parent[s]) + 1];
+  for (std::int64_t s = 0; s < supernodes; ++s)
+    child_start[std::size_t(s) + 1] += child_start[std::size_t(s)];
+  child_list.resize(std::size_t(child_start.back()));
+  {
+    std::vector<std::int32_t> at(child_start.begin(), child_start.end() - 1);
+    for (std::int64_t s = 0; s < supernodes; ++s)
+      if (plan.parent[s] >= 0)
+        child_list[std::size_t(at[std::size_t(plan.parent[s])]++)] = std::int32_t(s);
+  }
+  const auto small_device = detail::to_device(exec, small_ids, "apsp::supernodal::small");
+  const auto child_start_device =
+      detail::to_device(exec, child_start, "apsp::supernodal::child_start");
+  const auto child_device = detail::to_device(exec, child_list, "apsp::supernodal::children");
+  const auto pool_offset = detail::to_device(exec, plan.pool_offset, "apsp::supernodal::pool_at");
+  const auto edge_start = detail::to_device(exec, host_edges.start, "apsp::supernodal::edge_start");
   using Front = Kokkos::View<T*, memory_space>;
+  const Front pool(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::pool"),
+                   plan.prediction.pool_values);
+  const Front workspace(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::workspace"),
+      workspace_size * workspace_size);
+  // Fronts whose Schur complement is not in the pool, until their parent has added it.
   std::vector<Front> fronts(static_cast<std::size_t>(supernodes));
 
   detail::visit_shape(
@@ -204,28 +268,64 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
         using Shape = decltype(shape);
         detail::visit_relaxation<T>(negative_weights, [&](auto relax) {
           using Relax = decltype(relax);
-          for (std::int64_t s = 0; s < supernodes; ++s) {
-            const int c = plan.columns(s), b = plan.border_size(s);
-            const std::int64_t size = plan.front_size(s), offset = plan.padded(c);
-            Front front(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::front"),
-                        size * size);
-            detail::assemble_edges(exec, front.data(), size, edge_at, weight, host_edges.start[s],
-                                   host_edges.start[s + 1]);
-            for (const std::int32_t child : children[std::size_t(s)]) {
-              const std::int64_t child_size = plan.front_size(child);
-              detail::extend_add(exec, front.data(), size, fronts[std::size_t(child)].data(),
-                                 child_size, plan.padded(plan.columns(child)), relative,
-                                 plan.border_start[child], plan.border_size(child));
-              fronts[std::size_t(child)] = Front();
+          detail::SmallFronts<ExecSpace, Relax> batch;
+          batch.supernode = small_device;
+          batch.tile = plan.tile;
+          batch.first = views.first;
+          batch.child_start = child_start_device;
+          batch.child = child_device;
+          batch.relative = relative;
+          batch.edge_at = edge_at;
+          batch.border_start = views.border_start;
+          batch.values_start = views.values_start;
+          batch.pool_offset = pool_offset;
+          batch.edge_start = edge_start;
+          batch.weight = weight;
+          batch.values = factor.values_.data();
+          batch.pool = pool.data();
+          for (std::int64_t h = 0; h < levels; ++h) {
+            batch.from = small_start[std::size_t(h)];
+            const std::int64_t count = small_start[std::size_t(h) + 1] - batch.from;
+            if (count > 0) batch.launch(exec, int(count), small_largest[std::size_t(h)]);
+            for (std::int64_t e = plan.level_start[h]; e < plan.level_start[h + 1]; ++e) {
+              const std::int32_t s = plan.by_level[std::size_t(e)];
+              if (front_of(s) <= small) continue;
+              const int c = plan.columns(s), b = plan.border_size(s);
+              const std::int64_t size = plan.front_size(s), offset = plan.padded(c);
+              const bool keep = plan.pool_offset[s] < 0 && b > 0;
+              const Front front = keep ? Front(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                                  "apsp::supernodal::front"),
+                                               size * size)
+                                       : workspace;
+              detail::assemble_edges(exec, front.data(), size, edge_at, weight, host_edges.start[s],
+                                     host_edges.start[s + 1]);
+              for (std::int32_t k = child_start[s]; k < child_start[s + 1]; ++k) {
+                const std::int32_t child = child_list[std::size_t(k)];
+                const std::int64_t child_border = plan.border_size(child);
+                if (plan.pool_offset[child] >= 0) {
+                  detail::extend_add(exec, front.data(), size,
+                                     pool.data() + plan.pool_offset[child], child_border, 0,
+                                     relative, plan.border_start[child], child_border);
+                } else {
+                  detail::extend_add(exec, front.data(), size, fronts[std::size_t(child)].data(),
+                                     plan.front_size(child), plan.padded(plan.columns(child)),
+                                     relative, plan.border_start[child], child_border);
+                  fronts[std::size_t(child)] = Front();
+                }
+              }
+              const int tiles = int(size / Shape::tile);
+              detail::BlockedRounds<ExecSpace, Shape, Relax> rounds(exec, front.data(), 0, tiles,
+                                                                    tiles);
+              for (int r = 0; r < offset / Shape::tile; ++r)
+                rounds.round(r, detail::SharedPivotRows{});
+              detail::keep_factor(exec, front.data(), size, offset, c, b,
+                                  factor.values_.data() + values_start[s]);
+              if (keep)
+                fronts[std::size_t(s)] = front;
+              else if (b > 0)
+                detail::schur_to_pool(exec, front.data(), size, offset, b,
+                                      pool.data() + plan.pool_offset[s]);
             }
-            const int tiles = int(size / Shape::tile);
-            detail::BlockedRounds<ExecSpace, Shape, Relax> rounds(exec, front.data(), 0, tiles,
-                                                                  tiles);
-            for (int r = 0; r < offset / Shape::tile; ++r)
-              rounds.round(r, detail::SharedPivotRows{});
-            detail::keep_factor(exec, front.data(), size, offset, c, b,
-                                factor.values_.data() + values_start[s]);
-            if (b > 0) fronts[std::size_t(s)] = front;
           }
         });
       });

@@ -1,7 +1,8 @@
 // The kernels of supernodal Floyd-Warshall (supernodal.hpp) that the dense blocked kernels do
 // not cover: assembling a front (its original edges, its children's Schur complements by
-// extend-add), keeping the factor, and the row sweeps that turn the factor into rows of the
-// distance matrix. The fronts themselves are closed by BlockedRounds (blocked_rounds.hpp).
+// extend-add), keeping the factor, small fronts a tree level at a time (SmallFronts), and the
+// row sweeps that turn the factor into rows of the distance matrix. The other fronts are
+// closed by BlockedRounds (blocked_rounds.hpp).
 //
 // The row sweeps. A block of source rows Y starts as the identity (0 on its diagonal, infinity
 // elsewhere); then, in the plan's numbering (supernodes in postorder), with C_ss the closed
@@ -24,6 +25,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 
 namespace apsp {
@@ -105,6 +107,158 @@ void keep_factor(const ExecSpace& exec, const T* front, std::int64_t size, std::
         out[e] = j < width ? front[row * size + col] : Distance<T>::infinity;
       });
 }
+
+// The Schur complement of a closed front (its b x b border block, from row and column
+// `offset`) into the pool at `out`, b x b compact.
+template <class ExecSpace, class T>
+void schur_to_pool(const ExecSpace& exec, const T* front, std::int64_t size, std::int64_t offset,
+                   std::int64_t b, T* out) {
+  Kokkos::parallel_for(
+      "apsp::supernodal::schur_to_pool",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, b * b),
+      KOKKOS_LAMBDA(std::int64_t e) { out[e] = front[(offset + e / b) * size + offset + e % b]; });
+}
+
+// Small fronts, many in one launch: a team closes one front in its scratch, unpadded (pivots
+// 0 .. c-1, then the border c .. c+b-1), from nothing to its kept factor and its Schur
+// complement in the pool. The team, in order, each step after a team barrier:
+//   1. the identity, then the front's original edges (distinct positions);
+//   2. each child's Schur complement from the pool, by extend-add (one child at a time: two
+//      children may land on the same entry);
+//   3. Floyd-Warshall through the c pivots, k ascending, a barrier each: F(i,j) = min(F(i,j),
+//      F(i,k) (x) F(k,j)) for every row i but k (and, with several lanes a row, every column j
+//      but k). Row k (and column k) are left as they are in step k, so every step reads the
+//      values of the step before: without a negative cycle they would not change (F(k,k) = 0);
+//      with one, the kernel stays free of races and a negative diagonal, once there, stays.
+//      The relaxation is the blocked closures' (Relax::relax: saturating with negative
+//      weights), so every stored value is in range;
+//   4. C_ss, A(s,Bd), A(Bd,s) into the factor (keep_factor's layout), the b x b Schur complement
+//      into the pool at pool_offset(s).
+// Edges and children's rows (relative) are in padded front coordinates (the blocked kernels'):
+// a position at or past padded(c) is the border's position - padded(c) + c here.
+template <class ExecSpace, class Relax>
+struct SmallFronts {
+  using T = typename Relax::value_type;
+  using memory_space = typename ExecSpace::memory_space;
+  using policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using member = typename policy::member_type;
+  using scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
+                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  template <class X>
+  using ids = Kokkos::View<const X*, memory_space>;
+  static constexpr int level = ShapeTable<ExecSpace, T>::scratch_level;
+  // Host: a team of one thread, its rows' loops vectorized; GPUs: 8 rows at a time, 32 lanes
+  // along a row.
+  static constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  static constexpr int team_rows = host ? 1 : 8, lanes = host ? 1 : 32;
+
+  ids<std::int32_t> supernode;  // the launch's supernodes are supernode(from ...)
+  std::int64_t from = 0;
+  int tile = 32;  // the padding of the blocked kernels' front coordinates
+  ids<std::int32_t> first, child_start, child, relative, edge_at;
+  ids<std::int64_t> border_start, values_start, pool_offset, edge_start;
+  ids<T> weight;
+  T* values = nullptr;
+  T* pool = nullptr;
+
+  static std::size_t scratch_bytes(int largest) {
+    return scratch::shmem_size(std::size_t(largest) * std::size_t(largest));
+  }
+  // The largest front (columns + border) one team's scratch holds on this device, a multiple
+  // of 4.
+  static int largest_front() {
+    const std::size_t room = std::size_t(policy::scratch_size_max(level));
+    int n = int(std::sqrt(double(room / sizeof(T)))) / 4 * 4;
+    while (n > 0 && scratch_bytes(n) > room)
+      n -= 4;
+    return n;
+  }
+
+  // Launches the fronts of supernode(from .. from + count), the largest of n vertices.
+  void launch(const ExecSpace& exec, int count, int largest) {
+    Kokkos::parallel_for("apsp::supernodal::small_fronts",
+                         policy(exec, count, team_rows, lanes)
+                             .set_scratch_size(level, Kokkos::PerTeam(scratch_bytes(largest))),
+                         *this);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    constexpr T inf = Distance<T>::infinity;
+    const std::int32_t s = supernode(from + team.league_rank());
+    const int c = first(s + 1) - first(s), b = int(border_start(s + 1) - border_start(s));
+    const int n = c + b;
+    T* f = scratch(team.team_scratch(level), std::size_t(n) * std::size_t(n)).data();
+    // 1.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n),
+                           [&](int j) { f[i * n + j] = i == j ? T(0) : inf; });
+    });
+    team.team_barrier();
+    const int pad = (c + tile - 1) / tile * tile;
+    Kokkos::parallel_for(
+        Kokkos::TeamVectorRange(team, edge_start(s), edge_start(s + 1)), [&](std::int64_t e) {
+          const int r = unpadded(edge_at(2 * e), c, pad), q = unpadded(edge_at(2 * e + 1), c, pad);
+          T& d = f[r * n + q];
+          d = weight(e) < d ? weight(e) : d;
+        });
+    team.team_barrier();
+    // 2.
+    for (std::int32_t e = child_start(s); e < child_start(s + 1); ++e) {
+      const std::int32_t ch = child(e);
+      const int m = int(border_start(ch + 1) - border_start(ch));
+      const std::int32_t* at = &relative(border_start(ch));
+      const T* schur = pool + pool_offset(ch);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](int a) {
+        const int r = unpadded(at[a], c, pad);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m), [&](int q) {
+          const T x = schur[a * m + q];
+          T& d = f[r * n + unpadded(at[q], c, pad)];
+          d = x < d ? x : d;
+        });
+      });
+      team.team_barrier();
+    }
+    // 3. A row whose F(i,k) is infinite gains nothing in step k.
+    for (int k = 0; k < c; ++k) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+        const T fik = f[i * n + k];
+        if (i == k || fik == inf) return;
+        T* fi = f + i * n;
+        const T* fk = f + k * n;
+        // With several lanes a row, the lane of j = k would write F(i,k) while the others read it.
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n), [&](int j) {
+          if (lanes == 1 || j != k) Relax::relax(fi[j], fik, fk[j]);
+        });
+      });
+      team.team_barrier();
+    }
+    // 4. By rows: a pivot row's C_ss and A(s,Bd) rows, a border row's A(Bd,s) row and its row
+    // of the Schur complement.
+    const int ldc = factor_ld(c), ldb = factor_ld(b);
+    T* const square = values + values_start(s);
+    T* const right = square + std::int64_t(c) * ldc;
+    T* const below = right + std::int64_t(c) * ldb;
+    T* const schur = pool + (b > 0 ? pool_offset(s) : 0);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+      const T* fi = f + i * n;
+      if (i < c) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ldc),
+                             [&](int j) { square[i * ldc + j] = j < c ? fi[j] : inf; });
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ldb),
+                             [&](int j) { right[i * ldb + j] = j < b ? fi[c + j] : inf; });
+      } else {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ldc),
+                             [&](int j) { below[(i - c) * ldc + j] = j < c ? fi[j] : inf; });
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, b),
+                             [&](int j) { schur[(i - c) * b + j] = fi[c + j]; });
+      }
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION static int unpadded(int at, int c, int pad) {
+    return at < pad ? at : at - pad + c;
+  }
+};
 
 // The row sweeps (above) on a block of source rows held transposed: yt(col * n + slot) is
 // column col (the plan's numbering) of the row in `slot`, so the slots of one column are

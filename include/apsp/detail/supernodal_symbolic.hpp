@@ -14,7 +14,9 @@
 //      infinities they add stay few
 //      (relaxed amalgamation: fundamental supernodes add none, small fronts cost launches);
 //   5. the border Bd(s) of each supernode: the later vertices adjacent to its subtree in the
-//      filled graph (= struct of its last column), and where each lands in its parent's front.
+//      filled graph (= struct of its last column), and where each lands in its parent's front;
+//   6. the factor's schedule: the supernodes by height in the tree (those of one height are
+//      independent), and where each small Schur complement waits for its parent (the pool).
 #pragma once
 
 #include <apsp/error.hpp>
@@ -31,9 +33,14 @@
 namespace apsp {
 
 // What the symbolic phase is told: the tile the fronts are padded to (0: 32, which every
-// backend's table has) and how far supernodes are merged.
+// backend's table has), how far supernodes are merged and which fronts count as small.
 struct SupernodalOptions {
   int tile = 0;
+  // Fronts of at most this many vertices (columns + border, unpadded; a multiple of 4) are closed
+  // a tree level at a time, one team each in scratch, where the device's scratch holds them
+  // (supernodal.hpp); Schur complements of borders up to this size wait in one pool. 0: none,
+  // every front through the blocked kernels.
+  int small_front = 128;
   int small_supernode = 16;       // chains merged up to this many columns whatever they add
   double relaxed_fraction = 0.1;  // ... and beyond it while the added infinities stay below this
                                   // fraction of the merged supernode's values
@@ -53,7 +60,12 @@ struct SupernodalPrediction {
   std::int64_t largest_front = 0;      // padded front size
   std::uint64_t factor_values = 0;     // the factor kept for the rows: sum |s| (|s| + 2 |Bd(s)|),
                                        // rows padded to whole vectors
-  std::uint64_t front_values = 0;      // peak of the fronts alive at once during the factor
+  std::uint64_t front_values = 0;      // peak of the fronts alive at once during the factor, the
+                                       // pool and the workspace of the blocked kernels included
+  std::uint64_t pool_values = 0;       // the pool: the Schur complements of borders of at most
+                                       // small_front vertices, b x b each
+  std::int64_t levels = 0;             // heights in the supernodal tree (the factor's steps)
+  std::int64_t small_fronts = 0;       // supernodes whose front is small (c + b <= small_front)
   double factor_updates = 0;           // min-plus updates of the factor, padding included
   double row_updates = 0;              // ... of all V rows (both passes)
   double dense_updates = 0;            // V^3: dense Floyd-Warshall
@@ -75,6 +87,14 @@ struct SupernodalPlan {
   std::vector<std::int64_t> border_start;   // S + 1, into border
   std::vector<std::int32_t> border;         // Bd(s), ascending, plan numbering
   std::vector<std::int32_t> relative;       // per border entry: its row in the parent's front
+  // The factor's schedule: supernodes by height (leaves 0, a parent one above its highest
+  // child), ascending ids within a height: level h is by_level[level_start[h] ..
+  // level_start[h + 1]). pool_offset[s]: where supernode s leaves its Schur complement (b x b,
+  // row-major) in the pool, or -1 (no border, or more than small_front vertices: its front stays).
+  int small_front = 0;
+  std::vector<std::int32_t> by_level;     // S
+  std::vector<std::int64_t> level_start;  // levels + 1
+  std::vector<std::int64_t> pool_offset;  // S
   SupernodalPrediction prediction;
 
   std::int64_t supernodes() const { return std::int64_t(parent.size()); }
@@ -225,10 +245,14 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
     throw Error("supernodal: V = " + std::to_string(vertices) + " is out of range");
   if (options.tile < 0 || options.tile % 4 != 0)
     throw Error("supernodal: tile " + std::to_string(options.tile) + " is not a multiple of 4");
+  if (options.small_front < 0 || options.small_front % 4 != 0)
+    throw Error("supernodal: small_front " + std::to_string(options.small_front) +
+                " is not a multiple of 4");
   const std::size_t n = std::size_t(vertices);
   SupernodalPlan plan;
   plan.vertices = vertices;
   plan.tile = options.tile > 0 ? options.tile : 32;
+  plan.small_front = options.small_front;
 
   // The caller's order, checked.
   std::vector<std::int32_t> given(n), given_position(n, -1);
@@ -281,6 +305,7 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
     SupernodalPlan none;
     none.vertices = vertices;
     none.tile = plan.tile;
+    none.small_front = plan.small_front;
     none.prediction.fill_exceeded = true;
     return none;
   }
@@ -387,24 +412,71 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
     }
   }
 
-  // Predictions. Fronts alive: a supernode's front stays until its parent has added it.
+  // 6. Heights (a parent comes after its children), the levels, the pool's offsets in the order
+  // the factor fills it.
+  std::vector<std::int32_t> height(static_cast<std::size_t>(supernodes), 0);
+  std::int32_t top = -1;
+  for (std::int64_t s = 0; s < supernodes; ++s) {
+    top = std::max(top, height[std::size_t(s)]);
+    if (plan.parent[s] >= 0)
+      height[std::size_t(plan.parent[s])] =
+          std::max(height[std::size_t(plan.parent[s])], height[std::size_t(s)] + 1);
+  }
+  plan.level_start.assign(std::size_t(top + 2), 0);
+  for (std::int64_t s = 0; s < supernodes; ++s)
+    ++plan.level_start[std::size_t(height[std::size_t(s)]) + 1];
+  for (std::size_t h = 0; h + 1 < plan.level_start.size(); ++h)
+    plan.level_start[h + 1] += plan.level_start[h];
+  plan.by_level.resize(std::size_t(supernodes));
+  {
+    std::vector<std::int64_t> at(plan.level_start.begin(), plan.level_start.end() - 1);
+    for (std::int64_t s = 0; s < supernodes; ++s)
+      plan.by_level[std::size_t(at[std::size_t(height[std::size_t(s)])]++)] = std::int32_t(s);
+  }
+  const auto pooled = [&](std::int64_t s) {
+    const int b = plan.border_size(s);
+    return b > 0 && b <= plan.small_front;
+  };
+  plan.pool_offset.assign(std::size_t(supernodes), -1);
+  std::int64_t pool = 0;
+  for (const std::int32_t s : plan.by_level)
+    if (pooled(s)) {
+      plan.pool_offset[std::size_t(s)] = pool;
+      pool += std::int64_t(plan.border_size(s)) * plan.border_size(s);
+    }
+
+  // Predictions. Memory, in the factor's order (level by level): the pool; one workspace for the
+  // fronts that leave nothing behind (a pooled Schur complement, or none: a root), at most the
+  // largest such front (the small ones are closed in scratch where the device's scratch holds
+  // them); and each other front from its own step until its parent has added it.
   SupernodalPrediction& pr = plan.prediction;
   pr.supernodes = supernodes;
+  pr.levels = top + 1;
+  pr.pool_values = std::uint64_t(pool);
   pr.dense_updates = double(vertices) * double(vertices) * double(vertices);
-  std::uint64_t alive = 0;
+  std::uint64_t alive = 0, peak = 0, workspace = 0;
+  for (const std::int32_t s : plan.by_level) {
+    const std::uint64_t front = std::uint64_t(plan.front_size(s));
+    if (pooled(s) || plan.parent[s] < 0) {
+      workspace = std::max(workspace, front * front);
+    } else {
+      alive += front * front;
+      peak = std::max(peak, alive);
+    }
+    for (const std::int32_t child : children[std::size_t(s)])
+      if (!pooled(child)) {
+        const std::uint64_t f = std::uint64_t(plan.front_size(child));
+        alive -= f * f;
+      }
+  }
+  pr.front_values = pr.pool_values + workspace + peak;
   for (std::int64_t s = 0; s < supernodes; ++s) {
     const int c = plan.columns(s), b = plan.border_size(s), front = plan.front_size(s);
     pr.largest_supernode = std::max<std::int64_t>(pr.largest_supernode, c);
     pr.largest_border = std::max<std::int64_t>(pr.largest_border, b);
     pr.largest_front = std::max<std::int64_t>(pr.largest_front, front);
+    pr.small_fronts += c + b <= plan.small_front;
     pr.factor_values += std::uint64_t(c + b) * factor_ld(c) + std::uint64_t(c) * factor_ld(b);
-    alive += std::uint64_t(front) * std::uint64_t(front);
-    pr.front_values = std::max(pr.front_values, alive);
-    for (const std::int32_t child : children[std::size_t(s)]) {
-      const std::uint64_t f = std::uint64_t(plan.front_size(child));
-      alive -= f * f;
-    }
-    if (plan.parent[s] < 0) alive -= std::uint64_t(front) * std::uint64_t(front);
     pr.factor_updates += double(plan.padded(c)) * double(front) * double(front);
     // Per row: the backward pass over every supernode, the forward pass over the rows whose
     // tree path goes through s (those of its subtree).
