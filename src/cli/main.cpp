@@ -93,7 +93,7 @@ const char* usage = R"(usage:
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
       weights uniform in [0, W] (default 1000). --class grid: a near-square 2D grid, 4-neighbour
-      edges both ways, 8% deleted, weights 1..100. --class road: a road-like geometric graph
+      edges both ways, 8%% deleted, weights 1..100. --class road: a road-like geometric graph
       (random points joined to near neighbours, average degree ~2.9, connected), weights the
       lengths scaled to 1..1000. Byte-identical for the same arguments.
   apsp compare A B
