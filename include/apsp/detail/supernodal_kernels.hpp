@@ -187,7 +187,7 @@ struct SmallFronts {
     const std::int32_t s = supernode(from + team.league_rank());
     const int c = first(s + 1) - first(s), b = int(border_start(s + 1) - border_start(s));
     const int n = c + b;
-    T* f = scratch(team.team_scratch(level), std::size_t(n) * std::size_t(n)).data();
+    T* f = scratch(team.team_scratch(int(level)), std::size_t(n) * std::size_t(n)).data();
     // 1.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n),
