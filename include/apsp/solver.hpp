@@ -59,47 +59,72 @@ struct RowSeconds {
 
 namespace detail {
 
-// Hands rows [0, count) of `rows` to the sink in blocks (global row first + i for local row i).
+// Hands rows [0, count) of a matrix to a sink in blocks (global row first + i for local row i).
 // On a host backend straight from the matrix, in one block; on a device through two pinned
 // buffers of at most 64 MB, so that copying one block overlaps the sink's work on the previous.
+// The buffers are made at the first call and kept for the next ones (pinning host memory takes
+// tens of milliseconds: a solve that hands over its rows a block at a time pays it once).
+template <class ExecSpace, class T>
+class RowDownload {
+ public:
+  void operator()(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
+                  std::int64_t first, std::int64_t count, const RowSink<T>& sink,
+                  RowSeconds& seconds) {
+    ScopedRegion region("apsp::download_rows");
+    const std::int64_t n = rows.extent(1);
+    if (count <= 0) return;
+    if constexpr (host_memory<ExecSpace>) {
+      const auto start = Clock::now();
+      sink(first, count, rows.data(), n);
+      seconds.sink += seconds_since(start);
+    } else {
+      if (std::int64_t(buffers_[0].extent(1)) != n || chunk_ == 0) {
+        const auto start = Clock::now();  // pinning counts as downloading
+        chunk_ = std::max<std::int64_t>(
+            1, std::min<std::int64_t>(count, (64 << 20) / (n * std::int64_t(sizeof(T)))));
+        for (int b = 0; b < 2; ++b) {
+          buffers_[b] = Staging();
+          buffers_[b] = Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                   b == 0 ? "apsp::staging0" : "apsp::staging1"),
+                                chunk_, n);
+        }
+        seconds.download += seconds_since(start);
+      }
+      const std::int64_t chunk = chunk_;
+      const auto copy_chunk = [&](std::int64_t from, int buffer) {
+        const std::int64_t to = std::min(count, from + chunk);
+        Kokkos::deep_copy(exec,
+                          Kokkos::subview(buffers_[buffer],
+                                          std::make_pair(std::int64_t(0), to - from), Kokkos::ALL),
+                          Kokkos::subview(rows, std::make_pair(from, to), Kokkos::ALL));
+      };
+      copy_chunk(0, 0);
+      int current = 0;
+      for (std::int64_t from = 0; from < count; from += chunk) {
+        auto start = Clock::now();
+        exec.fence();  // chunk `from` is in buffers_[current]
+        seconds.download += seconds_since(start);
+        if (from + chunk < count) copy_chunk(from + chunk, 1 - current);
+        start = Clock::now();
+        sink(first + from, std::min(count, from + chunk) - from, buffers_[current].data(), n);
+        seconds.sink += seconds_since(start);
+        current = 1 - current;
+      }
+    }
+  }
+
+ private:
+  using Staging = Kokkos::View<T**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
+  std::int64_t chunk_ = 0;
+  Staging buffers_[2];
+};
+
+// One download of rows (RowDownload, buffers for this call alone).
 template <class ExecSpace, class T>
 void download_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& rows,
                    std::int64_t first, std::int64_t count, const RowSink<T>& sink,
                    RowSeconds& seconds) {
-  ScopedRegion region("apsp::download_rows");
-  const std::int64_t n = rows.extent(1);
-  if (count <= 0) return;
-  if constexpr (host_memory<ExecSpace>) {
-    const auto start = Clock::now();
-    sink(first, count, rows.data(), n);
-    seconds.sink += seconds_since(start);
-  } else {
-    using Staging = Kokkos::View<T**, Kokkos::LayoutRight, typename StagingSpace<ExecSpace>::type>;
-    const std::int64_t chunk = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(count, (64 << 20) / (n * std::int64_t(sizeof(T)))));
-    Staging buffers[2] = {
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging0"), chunk, n),
-        Staging(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::staging1"), chunk, n)};
-    const auto copy_chunk = [&](std::int64_t from, int buffer) {
-      const std::int64_t to = std::min(count, from + chunk);
-      Kokkos::deep_copy(
-          exec,
-          Kokkos::subview(buffers[buffer], std::make_pair(std::int64_t(0), to - from), Kokkos::ALL),
-          Kokkos::subview(rows, std::make_pair(from, to), Kokkos::ALL));
-    };
-    copy_chunk(0, 0);
-    int current = 0;
-    for (std::int64_t from = 0; from < count; from += chunk) {
-      auto start = Clock::now();
-      exec.fence();  // chunk `from` is in buffers[current]
-      seconds.download += seconds_since(start);
-      if (from + chunk < count) copy_chunk(from + chunk, 1 - current);
-      start = Clock::now();
-      sink(first + from, std::min(count, from + chunk) - from, buffers[current].data(), n);
-      seconds.sink += seconds_since(start);
-      current = 1 - current;
-    }
-  }
+  RowDownload<ExecSpace, T>()(exec, rows, first, count, sink, seconds);
 }
 
 // Runs every kernel of the plan once on a two-tile matrix, so that a timed solve does not
@@ -300,12 +325,13 @@ class Solver {
     if (!predecessors_) throw Error("predecessor rows before the shortest-path edges");
     if (first < 0) first = first_row_, count = real_rows_;
     RowSeconds seconds;
+    detail::RowDownload<ExecSpace, int> download;
     for (std::int64_t at = first; at < first + count; at += batch_) {
       const std::int64_t now = std::min(batch_, first + count - at);
       const auto start = detail::Clock::now();
       const auto& pred = predecessors_->compute(at, now);
       seconds.search += detail::seconds_since(start);
-      detail::download_rows(exec_, pred, at, now, sink, seconds);
+      download(exec_, pred, at, now, sink, seconds);
     }
     return seconds;
   }

@@ -120,16 +120,18 @@ std::function<void(int)> injected_failure(int rank) {
 // Floyd-Warshall takes milliseconds there) and above this average degree (arcs per vertex: such
 // graphs have large separators: social networks, random graphs). Then the work of each
 // algorithm is predicted in dense Floyd-Warshall updates (padded V^3 for fw): a supernodal
-// update costs this many (its kernels run below the dense ones' rate) and each supernode this
-// many more (its launches); a bucket-queue Dijkstra's arc this many (sssp, V x arcs). Measured on
-// an H100 and on a 2-core EPYC, docs/PERFORMANCE.md entry 32; the least work runs.
+// update costs this many (its kernels run below the dense ones' rate), each level of the tree
+// this many more (its launches: the level's small fronts in one), each front too large for
+// that launch this many (its own launches); a bucket-queue Dijkstra's arc this many (sssp,
+// V x arcs). Measured on an H100 and on a 2-core EPYC, docs/PERFORMANCE.md entries 32 and 36;
+// the least work runs.
 constexpr std::int64_t supernodal_min_vertices = 1024;
 constexpr double supernodal_max_degree = 16;
 struct SupernodalCosts {
-  double per_update, per_supernode;
+  double per_update, per_level, per_large_front;
 };
 constexpr SupernodalCosts supernodal_costs(bool host) {
-  return host ? SupernodalCosts{1.5, 7.5e6} : SupernodalCosts{25, 8e8};
+  return host ? SupernodalCosts{1.5, 2.5e6, 7.5e6} : SupernodalCosts{25, 6e9, 8e8};
 }
 constexpr double dense_updates_per_dijkstra_arc = 150;
 // Host memory of the ordering and the symbolic phase, per vertex and arc: METIS' graph and
@@ -370,7 +372,8 @@ class Pipeline {
     const double other =
         chosen == Algorithm::sssp ? dense_updates_per_dijkstra_arc * v * arcs : sn.dense_updates;
     const SupernodalCosts costs = supernodal_costs(detail::host_memory<ExecSpace>);
-    const double work = w.updates() * costs.per_update + double(w.supernodes) * costs.per_supernode;
+    const double work = w.updates() * costs.per_update + double(w.levels) * costs.per_level +
+                        double(w.supernodes - w.small_fronts) * costs.per_large_front;
     std::ostringstream why;
     why.precision(3);
     why << (asked ? "asked" : "auto") << ": " << w.updates() << " updates in " << w.supernodes
@@ -427,6 +430,7 @@ class Pipeline {
     DistanceMatrix<ExecSpace, T> rows(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"), block, v);
     RowSeconds moved;
+    detail::RowDownload<ExecSpace, T> download;
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
       const RowSink<T> to = sink_into<T>(sink);
       for (std::int64_t first = 0; first < v; first += block) {
@@ -436,7 +440,7 @@ class Pipeline {
         supernodal_rows(exec_, factor, first, part);
         exec_.fence();
         sn.rows += detail::seconds_since(start);
-        detail::download_rows(exec_, part, first, count, to, moved);
+        download(exec_, part, first, count, to, moved);
       }
     });
     watch_.lap(seconds().compute,
