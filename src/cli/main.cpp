@@ -160,26 +160,24 @@ apsp::Format format_option(const std::string& value) {
   return *format;
 }
 
-// "[apsp] round 12/40 (30.0%), 9.1 G updates/s, ETA 3.2 s" on stderr, at most every two
-// seconds, and at the end.
+// "[apsp] round 12/40 (30.0%), 9.1 G updates/s, ETA 3.2 s" (or "row block 3/11 ...") on
+// stderr, at most every two seconds, and at the end.
 class ProgressLine {
  public:
-  void operator()(int done, int total, std::int64_t vertices) {
+  void operator()(const apsp::ProgressStep& step) {
     const double elapsed = apsp::detail::seconds_since(start_);
-    if (elapsed < 2.0 && done < total) return;
-    const double fraction = double(done) / total;
-    const double v = double(vertices);
-    char rate_text[32] = "";
-    std::snprintf(rate_text, sizeof rate_text, ", %.3g G updates/s",
-                  v * v * v * fraction / elapsed / 1e9);
-    std::fprintf(stderr, "\r[apsp] round %d/%d (%5.1f%%)%s, ETA %.1f s   %s", done, total,
-                 100 * fraction, rate_text, elapsed / fraction - elapsed,
-                 done == total ? "\n" : "");
+    if (elapsed < printed_ + 2.0 && step.done < step.total) return;
+    printed_ = elapsed;
+    const double fraction = double(step.done) / step.total;
+    std::fprintf(stderr, "\r[apsp] %s %d/%d (%5.1f%%), %.3g G updates/s, ETA %.1f s   %s",
+                 step.unit, step.done, step.total, 100 * fraction, step.updates / elapsed / 1e9,
+                 elapsed / fraction - elapsed, step.done == step.total ? "\n" : "");
     std::fflush(stderr);
   }
 
  private:
   apsp::detail::Clock::time_point start_ = apsp::detail::Clock::now();
+  double printed_ = 0;  // seconds after start_ of the last line
 };
 
 // The run on this process's ranks: every rank of mpirun in an MPI build (one process is one

@@ -441,6 +441,12 @@ class Pipeline {
         exec_.fence();
         sn.rows += detail::seconds_since(start);
         download(exec_, part, first, count, to, moved);
+        if (progress_ && ranks_.root()) {
+          const SupernodalPrediction& w = sn_plan_.prediction;
+          const int blocks = int((v + block - 1) / block);
+          progress_({"row block", int(first / block) + 1, blocks,
+                     w.factor_updates + w.row_updates * double(first + count) / double(v)});
+        }
       }
     });
     watch_.lap(seconds().compute,
@@ -620,7 +626,10 @@ class Pipeline {
     // --- compute
     RoundHooks hooks;
     if (progress_ && ranks_.root())
-      hooks.progress = [&](int done, int total) { progress_(done, total, plan_.vertices); };
+      hooks.progress = [&](int done, int total) {
+        const double v = double(plan_.vertices);
+        progress_({"round", done, total, v * v * v * done / total});
+      };
     hooks.before_round = injected_failure(ranks_.rank());
     const ExchangeStats exchange =
         solver.compute(hooks, [&](std::int64_t found) { return cycle_verdict<T>(found); });

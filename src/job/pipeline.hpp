@@ -100,8 +100,15 @@ struct SolveStats {
   std::string to_json() const;
 };
 
-// Rounds done and total, and V (for a rate): called now and then on rank 0.
-using Progress = std::function<void(int done, int total, std::int64_t vertices)>;
+// Where a long solve is, called now and then on rank 0: `done` of `total` steps of one kind
+// (Floyd-Warshall's rounds, supernodal FW's blocks of rows) and the min-plus updates done so
+// far (for a rate).
+struct ProgressStep {
+  const char* unit;  // "round", "row block"
+  int done, total;
+  double updates;
+};
+using Progress = std::function<void(const ProgressStep&)>;
 
 // Runs the whole job on the ranks (collective; OneRank for one process, mpi::ranks(comm) under
 // mpirun): rank 0 reads the input and writes --stats, every rank computes and writes its own rows

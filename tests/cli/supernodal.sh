@@ -99,4 +99,10 @@ refused "(supernodal does not write them): use --algorithm fw" \
 grep -q '"decision": "auto: .*: supernodal"' auto.json || fail "auto's reason: $(grep decision auto.json)"
 "$apsp" "${backend_option[@]}" --algorithm fw mesh.bin fw.out
 cmp -s auto.out fw.out || fail "auto (supernodal) differs from fw on the mesh"
+# --progress counts the blocks of rows and ends at the last.
+"$apsp" "${backend_option[@]}" --algorithm supernodal --progress mesh.bin progress.out \
+  2>progress.txt || fail "--progress: $(cat progress.txt)"
+tr '\r' '\n' <progress.txt | grep -q '^\[apsp\] row block \([0-9]*\)/\1 (100.0%)' ||
+  fail "--progress did not end at the last block of rows: $(cat progress.txt)"
+cmp -s progress.out fw.out || fail "supernodal with --progress differs from fw"
 echo "OK: supernodal equals fw ($backend)"
