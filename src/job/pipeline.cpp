@@ -140,11 +140,14 @@ constexpr std::uint64_t supernodal_plan_bytes = 512;
 // ... and only where the ordering's fill stays below this many times the graph's arcs and
 // vertices (beyond, the symbolic phase stops: the factor alone would cost too much).
 constexpr double supernodal_max_fill_ratio = 64;
-// The rows of the distance matrix made from the factor at once: at most this many bytes. On a
-// GPU the block's rows are the sweeps' threads (supernodal_kernels.hpp), so it is large.
+// The rows of the distance matrix made from the factor at once: at most this many bytes, and
+// fewer than 2^31 values (the index range every launch over a block is known to handle). On a
+// GPU the block's rows are the sweeps' threads (supernodal_kernels.hpp): the more, the faster
+// (docs/PERFORMANCE.md entry 39: a block of 9,336 rows kept 3% of an H100 busy).
 constexpr std::uint64_t supernodal_block_bytes(bool host) {
-  return std::uint64_t(host ? 16 : 4096) << 20;
+  return std::uint64_t(host ? 16 : 8192) << 20;
 }
+constexpr std::uint64_t supernodal_block_values = (std::uint64_t(1) << 31) - 1;
 
 // What rank 0 decides and every rank runs: plain data, broadcast as bytes.
 struct PlanFacts {
@@ -401,13 +404,18 @@ class Pipeline {
     const std::uint64_t budget =
         check_device_memory(least, "the supernodal factor and one row of the result", false);
     const std::uint64_t room = budget > factor ? (budget - factor) / 2 : row;
-    sn_block_ =
+    // As many rows as fit, then spread evenly over the blocks that takes.
+    const std::uint64_t most =
         row == 0
             ? 1
-            : std::int64_t(std::max<std::uint64_t>(
-                  1, std::min<std::uint64_t>(
-                         v, std::min(room, supernodal_block_bytes(detail::host_memory<ExecSpace>)) /
-                                row)));
+            : std::max<std::uint64_t>(
+                  1,
+                  std::min(
+                      {v,
+                       std::min(room, supernodal_block_bytes(detail::host_memory<ExecSpace>)) / row,
+                       supernodal_block_values / std::max<std::uint64_t>(v, 1)}));
+    const std::uint64_t blocks = v == 0 ? 1 : (v + most - 1) / most;
+    sn_block_ = std::int64_t(std::max<std::uint64_t>(1, (v + blocks - 1) / blocks));
     stats_.supernodal.factor_bytes = w.factor_values * value_bytes;
   }
 
