@@ -130,7 +130,7 @@ constexpr double unit_roundoff() {
 // Whether this build compiles the solver for distances of type T: every type, except in a
 // checking build configured with APSP_CHECK_INSTANTIATIONS=minimal (CMakeLists.txt: the
 // sanitizer, HIP and Arm builds), which compiles int32 alone to compile in minutes what the
-// openmp and MPI builds check on every type.
+// full builds (the test command's CPU build among them) check on every type.
 #if defined(APSP_MINIMAL_INSTANTIATIONS)
 template <class T>
 constexpr bool distance_type_compiled = std::is_same<T, int>::value;

@@ -66,7 +66,7 @@ struct ShapeList {
 // The shapes of a backend's table that this build compiles for distances of type T: all of
 // them, except in a checking build configured with APSP_CHECK_INSTANTIATIONS=minimal
 // (CMakeLists.txt), which compiles the first (the default) for int32 and none for the other
-// types (distance_type_compiled, distance.hpp). The openmp and MPI builds compile every shape.
+// types (distance_type_compiled, distance.hpp). Full builds compile every shape.
 template <class T, class Table>
 struct Compiled {
   using type = Table;
