@@ -405,17 +405,15 @@ class Pipeline {
         check_device_memory(least, "the supernodal factor and one row of the result", false);
     const std::uint64_t room = budget > factor ? (budget - factor) / 2 : row;
     // As many rows as fit, then spread evenly over the blocks that takes.
-    const std::uint64_t most =
-        row == 0
-            ? 1
-            : std::max<std::uint64_t>(
-                  1,
-                  std::min(
-                      {v,
-                       std::min(room, supernodal_block_bytes(detail::host_memory<ExecSpace>)) / row,
-                       supernodal_block_values / std::max<std::uint64_t>(v, 1)}));
-    const std::uint64_t blocks = v == 0 ? 1 : (v + most - 1) / most;
-    sn_block_ = std::int64_t(std::max<std::uint64_t>(1, (v + blocks - 1) / blocks));
+    sn_block_ = 1;
+    if (v > 0) {
+      const std::uint64_t bytes =
+          std::min(room, supernodal_block_bytes(detail::host_memory<ExecSpace>));
+      const std::uint64_t most =
+          std::max<std::uint64_t>(1, std::min({v, bytes / row, supernodal_block_values / v}));
+      const std::uint64_t blocks = (v + most - 1) / most;
+      sn_block_ = std::int64_t((v + blocks - 1) / blocks);
+    }
     stats_.supernodal.factor_bytes = w.factor_values * value_bytes;
   }
 
