@@ -4,10 +4,13 @@
 // geometric graphs, trees, paths, stars), disconnected and directed asymmetric graphs, negative
 // weights and negative cycles, tiny V, under the identity, random and nested-dissection orders;
 // the host-vector and the portable row kernels, both row orders, several tiles, small fronts
-// (a level at a time in scratch) and the blocked kernels' fronts alone and mixed.
+// (a level at a time in scratch) and the blocked kernels' fronts alone and mixed; the solve of
+// the drivers (SupernodalSolver) with predecessor rows, against the dense Solver's.
 #include "backends.hpp"
 
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/ranks.hpp>
+#include <apsp/solver.hpp>
 #include <apsp/supernodal.hpp>
 
 #include <gtest/gtest.h>
@@ -418,6 +421,69 @@ TYPED_TEST(Supernodal, RealWeightsWithinRounding) {
     }
     EXPECT_NEAR(double(got[e]), double(reference.d[e]), 2 * slack) << "entry " << e;
   }
+}
+
+// The rows a RowSink hands over, into a V x V vector.
+template <class V>
+apsp::RowSink<V> into(std::vector<V>& out, std::int64_t n) {
+  out.assign(std::size_t(n * n), V(-7));
+  return [&out, n](std::int64_t first, std::int64_t count, const V* rows, std::int64_t stride) {
+    for (std::int64_t r = 0; r < count; ++r)
+      std::copy(rows + r * stride, rows + r * stride + n, out.begin() + (first + r) * n);
+  };
+}
+
+// SupernodalSolver against the dense Solver on g: the same distance rows and predecessor rows
+// (the rule is a function of the graph), in blocks of 7 rows and of all V; a range of
+// predecessor rows alone.
+template <class ExecSpace, class T>
+void check_solver(const apsp::Graph& g, const std::vector<std::int32_t>& perm,
+                  const std::string& what) {
+  ExecSpace exec;
+  const std::int64_t v = g.vertices, e = std::int64_t(g.edges.size());
+  const bool negative = apsp::weight_range(g.edges).negative();
+  apsp::Plan plan = apsp::make_plan(exec, v, negative, {}, apsp::Distance<T>::type);
+  plan.predecessors = true;
+  apsp::OneRank one;
+  apsp::Solver<ExecSpace, T> dense(exec, one, plan);
+  dense.check_memory(e, e, std::uint64_t(1) << 30, "the test's device");
+  dense.load(g.edges);
+  dense.compute();
+  std::vector<T> want_d, got_d;
+  std::vector<int> want_p, got_p, part;
+  dense.distance_rows(into(want_d, v));
+  dense.select_paths();
+  dense.predecessor_rows(into(want_p, v));
+  const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm);
+  for (const std::int64_t block : {std::int64_t(7), v}) {
+    apsp::SupernodalSolver<ExecSpace, T> solver(exec, v, block, true);
+    solver.factor(sn, g.edges, negative);
+    ASSERT_EQ(solver.negative_cycle_vertex(), -1) << what;
+    std::int64_t blocks = 0;
+    solver.distance_rows(into(got_d, v), [&](std::int64_t, std::int64_t) { ++blocks; });
+    EXPECT_EQ(blocks, solver.blocks()) << what;
+    EXPECT_EQ(got_d, want_d) << what << ", blocks of " << block;
+    solver.select_paths();
+    solver.predecessor_rows(into(got_p, v));
+    EXPECT_EQ(got_p, want_p) << what << ", blocks of " << block;
+    const std::int64_t from = v / 3, to = std::min(v, from + 9);
+    solver.predecessor_rows(into(part, v), {}, from, to);
+    for (std::int64_t i = 0; i < v; ++i)
+      for (std::int64_t j = 0; j < v; ++j) {
+        const std::size_t at = std::size_t(i * v + j);
+        ASSERT_EQ(part[at], i >= from && i < to ? want_p[at] : -7)
+            << what << ": " << i << ", " << j;
+      }
+  }
+}
+
+TYPED_TEST(Supernodal, SolverWithPredecessors) {
+  using T = typename TestFixture::T;
+  using ExecSpace = typename TestFixture::ExecSpace;
+  check_solver<ExecSpace, T>(grid(17, 13, 31, 0.1), grid_dissection(17, 13), "grid");
+  check_solver<ExecSpace, T>(with_potentials(grid(11, 9, 32, 0.1, true), 33),
+                             grid_dissection(11, 9), "directed grid, potentials");
+  check_solver<ExecSpace, T>(disjoint(grid(8, 9, 34), random_tree(40, 35)), {}, "grid and tree");
 }
 
 TEST(SupernodalSymbolic, PredictionsAndErrors) {

@@ -398,6 +398,16 @@ class PredecessorRows {
     return one > UINT64_MAX / 4 || paths > UINT64_MAX / 4 ? UINT64_MAX : 2 * one + 2 * paths;
   }
 
+  // The search on another block of distance rows, of the same width (the buffers are kept: a
+  // solve that makes its distance rows a block at a time, supernodal.hpp).
+  void use_rows(const DistanceMatrix<ExecSpace, T>& dist, std::int64_t dist_first) {
+    if (dist.extent(1) != dist_.extent(1))
+      throw Error("predecessor rows: a block of " + std::to_string(dist.extent(1)) +
+                  " columns for a search of " + std::to_string(dist_.extent(1)));
+    dist_ = dist;
+    dist_first_ = dist_first;
+  }
+
   // Rows [first, first + count) of the predecessor matrix, count <= batch, all in the block of
   // distance rows: row r of the result is row first + r (its first V entries).
   const Matrix& compute(std::int64_t first, std::int64_t count) {

@@ -52,9 +52,10 @@ using RowSink =
     std::function<void(std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride)>;
 
 // Where the time of handing rows over went: waiting for them to come off the device, in the
-// sink, and (predecessors) in the search.
+// sink, (predecessors) in the search, and making them where a solve makes its rows as it hands
+// them over (SupernodalSolver).
 struct RowSeconds {
-  double download = 0, sink = 0, search = 0;
+  double download = 0, sink = 0, search = 0, compute = 0;
 };
 
 namespace detail {

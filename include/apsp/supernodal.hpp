@@ -25,6 +25,8 @@
 //      Floyd-Warshall is the case of one supernode;
 //   3. rows, by blocks of source rows: two sweeps over the factor (detail/supernodal_kernels.hpp)
 //      give exact rows of the distance matrix, V x (factor size) work for all of them.
+// SupernodalSolver (at the end) is the solve of the drivers: the factor, then every row by blocks
+// into a RowSink, with predecessor rows (paths.hpp) from a second pass over the blocks.
 // Rows come in the user's numbering (RowOrder::user) or the plan's (RowOrder::plan: row p is the
 // user's vertex plan.perm[p], column q the user's plan.perm[q]). Negative weights take the
 // kernels' signed variant (detail/blocked_kernels.hpp, "Negative weights"); a negative cycle shows
@@ -37,12 +39,15 @@
 #include <apsp/detail/supernodal_symbolic.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
+#include <apsp/solver.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -451,5 +456,178 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
   detail::supernodal_rows<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>(
       exec, factor, first, out, order);
 }
+
+// The supernodal solve behind the drivers (the pipeline, the Python module), as Solver is the
+// dense one: the factor, then every distance row, a block of rows at a time, into a RowSink,
+// and with predecessors the predecessor rows (paths.hpp) the same way. The predecessor rule
+// needs the shortest-path edges (w(u,j) = d(u,j)), which the distance rows select block by
+// block, and then each distance row again for its search: the factor is kept and the rows are
+// not, so the predecessor rows make every block of distance rows a second time. Memory never
+// holds more than a block of rows, whatever V.
+//
+//   apsp::SupernodalSolver<Exec, int> solver(exec, graph.vertices, block, predecessors);
+//   solver.factor(plan, graph.edges, negative_weights);
+//   if (solver.negative_cycle_vertex() >= 0) ...  // shortest paths undefined
+//   solver.distance_rows(sink);
+//   solver.select_paths();              // with predecessors
+//   solver.predecessor_rows(pred_sink);
+template <class ExecSpace, class T>
+class SupernodalSolver {
+ public:
+  using Matrix = DistanceMatrix<ExecSpace, T>;
+  // Called after each block of rows: its first row and its count.
+  using BlockDone = std::function<void(std::int64_t first, std::int64_t count)>;
+
+  // `block` rows of the result are made at once (block_rows picks it). `weights` matter only
+  // with predecessors.
+  SupernodalSolver(const ExecSpace& exec, std::int64_t vertices, std::int64_t block,
+                   bool predecessors, WeightFacts weights = {})
+      : exec_(exec),
+        vertices_(vertices),
+        block_(std::max<std::int64_t>(1, std::min(block, vertices))),
+        predecessors_(predecessors),
+        rule_(tightness_for<T>(vertices, weights.integers, weights.largest_magnitude)) {}
+
+  // Device memory besides the rows: the factor, its fronts at their peak and, with
+  // predecessors, the graph's edges and the shortest-path edges (at most every edge).
+  static std::uint64_t fixed_bytes(const SupernodalPrediction& w, std::int64_t vertices,
+                                   std::int64_t edges, bool predecessors) {
+    const std::uint64_t v = std::uint64_t(vertices);
+    return detail::saturating_sum(
+        {w.factor_values * sizeof(T), w.front_values * sizeof(T),
+         16 * v + 64 * std::uint64_t(w.supernodes),
+         predecessors ? detail::saturating_sum({std::uint64_t(edges) * sizeof(Edge),
+                                                PathEdges<ExecSpace, T>::bytes(vertices, edges)})
+                      : 0});
+  }
+  // ... and per row of a block: the row and the sweeps' own copy of it (supernodal_rows), with
+  // predecessors the search's buffers.
+  static std::uint64_t row_bytes(std::int64_t vertices, bool predecessors) {
+    return 2 * matrix_bytes(1, vertices, sizeof(T)) +
+           (predecessors ? PredecessorRows<ExecSpace, T>::bytes(1, vertices) : 0);
+  }
+  // The rows made at once within `budget` bytes of device memory (at least one), at most
+  // `most_bytes` of distances, spread evenly over the blocks that takes.
+  static std::int64_t block_rows(const SupernodalPrediction& w, std::int64_t vertices,
+                                 std::int64_t edges, bool predecessors, std::uint64_t budget,
+                                 std::uint64_t most_bytes) {
+    if (vertices <= 0) return 1;
+    const std::uint64_t v = std::uint64_t(vertices),
+                        fixed = fixed_bytes(w, vertices, edges, predecessors);
+    const std::uint64_t room = budget > fixed ? budget - fixed : 0;
+    const std::uint64_t most =
+        std::max<std::uint64_t>(1, std::min({v, room / row_bytes(vertices, predecessors),
+                                             most_bytes / matrix_bytes(1, vertices, sizeof(T))}));
+    const std::uint64_t blocks = (v + most - 1) / most;
+    return std::int64_t((v + blocks - 1) / blocks);
+  }
+
+  std::int64_t block() const { return block_; }
+  // The blocks of rows of one pass over the rows.
+  std::int64_t blocks() const { return (vertices_ + block_ - 1) / block_; }
+
+  // The numeric factor of a plan for this graph (the edges are kept on the device for the
+  // predecessors).
+  void factor(const SupernodalPlan& plan, const std::vector<Edge>& edges, bool negative_weights) {
+    if (plan.vertices != vertices_)
+      throw Error("supernodal: a plan of V = " + std::to_string(plan.vertices) +
+                  " for a solver of V = " + std::to_string(vertices_));
+    factor_ = supernodal_factor<T>(exec_, plan, edges, negative_weights);
+    if (predecessors_) edges_ = upload_edges(exec_, edges);
+    exec_.fence();
+  }
+  // The smallest user vertex on a negative cycle, or -1 (SupernodalFactor).
+  std::int64_t negative_cycle_vertex() const { return factor_.negative_cycle_vertex(); }
+
+  // Every distance row, in order, into sink; with predecessors each block's shortest-path
+  // edges are kept for select_paths. RowSeconds::compute: making the rows.
+  RowSeconds distance_rows(const RowSink<T>& sink, const BlockDone& done = {}) {
+    RowSeconds seconds;
+    each_block(seconds, done, [&](std::int64_t first, std::int64_t count, const Matrix& part) {
+      download_(exec_, part, first, count, sink, seconds);
+      if (!predecessors_) return;
+      const auto start = detail::Clock::now();
+      const DeviceEdges<ExecSpace> tight = tight_edges(exec_, part, first, edges_, rule_);
+      const std::size_t had = tight_.size();
+      tight_.resize(had + tight.size());
+      Kokkos::deep_copy(
+          Kokkos::View<Edge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+              tight_.data() + had, tight.size()),
+          tight);
+      seconds.search += detail::seconds_since(start);
+    });
+    return seconds;
+  }
+
+  // With predecessors, after distance_rows: the shortest-path edges by source.
+  void select_paths() {
+    if (!predecessors_) throw Error("supernodal: shortest-path edges of a solve without paths");
+    edges_ = {};
+    paths_ = path_edges<T>(exec_, vertices_, upload_edges(exec_, tight_));
+    std::vector<Edge>().swap(tight_);
+  }
+
+  // Every predecessor row (or rows [from, to)), in order, into sink, after select_paths: each
+  // block of distance rows made again, then searched. RowSeconds::search: the search.
+  RowSeconds predecessor_rows(const RowSink<int>& sink, const BlockDone& done = {},
+                              std::int64_t from = 0, std::int64_t to = -1) {
+    if (!paths_.offsets.data()) throw Error("supernodal: predecessor rows before select_paths");
+    if (to < 0) to = vertices_;
+    if (from < 0 || from > to || to > vertices_)
+      throw Error("supernodal: predecessor rows [" + std::to_string(from) + ", " +
+                  std::to_string(to) + ") out of range");
+    RowSeconds seconds;
+    std::unique_ptr<PredecessorRows<ExecSpace, T>> search;
+    detail::RowDownload<ExecSpace, int> download;
+    each_block(
+        seconds, done,
+        [&](std::int64_t first, std::int64_t count, const Matrix& part) {
+          const auto start = detail::Clock::now();
+          if (!search)
+            search = std::make_unique<PredecessorRows<ExecSpace, T>>(exec_, part, first, vertices_,
+                                                                     paths_, block_, rule_);
+          search->use_rows(part, first);
+          const auto& pred = search->compute(first, count);
+          seconds.search += detail::seconds_since(start);
+          download(exec_, pred, first, count, sink, seconds);
+        },
+        from, to);
+    return seconds;
+  }
+
+ private:
+  // Each block of distance rows [from, to) made, then handed to work(first, count, rows).
+  template <class Work>
+  void each_block(RowSeconds& seconds, const BlockDone& done, const Work& work,
+                  std::int64_t from = 0, std::int64_t to = -1) {
+    const std::int64_t v = vertices_;
+    if (to < 0) to = v;
+    if (from >= to) return;
+    if (!rows_.data())
+      rows_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
+                     block_, v);
+    for (std::int64_t first = from; first < to; first += block_) {
+      const std::int64_t count = std::min(block_, to - first);
+      const Matrix part(rows_.data(), count, v);
+      const auto start = detail::Clock::now();
+      supernodal_rows(exec_, factor_, first, part);
+      exec_.fence();
+      seconds.compute += detail::seconds_since(start);
+      work(first, count, part);
+      if (done) done(first, count);
+    }
+  }
+
+  ExecSpace exec_;
+  std::int64_t vertices_, block_;
+  bool predecessors_;
+  Tightness<T> rule_;
+  SupernodalFactor<ExecSpace, T> factor_;
+  Matrix rows_;
+  detail::RowDownload<ExecSpace, T> download_;
+  DeviceEdges<ExecSpace> edges_;  // with predecessors, until select_paths
+  std::vector<Edge> tight_;       // the shortest-path edges found so far
+  PathEdges<ExecSpace, T> paths_;
+};
 
 }  // namespace apsp

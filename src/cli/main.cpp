@@ -85,10 +85,11 @@ const char* usage = R"(usage:
                           the smallest), -1 for j = i and where there is no path; a function
                           of the graph alone, the same on every backend and rank count
   apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--dtype T]
-                   [--backend NAME]
+                   [--backend NAME] [--algorithm auto|fw|supernodal]
       Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
       predecessor matrix (HW3 or .npy) of an earlier run on IN (checked against IN as it is
-      followed), or computed. Exit code 1 when V cannot be reached from U.
+      followed), or computed (auto: supernodal Floyd-Warshall where it predicts less work, as
+      for a whole run, else fw). Exit code 1 when V cannot be reached from U.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
@@ -402,7 +403,8 @@ int run_path(const apsp::SolveConfig& config, long long source, long long target
 
 Command path(int argc, char** argv) {
   const Arguments args =
-      parse(argc, argv, 2, {"--predecessors", "--format", "--backend", "--max-memory", "--dtype"},
+      parse(argc, argv, 2,
+            {"--predecessors", "--format", "--backend", "--max-memory", "--dtype", "--algorithm"},
             {"--allow-negative"});
   if (args.positional.size() != 3) throw UsageError("path expects IN, U and V (see apsp --help)");
   apsp::SolveConfig config;
@@ -416,6 +418,12 @@ Command path(int argc, char** argv) {
     if (name == "--allow-negative") config.allow_negative = true;
     if (name == "--format") config.format = format_option(value);
     if (name == "--dtype") config.dtype = dtype_option(value);
+    if (name == "--algorithm") {
+      const auto algorithm = apsp::algorithm_named(value);
+      if (!algorithm || *algorithm == apsp::Algorithm::sssp)
+        throw UsageError("path's --algorithm expects auto, fw or supernodal, got '" + value + "'");
+      config.algorithm = *algorithm;
+    }
     if (name == "--predecessors" && value.empty())
       throw UsageError("--predecessors is an empty file name");
   }

@@ -5,6 +5,7 @@
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solver.hpp>
+#include <apsp/supernodal.hpp>
 
 #include "io/formats.hpp"
 #include "io/hw3_io.hpp"
@@ -12,6 +13,7 @@
 #include "job/device_choices.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
+#include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -127,7 +129,7 @@ SourcePaths distances_from(const Graph& graph, bool negative, std::int64_t sourc
     out.total[std::size_t(to)] = out.total[std::size_t(from)] + std::fabs(weight);
   };
   if (!negative) {
-    const detail::Adjacency arcs = detail::build_adjacency(graph.vertices, graph.edges, false);
+    const detail::ArcLists arcs = detail::build_adjacency(graph.vertices, graph.edges, false);
     dist = detail::shortest_distances(
         arcs, std::int32_t(source),
         [&](std::int32_t u, const detail::Arc& a) { extend(u, a.to, a.weight); });
@@ -224,6 +226,61 @@ std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConf
   return pred;
 }
 
+// The same by supernodal Floyd-Warshall (SupernodalSolver) on `plan`: every distance row once
+// for the shortest-path edges (within a block of rows of memory), then the block of `source`.
+template <class T, class ExecSpace>
+std::vector<int> supernodal_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
+                                            const Graph& graph, const WeightRange& weights,
+                                            const SupernodalPlan& plan, std::int64_t source) {
+  using Sn = SupernodalSolver<ExecSpace, T>;
+  const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
+  const std::uint64_t need = detail::saturating_sum(
+      {Sn::fixed_bytes(plan.prediction, v, e, true), Sn::row_bytes(v, true)});
+  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
+  if (need > usable)
+    throw MemoryError("V = " + std::to_string(v) + " needs " + detail::size_text(need) + " on " +
+                          describe_device(exec) +
+                          " (the supernodal factor, the edges and one row of the result with "
+                          "its search), but only " +
+                          detail::size_text(usable) + " can be used",
+                      need, usable, config.max_memory > 0 && usable == config.max_memory);
+  Sn solver(exec, v, supernodal_block_rows<ExecSpace, T>(plan, e, true, usable), true,
+            WeightFacts{weights.integers, weights.largest_magnitude()});
+  solver.factor(plan, graph.edges, weights.negative());
+  throw_negative_cycle(negative_cycle_verdict<T>(graph, weights, solver.negative_cycle_vertex()),
+                       Distance<T>::type);
+  solver.distance_rows([](std::int64_t, std::int64_t, const T*, std::int64_t) {});
+  solver.select_paths();
+  std::vector<int> pred;
+  solver.predecessor_rows(
+      [&](std::int64_t, std::int64_t, const int* row, std::int64_t) { pred.assign(row, row + v); },
+      {}, source, source + 1);
+  return pred;
+}
+
+// Supernodal Floyd-Warshall's plan where --algorithm asks for it, or auto finds it worth it
+// (supernodal_choice.hpp; Dijkstra writes no predecessors); an empty plan for dense.
+template <class T, class ExecSpace>
+SupernodalChoice path_algorithm(const ExecSpace& exec, const SolveConfig& config,
+                                const Graph& graph, const WeightRange& weights) {
+  if (config.algorithm == Algorithm::sssp)
+    throw Error(
+        "apsp path follows predecessors, which sssp does not write: use --algorithm fw "
+        "or supernodal");
+  SupernodalRequest request;
+  request.asked = config.algorithm == Algorithm::supernodal;
+  request.automatic = config.algorithm == Algorithm::automatic;
+  request.predecessors = true;
+  request.host = detail::host_memory<ExecSpace>;
+  const auto shapes = available_shapes(exec, Distance<T>::type);
+  request.tile_32 = std::any_of(shapes.begin(), shapes.end(),
+                                [](const ShapeChoice& shape) { return shape.tile == 32; });
+  const Plan plan =
+      make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
+  request.dense_padded = padded_size(graph.vertices, plan.shape);
+  return choose_supernodal(graph.vertices, graph.edges, request);
+}
+
 }  // namespace
 
 ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target) {
@@ -239,7 +296,12 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     std::string warning;
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
-        pred = computed_predecessor_row<decltype(t)>(exec, config, graph, weights, source, warning);
+        using T = decltype(t);
+        const SupernodalChoice choice = path_algorithm<T>(exec, config, graph, weights);
+        pred =
+            choice.algorithm == Algorithm::supernodal
+                ? supernodal_predecessor_row<T>(exec, config, graph, weights, choice.plan, source)
+                : computed_predecessor_row<T>(exec, config, graph, weights, source, warning);
       });
     });
     ShortestPath path = follow_predecessors(graph, pred, source, target, "apsp");

@@ -30,7 +30,7 @@ struct Arc {
 // Parallel edges keep their smallest weight and self-loops are dropped: with no negative weight
 // (Dijkstra's input) neither changes a shortest distance, and merged arcs make "d(u, v) <= w"
 // one check per pair.
-struct Adjacency {
+struct ArcLists {
   std::vector<std::int64_t> first;
   std::vector<Arc> arcs;
 
@@ -41,9 +41,9 @@ struct Adjacency {
 
 // The arcs of `edges`, each from its source (or, `reversed`, from its target: the searches to a
 // vertex run on the reversed graph).
-inline Adjacency build_adjacency(std::int32_t vertices, const std::vector<Edge>& edges,
-                                 bool reversed) {
-  Adjacency g;
+inline ArcLists build_adjacency(std::int32_t vertices, const std::vector<Edge>& edges,
+                                bool reversed) {
+  ArcLists g;
   g.first.assign(std::size_t(vertices) + 1, 0);
   for (const Edge& e : edges)
     if (e.src != e.dst) ++g.first[std::size_t(reversed ? e.dst : e.src) + 1];
@@ -79,7 +79,7 @@ inline Adjacency build_adjacency(std::int32_t vertices, const std::vector<Edge>&
 // u -> arc.to lowers the distance of arc.to, so that a caller keeps what it needs of each path
 // found (its edge count, its length). Ties go to the first path found, the same on every run.
 template <class Reached>
-std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source, Reached&& reached) {
+std::vector<double> shortest_distances(const ArcLists& g, std::int32_t source, Reached&& reached) {
   std::vector<double> dist(std::size_t(g.vertices()), unreachable);
   using Entry = std::pair<double, std::int32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;

@@ -32,8 +32,8 @@
 #include "job/device_choices.hpp"
 #include "job/pipeline.hpp"
 #include "job/sssp.hpp"
+#include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
-#include "platform/ordering.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -44,7 +44,6 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -116,39 +115,6 @@ std::function<void(int)> injected_failure(int rank) {
 #endif
 }
 
-// When auto considers supernodal Floyd-Warshall. The ordering is skipped below this size (dense
-// Floyd-Warshall takes milliseconds there) and above this average degree (arcs per vertex: such
-// graphs have large separators: social networks, random graphs). Then the work of each
-// algorithm is predicted in dense Floyd-Warshall updates (padded V^3 for fw): a supernodal
-// update costs this many (its kernels run below the dense ones' rate), each level of the tree
-// this many more (its launches: the level's small fronts in one), each front too large for
-// that launch this many (its own launches); a bucket-queue Dijkstra's arc this many (sssp,
-// V x arcs). Measured on an H100 and on a 2-core EPYC, docs/PERFORMANCE.md entries 32 and 36;
-// the least work runs.
-constexpr std::int64_t supernodal_min_vertices = 1024;
-constexpr double supernodal_max_degree = 16;
-struct SupernodalCosts {
-  double per_update, per_level, per_large_front;
-};
-constexpr SupernodalCosts supernodal_costs(bool host) {
-  return host ? SupernodalCosts{1.5, 2.5e6, 7.5e6} : SupernodalCosts{25, 6e9, 8e8};
-}
-constexpr double dense_updates_per_dijkstra_arc = 150;
-// Host memory of the ordering and the symbolic phase, per vertex and arc: METIS' graph and
-// workspace, the symbolic phase's structures, its column structures up to the fill limit below.
-constexpr std::uint64_t supernodal_plan_bytes = 512;
-// ... and only where the ordering's fill stays below this many times the graph's arcs and
-// vertices (beyond, the symbolic phase stops: the factor alone would cost too much).
-constexpr double supernodal_max_fill_ratio = 64;
-// The rows of the distance matrix made from the factor at once: at most this many bytes, and
-// fewer than 2^31 values (the index range every launch over a block is known to handle). On a
-// GPU the block's rows are the sweeps' threads (supernodal_kernels.hpp): the more, the faster
-// (docs/PERFORMANCE.md entry 39: a block of 9,336 rows kept 3% of an H100 busy).
-constexpr std::uint64_t supernodal_block_bytes(bool host) {
-  return std::uint64_t(host ? 16 : 8192) << 20;
-}
-constexpr std::uint64_t supernodal_block_values = (std::uint64_t(1) << 31) - 1;
-
 // What rank 0 decides and every rank runs: plain data, broadcast as bytes.
 struct PlanFacts {
   std::int64_t vertices = 0;
@@ -189,7 +155,7 @@ class Pipeline {
       visit_distance_type(plan_.distance, [&](auto t) {
         using T = decltype(t);
         edges_ = std::move(graph_.edges);
-        check_supernodal_memory(sizeof(T));
+        check_supernodal_memory<T>();
         create_outputs();
         watch_.lap(seconds().plan);
         solve_supernodal<T>();
@@ -240,16 +206,18 @@ class Pipeline {
           p.distance = choose_distance_type(config_.dtype, p.vertices, weights);
           p.negative_weights = weights.negative();
           p.predecessors = !config_.predecessors.empty();
-          if (p.predecessors &&
-              (config_.algorithm == Algorithm::sssp || config_.algorithm == Algorithm::supernodal))
-            throw Error(std::string("--predecessors comes from Floyd-Warshall (") +
-                        algorithm_name(config_.algorithm) +
-                        " does not write them): use --algorithm fw");
+          if (p.predecessors && config_.algorithm == Algorithm::sssp)
+            throw Error(
+                "--predecessors comes from Floyd-Warshall (sssp does not write them): use "
+                "--algorithm fw or supernodal");
           // Checked whichever algorithm runs: a --tile or --shape that this device cannot run
           // is an error, not silently ignored when auto picks Dijkstra.
           const std::string warning = detail::choose_planned_shape(exec_, config_.shape, p);
           if (!warning.empty()) stats_.warnings.push_back(warning);
-          const Algorithm asked = p.predecessors ? Algorithm::floyd_warshall : config_.algorithm;
+          // Dijkstra writes no predecessors: auto then chooses between the Floyd-Warshalls.
+          const Algorithm asked = p.predecessors && config_.algorithm == Algorithm::automatic
+                                      ? Algorithm::floyd_warshall
+                                      : config_.algorithm;
           const bool supernodal = asked == Algorithm::supernodal;
           p.algorithm =
               choose_algorithm(supernodal ? Algorithm::floyd_warshall : asked, stats_.backend,
@@ -307,14 +275,12 @@ class Pipeline {
     stats_.padded = plan_.padded;
   }
 
-  // --- supernodal Floyd-Warshall (rank 0, in plan): when asked for, or when auto finds room
-  // for a gain, the ordering and the symbolic phase predict its work; auto takes it where that
-  // is well below the work of what it picked (`chosen`). One process only: P ranks run fw.
+  // --- supernodal Floyd-Warshall (rank 0, in plan): asked for, or where auto finds it worth it
+  // (supernodal_choice.hpp). One process only: P ranks run fw.
   Algorithm plan_supernodal(const Plan& p, bool asked) {
     SupernodalStats& sn = stats_.supernodal;
-    const Algorithm chosen = p.algorithm;
-    const double v = double(p.vertices), arcs = double(graph_.edges.size());
-    if (asked && ranks_.size() > 1) {
+    if (ranks_.size() > 1) {
+      if (!asked) return p.algorithm;
       sn.considered = true;
       sn.decision =
           "asked, but it runs on one process: " + std::to_string(ranks_.size()) + " ranks run fw";
@@ -322,141 +288,89 @@ class Pipeline {
                                 std::to_string(ranks_.size()) + " ranks run fw");
       return Algorithm::floyd_warshall;
     }
-    if (asked && !have_nested_dissection())
-      throw UnavailableError(
-          "--algorithm supernodal orders the graph with METIS, which this build lacks: use "
-          "--algorithm fw, or rebuild apsp with METIS (scripts/bootstrap-deps installs it)");
-    // The fronts are closed in tiles of 32 (SupernodalOptions), which a build of
-    // APSP_CHECK_INSTANTIATIONS=minimal may lack: auto leaves it alone there.
+    SupernodalRequest request;
+    request.asked = asked;
+    request.automatic = config_.algorithm == Algorithm::automatic;
+    request.chosen = p.algorithm;
+    request.predecessors = p.predecessors;
+    request.host = detail::host_memory<ExecSpace>;
     const auto shapes = available_shapes(exec_, p.distance);
-    const bool tile_32 = std::any_of(shapes.begin(), shapes.end(),
-                                     [](const ShapeChoice& shape) { return shape.tile == 32; });
-    if (!asked && (config_.algorithm != Algorithm::automatic || p.predecessors ||
-                   ranks_.size() > 1 || !have_nested_dissection() || !tile_32 ||
-                   p.vertices < supernodal_min_vertices || arcs > supernodal_max_degree * v))
-      return chosen;
-    // Memory first: the ordering of a huge graph is not tried when it cannot fit.
-    const std::uint64_t need =
-        supernodal_plan_bytes * (std::uint64_t(p.vertices) + std::uint64_t(graph_.edges.size()));
-    const std::uint64_t have = available_memory(Kokkos::DefaultHostExecutionSpace());
-    if (need > have) {
-      const std::string what = "V = " + std::to_string(p.vertices) + " needs about " +
-                               size_text(need) + " of host memory for the supernodal ordering, " +
-                               size_text(have) + " available";
-      if (asked) throw MemoryError(what + ": use a machine with more memory", need, have, false);
-      sn.considered = true;
-      sn.decision = "auto: " + what + ": " + algorithm_name(chosen);
-      return chosen;
+    request.tile_32 = std::any_of(shapes.begin(), shapes.end(),
+                                  [](const ShapeChoice& shape) { return shape.tile == 32; });
+    request.dense_padded = padded_size(p.vertices, p.shape);
+    SupernodalChoice choice = choose_supernodal(graph_.vertices, graph_.edges, request);
+    sn = choice.stats;
+    if (choice.algorithm == Algorithm::supernodal) {
+      sn_plan_ = std::move(choice.plan);
+      sn_tile_ = sn_plan_.tile;
     }
-    auto start = Clock::now();
-    const std::vector<std::int32_t> perm = nested_dissection_order(p.vertices, graph_.edges);
-    sn.ordering = detail::seconds_since(start);
-    start = Clock::now();
-    SupernodalOptions options;
-    if (!asked) options.max_fill = supernodal_max_fill_ratio * (arcs + v);
-    sn_plan_ = supernodal_symbolic(p.vertices, graph_.edges, perm, options);
-    sn.symbolic = detail::seconds_since(start);
-    const SupernodalPrediction& w = sn_plan_.prediction;
-    sn.considered = true;
-    if (w.fill_exceeded) {
-      std::ostringstream why;
-      why.precision(3);
-      why << "auto: the ordering's fill passed " << options.max_fill << " entries ("
-          << supernodal_max_fill_ratio << " x the arcs and vertices): " << algorithm_name(chosen);
-      sn.decision = why.str();
-      sn_plan_ = SupernodalPlan();
-      return chosen;
-    }
-    const double padded = double(padded_size(p.vertices, p.shape));
-    sn.supernodes = w.supernodes;
-    sn.predicted_updates = w.updates();
-    sn.dense_updates = padded * padded * padded;
-    sn_tile_ = sn_plan_.tile;
-    const double other =
-        chosen == Algorithm::sssp ? dense_updates_per_dijkstra_arc * v * arcs : sn.dense_updates;
-    const SupernodalCosts costs = supernodal_costs(detail::host_memory<ExecSpace>);
-    const double work = w.updates() * costs.per_update + double(w.levels) * costs.per_level +
-                        double(w.supernodes - w.small_fronts) * costs.per_large_front;
-    std::ostringstream why;
-    why.precision(3);
-    why << (asked ? "asked" : "auto") << ": " << w.updates() << " updates in " << w.supernodes
-        << " supernodes, worth " << work << " dense updates; "
-        << (chosen == Algorithm::sssp ? "Dijkstra's " : "dense Floyd-Warshall's ") << other;
-    if (asked || work <= other) {
-      sn.decision = why.str() + (asked ? "" : ": supernodal");
-      return Algorithm::supernodal;
-    }
-    sn.decision = why.str() + ": " + algorithm_name(chosen);
-    sn_plan_ = SupernodalPlan();
-    return chosen;
+    return choice.algorithm;
   }
 
-  // The factor, its fronts at their peak and a block of rows, on the device; the block as large
-  // as leaves room, up to supernodal_block_bytes.
-  void check_supernodal_memory(std::size_t value_bytes) {
+  // The factor, its fronts at their peak (with predecessors the edges too) and a block of rows,
+  // on the device; the block as large as leaves room, up to supernodal_block_bytes.
+  template <class T>
+  void check_supernodal_memory() {
+    using Sn = SupernodalSolver<ExecSpace, T>;
     const SupernodalPrediction& w = sn_plan_.prediction;
-    const std::uint64_t v = std::uint64_t(plan_.vertices), row = v * value_bytes;
-    const std::uint64_t factor =
-        saturating_sum({w.factor_values * value_bytes, w.front_values * value_bytes,
-                        16 * v + 64 * std::uint64_t(w.supernodes)});
-    // Rows: the block and the sweeps' own copy of it (supernodal_rows).
-    const std::uint64_t least = saturating_sum({factor, 2 * row});
+    const std::int64_t v = plan_.vertices, e = stats_.edges;
+    const bool paths = plan_.predecessors;
+    const std::uint64_t least =
+        saturating_sum({Sn::fixed_bytes(w, v, e, paths), Sn::row_bytes(v, paths)});
     const std::uint64_t budget =
-        check_device_memory(least, "the supernodal factor and one row of the result", false);
-    const std::uint64_t room = budget > factor ? (budget - factor) / 2 : row;
-    // As many rows as fit, then spread evenly over the blocks that takes.
-    sn_block_ = 1;
-    if (v > 0) {
-      const std::uint64_t bytes =
-          std::min(room, supernodal_block_bytes(detail::host_memory<ExecSpace>));
-      const std::uint64_t most =
-          std::max<std::uint64_t>(1, std::min({v, bytes / row, supernodal_block_values / v}));
-      const std::uint64_t blocks = (v + most - 1) / most;
-      sn_block_ = std::int64_t((v + blocks - 1) / blocks);
-    }
-    stats_.supernodal.factor_bytes = w.factor_values * value_bytes;
+        check_device_memory(least,
+                            std::string("the supernodal factor") + (paths ? ", the edges" : "") +
+                                " and one row of the result" + (paths ? " with its search" : ""),
+                            false);
+    sn_block_ = supernodal_block_rows<ExecSpace, T>(sn_plan_, e, paths, budget);
+    stats_.supernodal.factor_bytes = w.factor_values * sizeof(T);
   }
 
   template <class T>
   void solve_supernodal() {
     detail::ScopedRegion region("apsp::solve::supernodal");
     SupernodalStats& sn = stats_.supernodal;
+    const std::int64_t v = plan_.vertices;
+    SupernodalSolver<ExecSpace, T> solver(exec_, v, sn_block_, plan_.predecessors,
+                                          WeightFacts{facts_.integer_weights != 0, facts_.max_abs});
     auto start = Clock::now();
-    const SupernodalFactor<ExecSpace, T> factor =
-        supernodal_factor<T>(exec_, sn_plan_, edges_, plan_.negative_weights);
-    exec_.fence();
+    solver.factor(sn_plan_, edges_, plan_.negative_weights);
     sn.factor = detail::seconds_since(start);
     std::vector<Edge>().swap(edges_);
-    const std::int64_t found = factor.negative_cycle_vertex();
-    throw_negative_cycle(cycle_verdict<T>(found), plan_.distance);
+    throw_negative_cycle(cycle_verdict<T>(solver.negative_cycle_vertex()), plan_.distance);
     watch_.lap(seconds().compute);
 
-    // Rows by blocks, each handed to OUT as soon as it is made.
-    const std::int64_t v = plan_.vertices, block = sn_block_;
-    DistanceMatrix<ExecSpace, T> rows(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"), block, v);
-    RowSeconds moved;
-    detail::RowDownload<ExecSpace, T> download;
+    // Rows by blocks, each handed to OUT as soon as it is made; with predecessors every block
+    // twice (SupernodalSolver).
+    const int passes = plan_.predecessors ? 2 : 1;
+    const int blocks = int(solver.blocks());
+    int done = 0;
+    const auto progress = [&](std::int64_t first, std::int64_t count) {
+      ++done;
+      if (!progress_ || !ranks_.root()) return;
+      const SupernodalPrediction& w = sn_plan_.prediction;
+      const double made = double(done > blocks ? v : 0) + double(first + count);
+      progress_({"row block", done, passes * blocks,
+                 w.factor_updates + w.row_updates * made / double(v)});
+    };
+    RowSeconds rows;
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
-      const RowSink<T> to = sink_into<T>(sink);
-      for (std::int64_t first = 0; first < v; first += block) {
-        const std::int64_t count = std::min(block, v - first);
-        const DistanceMatrix<ExecSpace, T> part(rows.data(), count, v);
-        start = Clock::now();
-        supernodal_rows(exec_, factor, first, part);
-        exec_.fence();
-        sn.rows += detail::seconds_since(start);
-        download(exec_, part, first, count, to, moved);
-        if (progress_ && ranks_.root()) {
-          const SupernodalPrediction& w = sn_plan_.prediction;
-          const int blocks = int((v + block - 1) / block);
-          progress_({"row block", int(first / block) + 1, blocks,
-                     w.factor_updates + w.row_updates * double(first + count) / double(v)});
-        }
-      }
+      rows = solver.distance_rows(sink_into<T>(sink), progress);
     });
-    watch_.lap(seconds().compute,
-               {{&seconds().write, shipped}, {&seconds().download, moved.download}});
+    sn.rows = rows.compute;
+    watch_.lap(seconds().compute, {{&seconds().write, shipped},
+                                   {&seconds().download, rows.download},
+                                   {&seconds().predecessors, rows.search}});
+    if (!plan_.predecessors) return;
+    start = Clock::now();
+    solver.select_paths();
+    seconds().predecessors += detail::seconds_since(start);
+    const double written = pred_out_->write([&](const RowOutput::Sink& sink) {
+      rows = solver.predecessor_rows(sink_into<int>(sink), progress);
+    });
+    sn.rows += rows.compute;
+    watch_.lap(seconds().predecessors,
+               {{&seconds().write, written}, {&seconds().download, rows.download}});
   }
 
   // --- partition (Floyd-Warshall): each rank gets the edges that start in its rows.

@@ -26,12 +26,12 @@
 namespace apsp {
 namespace {
 
-using detail::Adjacency;
 using detail::Arc;
+using detail::ArcLists;
 using detail::unreachable;
 
 // The distances from `source` and, in `edges`, the edge count of each path found.
-std::vector<double> shortest_distances(const Adjacency& g, std::int32_t source,
+std::vector<double> shortest_distances(const ArcLists& g, std::int32_t source,
                                        std::vector<std::int32_t>& edges) {
   edges.assign(std::size_t(g.vertices()), 0);
   return detail::shortest_distances(g, source, [&](std::int32_t u, const Arc& a) {
@@ -283,8 +283,8 @@ VerifyResult verify(const std::string& input, const std::string& output,
   const auto stored = [&](double w) {
     return visit_distance_type(type, [&](auto t) { return double(decltype(t)(w)); });
   };
-  const Adjacency forward = detail::build_adjacency(v, graph.edges, false);
-  const Adjacency backward = detail::build_adjacency(v, graph.edges, true);
+  const ArcLists forward = detail::build_adjacency(v, graph.edges, false);
+  const ArcLists backward = detail::build_adjacency(v, graph.edges, true);
   std::vector<Edge>().swap(graph.edges);
   result.sampled = sample_vertices(v, options.samples, options.seed);
   const std::size_t k = result.sampled.size();

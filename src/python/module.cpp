@@ -15,12 +15,15 @@
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solver.hpp>
+#include <apsp/supernodal.hpp>
 #include <apsp/version.hpp>
 
 #include "batch.hpp"
 #include "io/posix_files.hpp"
 #include "job/device_choices.hpp"
+#include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
+#include "platform/ordering.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -246,6 +249,14 @@ void copy_rows(const V* rows, std::int64_t stride, std::int64_t first, std::int6
   Kokkos::DefaultHostExecutionSpace().fence();
 }
 
+// A RowSink into the n x n NumPy array at `to`.
+template <class V>
+RowSink<V> rows_into(std::int64_t n, V* to) {
+  return [n, to](std::int64_t first, std::int64_t count, const V* rows, std::int64_t stride) {
+    copy_rows(rows, stride, first, count, n, to);
+  };
+}
+
 // Whether every weight is a whole number (the predecessors' Tightness, paths.hpp).
 bool whole_weights(const std::vector<Edge>& edges) {
   for (const Edge& e : edges)
@@ -286,6 +297,36 @@ OneRank& one_rank() {
   return one;
 }
 
+// The NumPy results of V = n: the distances, and the predecessors where asked for.
+template <class T>
+std::uint64_t results_bytes(std::int64_t n, bool predecessors) {
+  return detail::saturating_sum(
+      {matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : std::uint64_t(0)});
+}
+
+// A MemoryError that says what V = n in T needs, unless the device and the host (one memory on
+// a CPU) hold it.
+template <class T>
+void require_memory(std::int64_t n, std::uint64_t device_need, std::uint64_t device_free,
+                    std::uint64_t host_need, std::uint64_t host_free) {
+  using detail::saturating_sum;
+  using detail::size_text;
+  const bool one_memory = detail::host_memory<Exec>;
+  if (one_memory ? saturating_sum({device_need, host_need}) <= device_free
+                 : device_need <= device_free && host_need <= host_free)
+    return;
+  const std::string message =
+      "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type) + " needs " +
+      (one_memory ? size_text(saturating_sum({device_need, host_need})) + " of memory, " +
+                        size_text(device_free) + " available"
+                  : size_text(device_need) + " on " + backend_name<Exec>() + " (" +
+                        size_text(device_free) + " available) and " + size_text(host_need) +
+                        " on the host (" + size_text(host_free) + " available)") +
+      (std::is_same<T, float>::value ? "" : "; float32 takes half of float64");
+  PyErr_SetString(PyExc_MemoryError, message.c_str());
+  throw py::error_already_set();
+}
+
 // A solver of V = n in T (solver.hpp) whose memory is there: its own on the device (the padded
 // matrix, the edges, the predecessor rows' work space); the NumPy results and `host_extra` bytes
 // that the caller holds besides on the host (one memory on a CPU). Otherwise a MemoryError that
@@ -315,30 +356,94 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
   }
   warn_once(warning);
   const std::int64_t padded = solver->plan().padded;
-  using detail::saturating_sum;
-  using detail::size_text;
   const bool one_memory = detail::host_memory<Exec>;
   // The results, and on a device a dense input's padded matrix on its way up from the host.
-  const std::uint64_t host_need =
-      saturating_sum({matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : 0,
-                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)), host_extra});
-  if (one_memory ? saturating_sum({device_need, host_need}) > device_free
-                 : device_need > device_free || host_need > host_free) {
-    const std::string message =
-        "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type) + " needs " +
-        (one_memory ? size_text(saturating_sum({device_need, host_need})) + " of memory, " +
-                          size_text(device_free) + " available"
-                    : size_text(device_need) + " on " + backend_name<Exec>() + " (" +
-                          size_text(device_free) + " available) and " + size_text(host_need) +
-                          " on the host (" + size_text(host_free) + " available)") +
-        (std::is_same<T, float>::value ? "" : "; float32 takes half of float64");
-    PyErr_SetString(PyExc_MemoryError, message.c_str());
-    throw py::error_already_set();
-  }
+  const std::uint64_t host_need = detail::saturating_sum(
+      {results_bytes<T>(n, predecessors), one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)),
+       host_extra});
+  require_memory<T>(n, device_need, device_free, host_need, host_free);
   kokkos_thread().run([&] {
     solver->set_budget(one_memory ? device_free - host_need : device_free, edges, edges);
   });
   return solver;
+}
+
+// Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp): else a
+// ValueError.
+template <class T>
+void check_path_bounds(std::int64_t n, bool negative, double max_abs) {
+  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
+  if (!bounds.empty())
+    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+}
+
+// The algorithm for an edge list: `asked` "fw", "supernodal" or "auto" (supernodal where its
+// ordering predicts less work than dense Floyd-Warshall, as the command line decides:
+// supernodal_choice.hpp). With it, its plan.
+template <class T>
+SupernodalChoice algorithm_for(std::int64_t n, bool negative, bool predecessors,
+                               const std::vector<Edge>& edges, const std::string& asked) {
+  if (asked != "auto" && asked != "fw" && asked != "supernodal")
+    throw py::value_error("algorithm must be auto, fw or supernodal, got '" + asked + "'");
+  SupernodalChoice choice;
+  if (asked == "fw") return choice;
+  SupernodalRequest request;
+  request.asked = asked == "supernodal";
+  request.automatic = asked == "auto";
+  request.predecessors = predecessors;
+  request.host = detail::host_memory<Exec>;
+  py::gil_scoped_release release;
+  kokkos_thread().run([&] {
+    Exec exec;
+    const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
+    const auto shapes = available_shapes(exec, Distance<T>::type);
+    request.tile_32 = std::any_of(shapes.begin(), shapes.end(),
+                                  [](const ShapeChoice& shape) { return shape.tile == 32; });
+    request.dense_padded = padded_size(n, plan.shape);
+    choice = choose_supernodal(n, edges, request);
+  });
+  return choice;
+}
+
+// Supernodal Floyd-Warshall (SupernodalSolver) on the Kokkos thread, its rows by blocks into the
+// results: (distances, predecessors or None). Its memory checked first, as the solver's.
+template <class T>
+py::tuple run_supernodal(std::int64_t n, bool negative, double max_abs, bool predecessors,
+                         const std::vector<Edge>& edges, const SupernodalPlan& plan) {
+  using Sn = SupernodalSolver<Exec, T>;
+  const std::int64_t e = std::int64_t(edges.size());
+  std::uint64_t device_free = 0, host_free = 0;
+  kokkos_thread().run([&] {
+    device_free = available_memory(Exec());
+    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
+  });
+  const std::uint64_t device_need = detail::saturating_sum(
+      {Sn::fixed_bytes(plan.prediction, n, e, predecessors), Sn::row_bytes(n, predecessors)});
+  const std::uint64_t host_need = results_bytes<T>(n, predecessors);
+  require_memory<T>(n, device_need, device_free, host_need, host_free);
+  const bool one_memory = detail::host_memory<Exec>;
+  const std::int64_t block = supernodal_block_rows<Exec, T>(
+      plan, e, predecessors, one_memory ? device_free - host_need : device_free);
+  HostArray<T> dist({n, n});
+  HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
+                                            : std::vector<py::ssize_t>{0, 0});
+  T* out = dist.mutable_data();
+  std::int32_t* pred_out = pred.mutable_data();
+  {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] {
+      Sn solver(Exec(), n, block, predecessors, WeightFacts{whole_weights(edges), max_abs});
+      solver.factor(plan, edges, negative);
+      throw_negative_cycle(CycleVerdict{solver.negative_cycle_vertex()}, Distance<T>::type);
+      solver.distance_rows(rows_into(n, out));
+      if (predecessors) {
+        solver.select_paths();
+        solver.predecessor_rows(rows_into(n, pred_out));
+      }
+    });
+  }
+  if (!predecessors) return py::make_tuple(dist, py::none());
+  return py::make_tuple(dist, pred);
 }
 
 // Solves with the one solver (solver.hpp) on the Kokkos thread and returns (distances,
@@ -348,10 +453,7 @@ template <class T>
 py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
               const std::vector<Edge>& edges,
               const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
-  // Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp).
-  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
-  if (!bounds.empty())
-    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+  check_path_bounds<T>(n, negative, max_abs);
 
   std::unique_ptr<Solver<Exec, T>> solver =
       solver_within_memory<T>(n, negative, std::int64_t(edges.size()), predecessors, 0,
@@ -361,20 +463,15 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
                                             : std::vector<py::ssize_t>{0, 0});
   T* out = dist.mutable_data();
   std::int32_t* pred_out = pred.mutable_data();
-  const auto into = [n](auto* to) {
-    return [n, to](std::int64_t first, std::int64_t count, const auto* rows, std::int64_t stride) {
-      copy_rows(rows, stride, first, count, n, to);
-    };
-  };
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       solver->load(edges, fill);
       solver->compute();
-      solver->distance_rows(into(out));
+      solver->distance_rows(rows_into(n, out));
       if (predecessors) {
         solver->select_paths();
-        solver->predecessor_rows(into(pred_out));
+        solver->predecessor_rows(rows_into(n, pred_out));
       }
       solver.reset();
     });
@@ -385,7 +482,8 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
 
 template <class T>
 py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
-                const HostArray<T>& weight, std::int64_t n, bool predecessors) {
+                const HostArray<T>& weight, std::int64_t n, bool predecessors,
+                const std::string& algorithm) {
   const std::int64_t count = src.size();
   if (dst.size() != count || weight.size() != count)
     throw py::value_error("src, dst and weight must have the same length (got " +
@@ -411,7 +509,51 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
       max_abs = std::max(max_abs, std::fabs(double(w(e))));
     }
   }
+  check_path_bounds<T>(n, negative, max_abs);
+  // The results at least, before an ordering is tried (each algorithm checks all it needs).
+  std::uint64_t free = 0, host_free = 0;
+  kokkos_thread().run([&] {
+    free = available_memory(Exec());
+    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
+  });
+  require_memory<T>(n, 0, free, results_bytes<T>(n, predecessors), host_free);
+  const SupernodalChoice choice = algorithm_for<T>(n, negative, predecessors, edges, algorithm);
+  if (choice.algorithm == Algorithm::supernodal)
+    return run_supernodal<T>(n, negative, max_abs, predecessors, edges, choice.plan);
   return run<T>(n, negative, max_abs, predecessors, edges, {});
+}
+
+// What algorithm_for decides for an edge list (the weights do not matter, only their sign):
+// {"algorithm", "decision", "ordering", "symbolic", "predicted_updates", "dense_updates"}.
+py::dict explain_choice(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                        std::int64_t n, const std::string& dtype, bool negative, bool predecessors,
+                        const std::string& algorithm) {
+  if (src.size() != dst.size()) throw py::value_error("src and dst must have the same length");
+  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
+    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  DistanceType type;
+  if (!distance_type_named(dtype, type))
+    throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
+  std::vector<Edge> edges(static_cast<std::size_t>(src.size()));
+  const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
+  for (py::ssize_t e = 0; e < src.size(); ++e) {
+    if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
+      throw py::value_error("edge " + std::to_string(e) + " has a vertex outside 0.." +
+                            std::to_string(n - 1));
+    edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), negative ? -1 : 1};
+  }
+  SupernodalChoice choice;
+  visit_distance_type(type, [&](auto t) {
+    choice = algorithm_for<decltype(t)>(n, negative, predecessors, edges, algorithm);
+  });
+  py::dict d;
+  d["algorithm"] = algorithm_name(choice.algorithm);
+  d["decision"] = choice.stats.decision;
+  d["ordering"] = choice.stats.ordering;
+  d["symbolic"] = choice.stats.symbolic;
+  d["predicted_updates"] = choice.stats.predicted_updates;
+  d["dense_updates"] = choice.stats.dense_updates;
+  return d;
 }
 
 // The same from a dense V x V matrix of weights W (C order; +inf: no edge; the diagonal is not
@@ -498,6 +640,7 @@ py::dict config() {
   c["device"] = device;
   c["kokkos_version"] = kokkos_version();
   c["dtypes"] = py::make_tuple("int32", "float32", "float64");
+  c["supernodal"] = have_nested_dissection();  // METIS: the ordering of supernodal Floyd-Warshall
   return c;
 }
 
@@ -540,11 +683,13 @@ PYBIND11_MODULE(_native, m) {
     }
   });
   m.def("solve_int32", &solve<int>, py::arg("src"), py::arg("dst"), py::arg("weight"),
-        py::arg("num_vertices"), py::arg("predecessors"));
+        py::arg("num_vertices"), py::arg("predecessors"), py::arg("algorithm"));
   m.def("solve_float32", &solve<float>, py::arg("src"), py::arg("dst"), py::arg("weight"),
-        py::arg("num_vertices"), py::arg("predecessors"));
+        py::arg("num_vertices"), py::arg("predecessors"), py::arg("algorithm"));
   m.def("solve_float64", &solve<double>, py::arg("src"), py::arg("dst"), py::arg("weight"),
-        py::arg("num_vertices"), py::arg("predecessors"));
+        py::arg("num_vertices"), py::arg("predecessors"), py::arg("algorithm"));
+  m.def("explain_choice", &explain_choice, py::arg("src"), py::arg("dst"), py::arg("num_vertices"),
+        py::arg("dtype"), py::arg("negative"), py::arg("predecessors"), py::arg("algorithm"));
   m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
   m.def("check_memory", &check_memory, py::arg("num_vertices"), py::arg("dtype"),
         py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"));

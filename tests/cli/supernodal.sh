@@ -2,8 +2,10 @@
 # supernodal.sh APSP TESTCASES WORKDIR with-metis|without-metis BACKEND
 # `apsp --algorithm supernodal` (issue 25) against `--algorithm fw`, byte for byte: every
 # testcase, the structured classes of `apsp generate` (grid with deletions, road-like), a
-# disconnected graph, directed negative weights, float64 npy output; a negative cycle worded as
-# fw words it; --predecessors refused; auto picks supernodal for a mesh and says why in --stats.
+# disconnected graph, directed negative weights, float64 npy output, with --predecessors too
+# (the same predecessor file as fw's, also in many row blocks); a negative cycle worded as fw
+# words it; auto picks supernodal for a mesh, with and without --predecessors, and says why in
+# --stats; `apsp path` computes with it.
 # Without METIS: --algorithm supernodal fails with one line saying why, auto runs fw.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -47,6 +49,15 @@ same() {
   expect_no_temporaries sn.out
 }
 
+# same_paths ARGS...: the same with --predecessors: both files equal fw's.
+same_paths() {
+  same --predecessors sn.pred "$@"
+  mv fw.out sn-fw.out
+  "$apsp" "${backend_option[@]}" --algorithm fw --predecessors fw.pred "$@" fw.out
+  cmp -s sn.pred fw.pred || fail "$*: supernodal's predecessors differ from fw's"
+  cmp -s sn.out fw.out || fail "$*: with --predecessors supernodal differs from fw"
+}
+
 for in in "$testcases"/*.in; do
   same "$in"
 done
@@ -54,6 +65,10 @@ done
 same grid.bin
 same road.bin
 same road.bin --dtype float64 --output-format npy
+same_paths grid.bin
+same_paths road.bin --dtype float64 --output-format npy
+# Rows in blocks of a few dozen: the predecessors' second pass makes each block again.
+same_paths road.bin --max-memory 10M
 # Two components and isolated vertices; directed with negative weights (no cycle).
 {
   echo "# vertices 40"
@@ -61,6 +76,16 @@ same road.bin --dtype float64 --output-format npy
   for i in $(seq 20 33); do echo "$i $((i + 1)) -$((i % 3))"; echo "$((i + 1)) $i 5"; done
 } >parts.txt
 same parts.txt --allow-negative
+same_paths parts.txt --allow-negative
+# apsp path computes its row with supernodal (asked, or auto's pick) too: fw's path.
+for algorithm in fw supernodal auto; do
+  "$apsp" "${backend_option[@]}" path --algorithm $algorithm road.bin 3 1400 >path-$algorithm.txt ||
+    fail "path --algorithm $algorithm: exit code $?"
+done
+grep -q '^3 -> 1400: length' path-fw.txt || fail "path: $(cat path-fw.txt)"
+cmp -s path-fw.txt path-supernodal.txt || fail "path: supernodal's differs from fw's"
+cmp -s path-fw.txt path-auto.txt || fail "path: auto's differs from fw's"
+refused "path's --algorithm expects auto, fw or supernodal" path --algorithm sssp road.bin 3 1400
 # A negative cycle inside one component: the same words as fw's.
 printf '# vertices 6\n0 1 2\n1 2 -3\n2 0 0\n3 4 1\n4 5 1\n' >cycle.txt
 refused "negative cycle through vertex 0" --algorithm supernodal --allow-negative cycle.txt out.bin
@@ -89,8 +114,6 @@ refused "negative cycle through vertex" --algorithm supernodal --allow-negative 
 vertex=$(sed -n 's/.*negative cycle through vertex \([0-9]*\).*/\1/p' stderr.txt)
 [[ -n $vertex && ($vertex -lt 400 || $vertex == 405 || $vertex == 406) ]] ||
   fail "cycles: no negative closed walk through vertex $vertex"
-refused "(supernodal does not write them): use --algorithm fw" \
-  --algorithm supernodal --predecessors p.bin grid.bin out.bin
 
 # auto on a mesh: the ordering predicts far fewer updates than either alternative.
 "$apsp" generate --class grid --vertices 4096 --seed 9 mesh.bin >/dev/null
@@ -99,6 +122,11 @@ refused "(supernodal does not write them): use --algorithm fw" \
 grep -q '"decision": "auto: .*: supernodal"' auto.json || fail "auto's reason: $(grep decision auto.json)"
 "$apsp" "${backend_option[@]}" --algorithm fw mesh.bin fw.out
 cmp -s auto.out fw.out || fail "auto (supernodal) differs from fw on the mesh"
+"$apsp" "${backend_option[@]}" --stats auto.json --predecessors auto.pred mesh.bin auto.out
+[[ $(algorithm_of auto.json) == supernodal ]] ||
+  fail "auto did not pick supernodal for a mesh with --predecessors"
+"$apsp" "${backend_option[@]}" --algorithm fw --predecessors fw.pred mesh.bin fw.out
+cmp -s auto.pred fw.pred || fail "auto (supernodal) predecessors differ from fw's on the mesh"
 # --progress counts the blocks of rows and ends at the last.
 "$apsp" "${backend_option[@]}" --algorithm supernodal --progress mesh.bin progress.out \
   2>progress.txt || fail "--progress: $(cat progress.txt)"

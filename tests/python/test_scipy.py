@@ -394,3 +394,84 @@ def test_solve_refuses_complex_weights_in_words():
     # Issue 26 item 15: a complex weight was NumPy's raw TypeError from deep inside.
     with pytest.raises(ValueError, match="weight must hold real numbers, got complex128"):
         apsp.solve([0], [1], np.array([1 + 2j]), 2)
+
+
+def grid_graph(side, rng, directed=False):
+    """A side x side grid of 4-neighbour edges, integer weights 1..100 (a mesh: small
+    separators), 8% of the edges deleted, as a scipy.sparse CSR matrix."""
+    n = side * side
+    v = np.arange(n).reshape(side, side)
+    src = np.concatenate([v[:, :-1].ravel(), v[:-1, :].ravel()])
+    dst = np.concatenate([v[:, 1:].ravel(), v[1:, :].ravel()])
+    keep = rng.random(src.size) >= 0.08
+    src, dst = src[keep], dst[keep]
+    if not directed:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    w = np.floor(rng.uniform(1, 101, size=src.size))
+    return scipy.sparse.csr_matrix((w, (src, dst)), shape=(n, n))
+
+
+needs_supernodal = pytest.mark.skipif(not apsp.config()["supernodal"],
+                                      reason="this build has no METIS (no supernodal)")
+
+
+@needs_supernodal
+def test_auto_takes_supernodal_for_a_mesh():
+    g = grid_graph(64, np.random.default_rng(3))
+    src, dst = g.nonzero()
+    for predecessors in (False, True):
+        c = apsp._native.explain_choice(src, dst, g.shape[0], "float64", False, predecessors,
+                                        "auto")
+        assert c["algorithm"] == "supernodal", c["decision"]
+        assert c["predicted_updates"] < c["dense_updates"] / 10
+    c = apsp._native.explain_choice(src, dst, g.shape[0], "float64", False, False, "fw")
+    assert c["algorithm"] == "fw"
+    dense = random_dense(1100, 0.3)  # no small separators: auto stays dense
+    src, dst = np.nonzero(dense)
+    assert apsp._native.explain_choice(src, dst, 1100, "float64", False, False,
+                                       "auto")["algorithm"] == "fw"
+    with pytest.raises(ValueError, match="algorithm must be"):
+        apsp.solve([0], [1], [1], 2, algorithm="dijkstra")
+
+
+@needs_supernodal
+@pytest.mark.parametrize("directed", [False, True])
+def test_supernodal_equals_dense_floyd_warshall(directed):
+    """Integer weights: the same distances and the same predecessors (apsp's rule is a function
+    of the graph) from supernodal and dense Floyd-Warshall, in every dtype, and SciPy's
+    distances; through shortest_path on sparse and dense inputs too."""
+    rng = np.random.default_rng(11)
+    g = grid_graph(40, rng, directed)
+    n = g.shape[0]
+    src, dst = g.nonzero()
+    w = np.asarray(g[src, dst]).ravel()
+    want = csgraph.shortest_path(g, method="D")
+    for dtype in ("int32", "float32", "float64"):
+        d_sn, p_sn = apsp.solve(src, dst, w, n, dtype=dtype, predecessors=True,
+                                algorithm="supernodal")
+        d_fw, p_fw = apsp.solve(src, dst, w, n, dtype=dtype, predecessors=True, algorithm="fw")
+        np.testing.assert_array_equal(d_sn, d_fw)
+        np.testing.assert_array_equal(p_sn, p_fw)
+    np.testing.assert_array_equal(d_sn, want)
+    d, p = apsp.shortest_path(g, return_predecessors=True)
+    np.testing.assert_array_equal(d, want)
+    np.testing.assert_array_equal(p, np.where(p_fw < 0, -9999, p_fw))
+    dense = g.toarray()
+    np.testing.assert_array_equal(apsp.shortest_path(dense), want)
+
+
+@needs_supernodal
+def test_supernodal_negative_weights_and_cycles():
+    rng = np.random.default_rng(5)
+    g = grid_graph(36, rng, directed=True).tocoo()
+    p = rng.uniform(0, 40, size=g.shape[0])
+    w = g.data + p[g.row] - p[g.col]  # reweighted: negative weights, no negative cycle
+    d_sn = apsp.solve(g.row, g.col, w, g.shape[0], algorithm="supernodal")
+    d_fw = apsp.solve(g.row, g.col, w, g.shape[0], algorithm="fw")
+    np.testing.assert_allclose(d_sn, d_fw, rtol=1e-12, atol=1e-9)
+    w[0] = -1e4  # now a negative cycle through the first edge's vertices
+    src = np.append(g.row, g.col[0])
+    dst = np.append(g.col, g.row[0])
+    w = np.append(w, 1.0)
+    with pytest.raises(apsp.NegativeCycleError):
+        apsp.solve(src, dst, w, g.shape[0], algorithm="supernodal")

@@ -18,9 +18,11 @@ cycle raises ``apsp.NegativeCycleError`` (a subclass of SciPy's where SciPy is i
 self-loop is an edge like any other, as in the command line and ``solve``: one of weight >= 0
 never lowers dist(i, i) = 0, a negative one is a negative cycle (SciPy's 'J' and 'BF' agree; its
 'FW' and 'D' ignore the diagonal). Every method ('auto', 'FW', 'D', 'J', 'BF') gives the exact
-shortest paths (the same Floyd-Warshall). ``overwrite=True`` writes the distances into a dense,
-C-ordered, writeable float64 array given as csgraph (SciPy's 'FW'; here also 'auto', which is
-Floyd-Warshall) and returns it. ``indices`` of any shape give distances of shape
+shortest paths: 'FW' and ``floyd_warshall`` run dense Floyd-Warshall, the others whichever
+the command line's ``--algorithm auto`` would (supernodal Floyd-Warshall on sparse graphs with
+small separators, such as roads and meshes, where the build has METIS; else dense).
+``overwrite=True`` writes the distances into a dense, C-ordered, writeable float64 array given
+as csgraph (SciPy's 'FW'; here also 'auto') and returns it. ``indices`` of any shape give distances of shape
 ``indices.shape + (N,)``, as in SciPy. Too large a graph is a MemoryError that says what it
 needs, before anything of its size is allocated.
 Predecessors follow apsp's rule: the smallest tight in-neighbour on a shortest path of fewest
@@ -30,9 +32,9 @@ A 3-D array (B, n, n) is a batch of B graphs, solved in one call with SciPy's se
 slice (results (B, n, n); a NegativeCycleError names the first bad slice in its ``.graph``).
 ``solve_batch(sizes, src, dst, weight=None, ...)`` solves a PyG-style batch of edge lists.
 
-Native form: ``solve(src, dst, weight, num_vertices, dtype='auto', predecessors=False)`` on an
-edge list, in int32, float32 or float64 (float32 is exact for integer distances below 2^24 and
-takes half the memory of float64).
+Native form: ``solve(src, dst, weight, num_vertices, dtype='auto', predecessors=False,
+algorithm='auto')`` on an edge list, in int32, float32 or float64 (float32 is exact for integer
+distances below 2^24 and takes half the memory of float64).
 """
 
 import collections
@@ -48,6 +50,11 @@ __all__ = ["floyd_warshall", "shortest_path", "solve", "solve_batch", "RaggedRes
            "NegativeCycleError"]
 
 _METHODS = ("auto", "FW", "D", "J", "BF")
+# A dense input goes to the solver as edges, where auto may order it, from this many vertices
+# and at most this many edges per vertex (the command line's thresholds for considering
+# supernodal Floyd-Warshall, src/job/supernodal_choice.cpp).
+_SPARSE_MIN_VERTICES = 1024
+_SPARSE_MAX_DEGREE = 16
 _DTYPES = ("auto", "int32", "float32", "float64")
 
 
@@ -80,10 +87,11 @@ def _check_memory(n, predecessors, host_bytes):
         _native.check_memory(int(n), "float64", predecessors, 0, min(host_bytes, 2**64 - 1))
 
 
-def _solve(csgraph, directed, unweighted, predecessors):
+def _solve(csgraph, directed, unweighted, predecessors, algorithm):
     """SciPy's csgraph conventions, then the solver: (distances float64, predecessors or None).
     Dense and masked inputs go to the solver as one weight matrix (+inf: no edge; the diagonal
-    is not read) unless a self-loop is negative, sparse ones as their edges; a self-loop of
+    is not read) unless a self-loop is negative or, for algorithm 'auto', the graph is sparse;
+    sparse ones as their edges, where 'auto' may take supernodal Floyd-Warshall; a self-loop of
     weight >= 0 never matters, a negative one is a negative cycle."""
     if _is_sparse(csgraph):
         import scipy.sparse
@@ -102,7 +110,7 @@ def _solve(csgraph, directed, unweighted, predecessors):
         if not directed:
             src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
             weight = np.concatenate([weight, weight])
-        return _native.solve_float64(src, dst, weight, n, predecessors)
+        return _native.solve_float64(src, dst, weight, n, predecessors, algorithm)
     shape = np.shape(csgraph)
     _check_square(shape, len(shape), batch=True)
     n = shape[-1]
@@ -122,11 +130,16 @@ def _solve(csgraph, directed, unweighted, predecessors):
         np.minimum(weights, np.swapaxes(weights, -1, -2), out=weights)
     if weights.ndim == 3:  # a batch: SciPy's semantics per slice
         return _native.solve_dense_batch_float64(weights, predecessors)
-    if np.any(np.diagonal(weights) < 0):
-        # A negative cycle, which the solver names by its smallest vertex: as edges, since the
-        # dense form does not read the diagonal.
-        src, dst = np.nonzero(np.isfinite(weights))
-        return _native.solve_float64(src, dst, weights[src, dst], n, predecessors)
+    edges = np.isfinite(weights)
+    np.fill_diagonal(edges, np.diagonal(weights) < 0)
+    # A negative self-loop is a negative cycle, which the solver names by its smallest vertex:
+    # as edges, since the dense form does not read the diagonal. A sparse graph as edges too,
+    # where auto may order it (supernodal Floyd-Warshall).
+    sparse = (algorithm == "auto" and n >= _SPARSE_MIN_VERTICES
+              and np.count_nonzero(edges) <= _SPARSE_MAX_DEGREE * n)
+    if sparse or np.any(np.diagonal(weights) < 0):
+        src, dst = np.nonzero(edges)
+        return _native.solve_float64(src, dst, weights[src, dst], n, predecessors, algorithm)
     return _native.solve_dense_float64(np.ascontiguousarray(weights), predecessors)
 
 
@@ -152,7 +165,7 @@ def _overwritten(csgraph, dist):
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
                    overwrite=False):
     """All-pairs shortest paths, as scipy.sparse.csgraph.floyd_warshall."""
-    dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors))
+    dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors), "fw")
     if overwrite:
         dist = _overwritten(csgraph, dist)
     return _scipy_result(dist, pred, return_predecessors)
@@ -174,7 +187,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         rows[rows < 0] += n
         if np.any((rows < 0) | (rows >= n)):
             raise ValueError("indices out of range 0...N")
-    dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors))
+    dist, pred = _solve(csgraph, directed, unweighted, bool(return_predecessors),
+                        "fw" if method == "FW" else "auto")
     if rows is not None:  # per slice of a batch
         dist = dist[..., rows, :]
         pred = pred[..., rows, :] if return_predecessors else pred
@@ -183,12 +197,16 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     return _scipy_result(dist, pred, return_predecessors)
 
 
-def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False):
+def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False, algorithm="auto"):
     """Shortest paths of the graph with edges src[e] -> dst[e] of weight[e] on num_vertices
     vertices: returns the distances (num_vertices x num_vertices of the dtype; the int32
     infinity 2^30 - 1, or +inf, for no path) and, with predecessors=True, also the predecessor
     rows (int32, -1 for none). dtype 'auto': int32 when every weight is an integer (and the
-    bounds hold), otherwise float64. A negative self-loop counts as a negative cycle."""
+    bounds hold), otherwise float64. A negative self-loop counts as a negative cycle.
+    algorithm: 'fw' (dense blocked Floyd-Warshall), 'supernodal' (Floyd-Warshall on a
+    nested-dissection order: sparse graphs with small separators; needs a build with METIS) or
+    'auto' (supernodal where its ordering predicts less work, as the command line decides).
+    Every algorithm gives the same distances and predecessors on integer weights."""
     if dtype not in _DTYPES:
         raise ValueError("dtype must be one of %s, got %r" % (", ".join(_DTYPES), dtype))
     src, dst = np.asarray(src), np.asarray(dst)
@@ -211,7 +229,7 @@ def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False):
     native = getattr(_native, "solve_" + dtype)
     dist, pred = native(src.astype(np.int64), dst.astype(np.int64),
                         weight.astype(np.dtype(dtype), copy=False), int(num_vertices),
-                        bool(predecessors))
+                        bool(predecessors), algorithm)
     return (dist, pred) if predecessors else dist
 
 

@@ -1,0 +1,55 @@
+// Whether supernodal Floyd-Warshall (supernodal.hpp) runs, and its plan: asked for, or chosen
+// by auto where its ordering and symbolic phase predict less work than the alternative. One
+// decision for every driver that can run it: the pipeline (rank 0), `apsp path`, the Python
+// module.
+#pragma once
+
+#include <apsp/graph.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/supernodal.hpp>
+
+#include "job/pipeline.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace apsp {
+
+struct SupernodalRequest {
+  bool asked = false;  // --algorithm supernodal: runs whatever the prediction (errors if it cannot)
+  bool automatic = false;  // auto: runs where it predicts less work than `chosen`
+  Algorithm chosen = Algorithm::floyd_warshall;  // auto's pick without it (fw or sssp)
+  bool predecessors = false;                     // the rows are made twice (SupernodalSolver)
+  bool host = true;                              // a host backend (the costs)
+  bool tile_32 = true;            // the build runs the fronts' 32 x 32 tiles (SupernodalOptions)
+  std::int64_t dense_padded = 0;  // dense Floyd-Warshall's padded V
+};
+
+struct SupernodalChoice {
+  Algorithm algorithm = Algorithm::floyd_warshall;  // supernodal, or request.chosen
+  SupernodalPlan plan;                              // when supernodal
+  SupernodalStats stats;                            // considered, decision, times, predictions
+};
+
+// Throws UnavailableError (asked, no METIS) or MemoryError (asked, the ordering cannot fit).
+SupernodalChoice choose_supernodal(std::int64_t vertices, const std::vector<Edge>& edges,
+                                   const SupernodalRequest& request);
+
+// The rows of the result made at once: at most this many bytes of distances. On a GPU the
+// block's rows are the sweeps' threads (supernodal_kernels.hpp): the more, the faster
+// (docs/PERFORMANCE.md entries 39 and 42: a block of 9,336 rows kept 3% of an H100 busy; blocks
+// of more than 2^31 values are byte for byte those of small blocks).
+constexpr std::uint64_t supernodal_block_bytes(bool host) {
+  return std::uint64_t(host ? 16 : 32768) << 20;
+}
+
+// SupernodalSolver::block_rows within `budget` bytes and the limits above.
+template <class ExecSpace, class T>
+std::int64_t supernodal_block_rows(const SupernodalPlan& plan, std::int64_t edges,
+                                   bool predecessors, std::uint64_t budget) {
+  return SupernodalSolver<ExecSpace, T>::block_rows(
+      plan.prediction, plan.vertices, edges, predecessors, budget,
+      supernodal_block_bytes(detail::host_memory<ExecSpace>));
+}
+
+}  // namespace apsp
