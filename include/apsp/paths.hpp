@@ -139,6 +139,58 @@ struct IsPathEdge {
   }
 };
 
+// The kernels of tight_edges and path_edges, as named functors: as nvcc's host-device lambdas
+// (KOKKOS_LAMBDA), the count of tight_edges was called through a null function pointer on the
+// Serial backend of a CUDA build (nvcc 13.0, the unit tests of SupernodalSolver; entry 42 of
+// docs/PERFORMANCE.md).
+template <class Edges, class Tight>
+struct CountTightEdges {
+  Edges edges;
+  Tight tight;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e, std::int64_t& sum) const {
+    sum += tight(edges(e)) ? 1 : 0;
+  }
+};
+template <class Edges, class Tight>
+struct PlaceTightEdges {
+  Edges edges, out;
+  Tight tight;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e, std::int64_t& at, bool final) const {
+    if (!tight(edges(e))) return;
+    if (final) out(at) = edges(e);
+    ++at;
+  }
+};
+template <class Edges, class Offsets>
+struct CountBySource {
+  Edges edges;
+  Offsets offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    Kokkos::atomic_add(&offsets(edges(e).src + 1), std::int64_t(1));
+  }
+};
+template <class Offsets>
+struct PrefixSums {
+  Offsets offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t u, std::int64_t& sum, bool final) const {
+    sum += offsets(u);
+    if (final) offsets(u) = sum;
+  }
+};
+template <class Edges, class Offsets, class Targets, class Weights>
+struct PlaceBySource {
+  Edges edges;
+  Offsets next;
+  Targets targets;
+  Weights weights;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    const auto edge = edges(e);
+    const std::int64_t at = Kokkos::atomic_fetch_add(&next(edge.src), std::int64_t(1));
+    targets(at) = edge.dst;
+    weights(at) = typename Weights::value_type(edge.weight);
+  }
+};
+
 }  // namespace detail
 
 // The shortest-path edges among `edges` that leave rows [first, first + rows.extent(0)) of the
@@ -150,19 +202,14 @@ Edges tight_edges(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& row
                   std::int64_t first, const Edges& edges, Tightness<T> rule = {}) {
   detail::ScopedRegion region("apsp::tight_edges");
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const detail::IsPathEdge<ExecSpace, T> tight{rows, first, std::int64_t(rows.extent(0)), rule};
+  using Tight = detail::IsPathEdge<ExecSpace, T>;
+  const Tight tight{rows, first, std::int64_t(rows.extent(0)), rule};
   std::int64_t total = 0;
-  Kokkos::parallel_reduce(
-      "apsp::paths::count_tight_edges", Range(exec, 0, edges.size()),
-      KOKKOS_LAMBDA(std::int64_t e, std::int64_t & sum) { sum += tight(edges(e)) ? 1 : 0; }, total);
+  Kokkos::parallel_reduce("apsp::paths::count_tight_edges", Range(exec, 0, edges.size()),
+                          detail::CountTightEdges<Edges, Tight>{edges, tight}, total);
   Edges out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::tight_edges"), total);
-  detail::scan_indices(
-      "apsp::paths::place_tight_edges", exec, 0, std::int64_t(edges.size()),
-      KOKKOS_LAMBDA(std::int64_t e, std::int64_t & at, bool final) {
-        if (!tight(edges(e))) return;
-        if (final) out(at) = edges(e);
-        ++at;
-      });
+  detail::scan_indices("apsp::paths::place_tight_edges", exec, 0, std::int64_t(edges.size()),
+                       detail::PlaceTightEdges<Edges, Tight>{edges, out, tight});
   exec.fence();
   return out;
 }
@@ -174,41 +221,27 @@ PathEdges<ExecSpace, T> path_edges(const ExecSpace& exec, std::int64_t vertices,
                                    const Edges& edges) {
   detail::ScopedRegion region("apsp::path_edges");
   using memory_space = typename ExecSpace::memory_space;
+  using Offsets = Kokkos::View<std::int64_t*, memory_space>;
   PathEdges<ExecSpace, T> out;
-  out.offsets = Kokkos::View<std::int64_t*, memory_space>("apsp::path_edges_offsets", vertices + 1);
-  const auto offsets = out.offsets;
+  out.offsets = Offsets("apsp::path_edges_offsets", vertices + 1);
   // Counts by source (in offsets(u + 1)), their prefix sums, then each edge at its source's
   // next free place (the order within a source does not matter to the rule).
-  detail::for_each_index(
-      "apsp::paths::count_path_edges", exec, 0, std::int64_t(edges.size()),
-      KOKKOS_LAMBDA(std::int64_t e) {
-        Kokkos::atomic_add(&offsets(edges(e).src + 1), std::int64_t(1));
-      });
-  detail::scan_indices(
-      "apsp::paths::path_edge_offsets", exec, 0, vertices + 1,
-      KOKKOS_LAMBDA(std::int64_t u, std::int64_t & sum, bool final) {
-        sum += offsets(u);
-        if (final) offsets(u) = sum;
-      });
+  detail::for_each_index("apsp::paths::count_path_edges", exec, 0, std::int64_t(edges.size()),
+                         detail::CountBySource<Edges, Offsets>{edges, out.offsets});
+  detail::scan_indices("apsp::paths::path_edge_offsets", exec, 0, vertices + 1,
+                       detail::PrefixSums<Offsets>{out.offsets});
   const std::int64_t total = edges.size();
   out.targets = Kokkos::View<int*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_targets"), total);
   out.weights = Kokkos::View<T*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_weights"), total);
-  Kokkos::View<std::int64_t*, memory_space> next(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_next"), vertices);
+  Offsets next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path_edges_next"), vertices);
   Kokkos::deep_copy(exec, next,
-                    Kokkos::subview(offsets, std::make_pair(std::int64_t(0), vertices)));
-  const auto targets = out.targets;
-  const auto weights = out.weights;
+                    Kokkos::subview(out.offsets, std::make_pair(std::int64_t(0), vertices)));
   detail::for_each_index(
       "apsp::paths::place_path_edges", exec, 0, std::int64_t(edges.size()),
-      KOKKOS_LAMBDA(std::int64_t e) {
-        const auto edge = edges(e);
-        const std::int64_t at = Kokkos::atomic_fetch_add(&next(edge.src), std::int64_t(1));
-        targets(at) = edge.dst;
-        weights(at) = T(edge.weight);
-      });
+      detail::PlaceBySource<Edges, Offsets, Kokkos::View<int*, memory_space>,
+                            Kokkos::View<T*, memory_space>>{edges, next, out.targets, out.weights});
   exec.fence();
   return out;
 }
