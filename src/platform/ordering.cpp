@@ -19,12 +19,14 @@ static_assert(sizeof(idx_t) == sizeof(std::int32_t), "apsp passes METIS 32-bit i
 // (GKlib's memory and error state are __thread; libmetis.a defines no other writable globals,
 // `readelf -s` shows it). The C library's rand() keeps one state for the process, so two METIS
 // calls on two threads would interleave their draws and order differently from run to run.
-// These definitions give the METIS linked into this binary (hidden: not exported, so they replace
-// rand() for nothing outside it) glibc's own generator (random(3)'s TYPE_3 additive feedback
-// generator, seeded as glibc's srand seeds it) with its state per thread: each METIS call draws
-// the sequence that glibc's rand() would give it alone, so the orders are glibc's serial ones on
-// any number of threads. nested_dissection_order checks that METIS calls this srand (a shared
-// libmetis.so calls the C library's) before it orders on more than one thread.
+// These definitions give the METIS linked into this binary glibc's own generator (random(3)'s
+// TYPE_3 additive feedback generator, seeded as glibc's srand seeds it) with its state per
+// thread: each METIS call draws the sequence that glibc's rand() would give it alone, so the
+// orders are glibc's serial ones on any number of threads. Hidden, so only the code linked into
+// the same binary calls them (also a static Kokkos, whose one draw, a random device choice,
+// gets the same glibc sequence); shared libraries keep the C library's. nested_dissection_order
+// checks that METIS calls this srand (a shared libmetis.so calls the C library's) before it orders
+// on more than one thread.
 namespace {
 
 struct RandState {
