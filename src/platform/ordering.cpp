@@ -26,7 +26,10 @@ static_assert(sizeof(idx_t) == sizeof(std::int32_t), "apsp passes METIS 32-bit i
 // the same binary calls them (also a static Kokkos, whose one draw, a random device choice,
 // gets the same glibc sequence); shared libraries keep the C library's. nested_dissection_order
 // checks that METIS calls this srand (a shared libmetis.so calls the C library's) before it orders
-// on more than one thread.
+// on more than one thread. One thing stays process-wide: the SIGABRT/SIGTERM handlers through which
+// METIS turns its internal failures into return codes (gk_sigtrap); a call that ends may restore
+// the default while another runs, so METIS running out of memory on a thread can end the process
+// instead of returning METIS_ERROR_MEMORY.
 namespace {
 
 struct RandState {
