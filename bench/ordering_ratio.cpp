@@ -1,6 +1,6 @@
 // apsp_ordering_ratio: how much of dense Floyd-Warshall's work an ordering leaves, counted.
 //   apsp_ordering_ratio GRAPH... [--order nd|natural] [--method auto|etree|bitset|both]
-//                                [--format F]
+//                                [--format F] [--threads N]
 // Counts the updates of Floyd-Warshall that skips every update with an operand still infinite:
 // at pivot k (in the order), the rows i with d(i, k) finite times the columns j with d(k, j)
 // finite; prints dense V^3 over that count (issue 25's "counted ordering ratio"). d(i, k) is finite
@@ -12,8 +12,8 @@
 //   Rose, Tarjan and Lueker 1976). O(nnz(L)) time and memory: any V whose factor fits.
 // - bitset: the closure's structure simulated pivot by pivot, V^2 bits (any structure; V up to
 //   ~40k here). `both` runs the two and fails if they differ.
-// The order is METIS' nested dissection (apsp::nested_dissection_order; its time is printed) or
-// the file's own numbering.
+// The order is METIS' nested dissection (apsp::nested_dissection_order on N threads, default all;
+// its time is printed) or the file's own numbering.
 #include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -130,7 +131,8 @@ double bitset_count(std::int32_t vertices,
 int usage() {
   std::fprintf(stderr,
                "usage: apsp_ordering_ratio GRAPH... [--order nd|natural] "
-               "[--method auto|etree|bitset|both] [--format auto|hw3|edges|mtx|dimacs]\n");
+               "[--method auto|etree|bitset|both] [--format auto|hw3|edges|mtx|dimacs] "
+               "[--threads N]\n");
   return 2;
 }
 
@@ -140,11 +142,17 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   std::string order = "nd", method = "auto";
   apsp::Format format = apsp::Format::automatic;
+  int threads = 0;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
-    if ((arg == "--order" || arg == "--method" || arg == "--format") && a + 1 < argc) {
+    if ((arg == "--order" || arg == "--method" || arg == "--format" || arg == "--threads") &&
+        a + 1 < argc) {
       const std::string value = argv[++a];
       if (arg == "--order") order = value;
+      if (arg == "--threads") {
+        threads = std::atoi(value.c_str());
+        if (threads < 1) return usage();
+      }
       if (arg == "--method") method = value;
       if (arg == "--format") {
         const auto f = apsp::format_named(value);
@@ -172,7 +180,7 @@ int main(int argc, char** argv) {
       const auto start = Clock::now();
       std::vector<std::int32_t> perm(std::size_t(graph.vertices));
       if (order == "nd")
-        perm = apsp::nested_dissection_order(graph.vertices, graph.edges);
+        perm = apsp::nested_dissection_order(graph.vertices, graph.edges, threads);
       else
         std::iota(perm.begin(), perm.end(), 0);
       const double order_s = seconds_since(start);

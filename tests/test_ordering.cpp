@@ -1,13 +1,16 @@
 // apsp::nested_dissection_order: a permutation of 0..V-1 in METIS' convention (perm[new] = old)
-// on every shape of input, the same order for the same graph, and the directed structure
-// ordered as its symmetrization. Skipped in a build without METIS, where the call must throw.
+// on every shape of input, the same order for the same graph on any number of threads, and the
+// directed structure ordered as its symmetrization. Skipped in a build without METIS, where the
+// call must throw.
 #include "platform/ordering.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -149,6 +152,60 @@ TEST_F(Ordering, DeterministicAndWeightsIgnored) {
     e.weight = 1000 - e.weight;
   EXPECT_EQ(apsp::nested_dissection_order(40 * 41, edges), first);
 }
+
+TEST_F(Ordering, SameOrderOnOneAndManyThreads) {
+  // Large enough for several levels of separators above METIS_NodeND's parts (4096 vertices),
+  // with isolated vertices and a second component.
+  auto edges = grid(120, 130);
+  for (std::int32_t v = 15600; v + 1 < 16000; ++v)
+    edges.push_back({v, v + 1, 1});
+  const std::int64_t vertices = 16100;
+  const auto one = apsp::nested_dissection_order(vertices, edges, 1);
+  expect_permutation(one, vertices);
+  for (std::int32_t i = 0; i < 100; ++i)
+    EXPECT_GE(one[std::size_t(i)], 16000) << "isolated first";
+  for (const int threads : {2, 3, 8, 0}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    EXPECT_EQ(apsp::nested_dissection_order(vertices, edges, threads), one);
+  }
+}
+
+TEST_F(Ordering, ConcurrentCallsGiveTheirSerialOrders) {
+  // Callers on several threads at once (each ordering on several threads): the orders of the
+  // calls one at a time.
+  const std::vector<std::pair<int, int>> shapes = {{90, 91}, {64, 65}, {100, 47}, {7, 9}};
+  std::vector<std::vector<std::int32_t>> serial, concurrent(shapes.size());
+  for (const auto& [rows, columns] : shapes)
+    serial.push_back(apsp::nested_dissection_order(rows * columns, grid(rows, columns), 1));
+  std::vector<std::thread> callers;
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    callers.emplace_back([&, i] {
+      const auto [rows, columns] = shapes[i];
+      concurrent[i] = apsp::nested_dissection_order(rows * columns, grid(rows, columns), 4);
+    });
+  for (auto& caller : callers)
+    caller.join();
+  EXPECT_EQ(concurrent, serial);
+}
+
+#if defined(__GLIBC__)
+TEST_F(Ordering, MetisRandomNumbersAreGlibcsSequence) {
+  // The per-thread rand() that METIS calls here (ordering.cpp) draws glibc's sequence: METIS
+  // orders as it would with the C library's rand() alone.
+  for (const unsigned seed : {0u, 1u, 4321u, 2147483647u, 4000000000u}) {
+    SCOPED_TRACE(seed);
+    char state[128];
+    random_data glibc{};
+    initstate_r(seed, state, sizeof state, &glibc);
+    std::srand(seed);
+    for (int i = 0; i < 1000; ++i) {
+      std::int32_t expected = 0;
+      random_r(&glibc, &expected);
+      ASSERT_EQ(std::rand(), expected) << "draw " << i;
+    }
+  }
+}
+#endif
 
 TEST_F(Ordering, RejectsEdgesOutOfRange) {
   EXPECT_THROW(apsp::nested_dissection_order(3, {{0, 3, 1}}), apsp::Error);

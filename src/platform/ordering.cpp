@@ -2,14 +2,82 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #if defined(APSP_HAVE_METIS)
 #include <metis.h>
 
 static_assert(sizeof(idx_t) == sizeof(std::int32_t), "apsp passes METIS 32-bit indices");
+
+// METIS' random numbers, one generator per thread. METIS 5.1.0 draws every random number through
+// GKlib's gk_randint32/64, which call the C library's rand(), and seeds it with srand(seed) when
+// each call starts (SetupCtrl -> InitRandom); the rest of its state is per call or thread-local
+// (GKlib's memory and error state are __thread; libmetis.a defines no other writable globals,
+// `readelf -s` shows it). The C library's rand() keeps one state for the process, so two METIS
+// calls on two threads would interleave their draws and order differently from run to run.
+// These definitions give the METIS linked into this binary glibc's own generator (random(3)'s
+// TYPE_3 additive feedback generator, seeded as glibc's srand seeds it) with its state per
+// thread: each METIS call draws the sequence that glibc's rand() would give it alone, so the
+// orders are glibc's serial ones on any number of threads. Hidden, so only the code linked into
+// the same binary calls them (also a static Kokkos, whose one draw, a random device choice,
+// gets the same glibc sequence); shared libraries keep the C library's. nested_dissection_order
+// checks that METIS calls this srand (a shared libmetis.so calls the C library's) before it orders
+// on more than one thread. One thing stays process-wide: the SIGABRT/SIGTERM handlers through which
+// METIS turns its internal failures into return codes (gk_sigtrap); a call that ends may restore
+// the default while another runs, so METIS running out of memory on a thread can end the process
+// instead of returning METIS_ERROR_MEMORY.
+namespace {
+
+struct RandState {
+  std::int32_t r[31];
+  int front = 3, rear = 0;  // glibc's fptr and rptr
+  std::uint64_t seeds = 0;  // srand calls on this thread
+
+  RandState() { seed(1); }
+
+  void seed(unsigned value) {
+    if (value == 0) value = 1;
+    r[0] = std::int32_t(value);
+    std::int32_t word = std::int32_t(value);
+    for (int i = 1; i < 31; ++i) {
+      // r[i] = 16807 r[i - 1] mod (2^31 - 1) without overflow (Schrage), as glibc writes it.
+      const long hi = word / 127773, lo = word % 127773;
+      word = std::int32_t(16807 * lo - 2836 * hi);
+      if (word < 0) word += 2147483647;
+      r[i] = word;
+    }
+    front = 3;
+    rear = 0;
+    for (int i = 0; i < 310; ++i)
+      next();
+  }
+
+  int next() {
+    const std::uint32_t value = std::uint32_t(r[front]) + std::uint32_t(r[rear]);
+    r[front] = std::int32_t(value);
+    front = front + 1 == 31 ? 0 : front + 1;
+    rear = rear + 1 == 31 ? 0 : rear + 1;
+    return int(value >> 1);
+  }
+};
+
+thread_local RandState rand_state;
+
+}  // namespace
+
+extern "C" {
+__attribute__((visibility("hidden"))) void srand(unsigned seed) noexcept {
+  rand_state.seed(seed);
+  ++rand_state.seeds;
+}
+__attribute__((visibility("hidden"))) int rand() noexcept {
+  return rand_state.next();
+}
+}
 #endif
 
 namespace apsp {
@@ -81,32 +149,150 @@ Structure symmetrized_structure(std::int32_t vertices, const std::vector<Edge>& 
   return s;
 }
 
+// One part of the recursion: a subgraph in METIS' CSR form, its vertices' numbers in the
+// structure (`label`).
+struct Part {
+  std::vector<idx_t> xadj, adjncy;
+  std::vector<std::int32_t> label;
+};
+
+// Parts larger than this are split by apsp's own recursion (a METIS vertex separator, the two
+// sides ordered concurrently, the separator last); smaller ones are ordered by METIS_NodeND,
+// which does the same recursion inside, on one thread. A constant, not a function of the
+// thread count: the order must not depend on the machine.
+constexpr idx_t nd_leaf_vertices = 4096;
+
+void set_options(idx_t (&options)[METIS_NOPTIONS]) {
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_NUMBERING] = 0;
+  options[METIS_OPTION_SEED] = 1;  // fixed: the order is a function of the graph
+}
+
+void check_status(int status, const char* call, idx_t n) {
+  if (status == METIS_ERROR_MEMORY)
+    throw Error("ordering: METIS ran out of memory ordering " + std::to_string(n) + " vertices");
+  if (status != METIS_OK)
+    throw Error(std::string("ordering: ") + call + " failed (status " + std::to_string(status) +
+                ") on " + std::to_string(n) + " vertices");
+}
+
+// METIS_NodeND's order of `part`, written to out[0, n) as the structure's vertices.
+void node_nd(Part& part, std::int32_t* out) {
+  idx_t n = idx_t(part.label.size());
+  idx_t options[METIS_NOPTIONS];
+  set_options(options);
+  std::vector<idx_t> perm(static_cast<std::size_t>(n)), iperm(perm.size());
+  check_status(METIS_NodeND(&n, part.xadj.data(), part.adjncy.data(), nullptr, options, perm.data(),
+                            iperm.data()),
+               "METIS_NodeND", n);
+  for (idx_t i = 0; i < n; ++i)
+    out[i] = part.label[std::size_t(perm[std::size_t(i)])];
+}
+
+// Writes the nested-dissection order of `part` to out[0, n): out[new] = the structure's vertex.
+void order_part(Part part, std::int32_t* out, int threads) {
+  idx_t n = idx_t(part.label.size());
+  idx_t options[METIS_NOPTIONS];
+  set_options(options);
+  if (part.adjncy.empty()) {  // no edges, no fill: any order
+    std::copy(part.label.begin(), part.label.end(), out);
+    return;
+  }
+  if (n <= nd_leaf_vertices) {
+    node_nd(part, out);
+    return;
+  }
+  // where[v]: 0 and 1 the sides, 2 the separator.
+  std::vector<idx_t> where(static_cast<std::size_t>(n));
+  idx_t separator = 0;
+  check_status(METIS_ComputeVertexSeparator(&n, part.xadj.data(), part.adjncy.data(), nullptr,
+                                            options, &separator, where.data()),
+               "METIS_ComputeVertexSeparator", n);
+  Part sides[2];
+  std::vector<idx_t> new_of(static_cast<std::size_t>(n));
+  std::int32_t* last = out + n;
+  for (idx_t v = 0; v < n; ++v) {
+    const idx_t w = where[std::size_t(v)];
+    if (w == 2) continue;
+    new_of[std::size_t(v)] = idx_t(sides[w].label.size());
+    sides[w].label.push_back(part.label[std::size_t(v)]);
+  }
+  if (sides[0].label.empty() || sides[1].label.empty()) {
+    // No split (a clique, or METIS found none): METIS orders it whole.
+    node_nd(part, out);
+    return;
+  }
+  last -= separator;
+  for (idx_t v = 0, k = 0; v < n; ++v)
+    if (where[std::size_t(v)] == 2) last[k++] = part.label[std::size_t(v)];
+  for (Part& side : sides)
+    side.xadj.assign(1, 0);
+  for (idx_t v = 0; v < n; ++v) {
+    const idx_t w = where[std::size_t(v)];
+    if (w == 2) continue;
+    for (idx_t a = part.xadj[std::size_t(v)]; a < part.xadj[std::size_t(v) + 1]; ++a) {
+      const idx_t u = part.adjncy[std::size_t(a)];
+      if (where[std::size_t(u)] == w) sides[w].adjncy.push_back(new_of[std::size_t(u)]);
+    }
+    sides[w].xadj.push_back(idx_t(sides[w].adjncy.size()));
+  }
+  part = Part{};
+  std::int32_t* right = out + sides[0].label.size();
+  if (threads < 2) {
+    order_part(std::move(sides[0]), out, 1);
+    order_part(std::move(sides[1]), right, 1);
+    return;
+  }
+  std::exception_ptr failed;
+  std::thread left([&, half = threads / 2] {
+    try {
+      order_part(std::move(sides[0]), out, half);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  try {
+    order_part(std::move(sides[1]), right, threads - threads / 2);
+  } catch (...) {
+    left.join();
+    throw;
+  }
+  left.join();
+  if (failed) std::rethrow_exception(failed);
+}
+
+// Whether the METIS linked here draws its random numbers from the per-thread generator above.
+bool metis_random_per_thread() {
+  static const bool answer = [] {
+    idx_t n = 3, xadj[] = {0, 1, 3, 4}, adjncy[] = {1, 0, 2, 1}, perm[3], iperm[3];
+    idx_t options[METIS_NOPTIONS];
+    set_options(options);
+    const std::uint64_t before = rand_state.seeds;
+    METIS_NodeND(&n, xadj, adjncy, nullptr, options, perm, iperm);
+    return rand_state.seeds != before;
+  }();
+  return answer;
+}
+
 }  // namespace
 
 std::vector<std::int32_t> nested_dissection_order(std::int64_t vertices,
-                                                  const std::vector<Edge>& edges) {
+                                                  const std::vector<Edge>& edges, int threads) {
   if (vertices < 0 || vertices > INT32_MAX)
     throw Error("ordering: " + std::to_string(vertices) + " vertices; at most 2147483647");
   Structure s = symmetrized_structure(std::int32_t(vertices), edges);
   std::vector<std::int32_t> perm = s.isolated;
-  perm.reserve(std::size_t(vertices));
   if (s.old_of.empty()) return perm;
-
-  idx_t n = idx_t(s.old_of.size());
-  std::vector<idx_t> metis_perm(static_cast<std::size_t>(n)), metis_iperm(metis_perm.size());
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_NUMBERING] = 0;
-  options[METIS_OPTION_SEED] = 1;  // fixed: the order is a function of the graph
-  const int status = METIS_NodeND(&n, s.xadj.data(), s.adjncy.data(), nullptr, options,
-                                  metis_perm.data(), metis_iperm.data());
-  if (status == METIS_ERROR_MEMORY)
-    throw Error("ordering: METIS ran out of memory ordering " + std::to_string(n) + " vertices");
-  if (status != METIS_OK)
-    throw Error("ordering: METIS_NodeND failed (status " + std::to_string(status) + ") on " +
-                std::to_string(n) + " vertices");
-  for (const idx_t p : metis_perm)
-    perm.push_back(s.old_of[std::size_t(p)]);
+  const std::size_t isolated = perm.size();
+  perm.resize(std::size_t(vertices));
+  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  if (!metis_random_per_thread()) threads = 1;
+  Part all{std::move(s.xadj), std::move(s.adjncy), {}};
+  all.label.resize(s.old_of.size());
+  std::iota(all.label.begin(), all.label.end(), 0);
+  order_part(std::move(all), perm.data() + isolated, threads);
+  for (std::size_t i = isolated; i < perm.size(); ++i)
+    perm[i] = s.old_of[std::size_t(perm[i])];
   return perm;
 }
 
@@ -116,7 +302,7 @@ bool have_nested_dissection() {
   return false;
 }
 
-std::vector<std::int32_t> nested_dissection_order(std::int64_t, const std::vector<Edge>&) {
+std::vector<std::int32_t> nested_dissection_order(std::int64_t, const std::vector<Edge>&, int) {
   throw OrderingUnavailable(
       "this build has no METIS: nested-dissection orderings need apsp configured with "
       "-DAPSP_ENABLE_METIS=ON (scripts/bootstrap-deps builds METIS)");

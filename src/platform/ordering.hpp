@@ -27,10 +27,14 @@ bool have_nested_dissection();
 // perm[new] = old, the old vertex at new position `new` (METIS' perm), a permutation of
 // 0..vertices-1. The structure ordered is the symmetrized one (an undirected edge u-v where
 // either arc exists; self-loops and parallel edges dropped); weights are ignored. Isolated
-// vertices come first (they cause no fill). Deterministic: the same graph gives the same order
-// (METIS' seed is fixed). Throws OrderingUnavailable without METIS, apsp::Error for an edge out
-// of range or a structure larger than METIS' 32-bit indices hold (2^31 - 1 adjacency entries).
+// vertices come first (they cause no fill). The top levels of the dissection are split by METIS
+// vertex separators and their two sides ordered concurrently on up to `threads` threads (0: the
+// machine's hardware threads), parts of at most 4096 vertices by METIS_NodeND. Deterministic:
+// the same graph gives the same order on any number of threads (every METIS call has the same
+// fixed seed and its own random-number state). Throws OrderingUnavailable without METIS,
+// apsp::Error for an edge out of range or a structure larger than METIS' 32-bit indices hold
+// (2^31 - 1 adjacency entries).
 std::vector<std::int32_t> nested_dissection_order(std::int64_t vertices,
-                                                  const std::vector<Edge>& edges);
+                                                  const std::vector<Edge>& edges, int threads = 0);
 
 }  // namespace apsp
