@@ -417,7 +417,9 @@ needs_supernodal = pytest.mark.skipif(not apsp.config()["supernodal"],
 
 @needs_supernodal
 def test_auto_takes_supernodal_for_a_mesh():
-    g = grid_graph(64, np.random.default_rng(3))
+    # 16,384 vertices: on a GPU, dense Floyd-Warshall is the faster one for a 4,096-vertex mesh
+    # (docs/PERFORMANCE.md entry 36).
+    g = grid_graph(128, np.random.default_rng(3))
     src, dst = g.nonzero()
     for predecessors in (False, True):
         c = apsp._native.explain_choice(src, dst, g.shape[0], "float64", False, predecessors,
