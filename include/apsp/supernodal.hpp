@@ -539,32 +539,45 @@ class SupernodalSolver {
   // The smallest user vertex on a negative cycle, or -1 (SupernodalFactor).
   std::int64_t negative_cycle_vertex() const { return factor_.negative_cycle_vertex(); }
 
-  // Every distance row, in order, into sink; with predecessors each block's shortest-path
-  // edges are kept for select_paths. RowSeconds::compute: making the rows.
-  RowSeconds distance_rows(const RowSink<T>& sink, const BlockDone& done = {}) {
+  // Every distance row (or rows [from, to): a rank's share), in order, into sink; with
+  // predecessors each block's shortest-path edges are kept for select_paths. RowSeconds::compute:
+  // making the rows.
+  RowSeconds distance_rows(const RowSink<T>& sink, const BlockDone& done = {},
+                           std::int64_t from = 0, std::int64_t to = -1) {
+    check_range("distance", from, to);
     RowSeconds seconds;
-    each_block(seconds, done, [&](std::int64_t first, std::int64_t count, const Matrix& part) {
-      download_(exec_, part, first, count, sink, seconds);
-      if (!predecessors_) return;
-      const auto start = detail::Clock::now();
-      const DeviceEdges<ExecSpace> tight = tight_edges(exec_, part, first, edges_, rule_);
-      const std::size_t had = tight_.size();
-      tight_.resize(had + tight.size());
-      Kokkos::deep_copy(
-          Kokkos::View<Edge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-              tight_.data() + had, tight.size()),
-          tight);
-      seconds.search += detail::seconds_since(start);
-    });
+    each_block(
+        seconds, done,
+        [&](std::int64_t first, std::int64_t count, const Matrix& part) {
+          download_(exec_, part, first, count, sink, seconds);
+          if (!predecessors_) return;
+          const auto start = detail::Clock::now();
+          const DeviceEdges<ExecSpace> tight = tight_edges(exec_, part, first, edges_, rule_);
+          const std::size_t had = tight_.size();
+          tight_.resize(had + tight.size());
+          Kokkos::deep_copy(
+              Kokkos::View<Edge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                  tight_.data() + had, tight.size()),
+              tight);
+          seconds.search += detail::seconds_since(start);
+        },
+        from, to);
     return seconds;
   }
 
-  // With predecessors, after distance_rows: the shortest-path edges by source.
-  void select_paths() {
+  // With predecessors, after distance_rows: the shortest-path edges by source, of the rows made
+  // here, or `every` rank's (take_path_edges) where ranks share the rows.
+  void select_paths() { select_paths(take_path_edges()); }
+  void select_paths(const std::vector<Edge>& every) {
     if (!predecessors_) throw Error("supernodal: shortest-path edges of a solve without paths");
     edges_ = {};
-    paths_ = path_edges<T>(exec_, vertices_, upload_edges(exec_, tight_));
-    std::vector<Edge>().swap(tight_);
+    paths_ = path_edges<T>(exec_, vertices_, upload_edges(exec_, every));
+  }
+  // The shortest-path edges that distance_rows found (leaving the rows it made).
+  std::vector<Edge> take_path_edges() {
+    std::vector<Edge> found;
+    found.swap(tight_);
+    return found;
   }
 
   // Every predecessor row (or rows [from, to)), in order, into sink, after select_paths: each
@@ -572,10 +585,7 @@ class SupernodalSolver {
   RowSeconds predecessor_rows(const RowSink<int>& sink, const BlockDone& done = {},
                               std::int64_t from = 0, std::int64_t to = -1) {
     if (!paths_.offsets.data()) throw Error("supernodal: predecessor rows before select_paths");
-    if (to < 0) to = vertices_;
-    if (from < 0 || from > to || to > vertices_)
-      throw Error("supernodal: predecessor rows [" + std::to_string(from) + ", " +
-                  std::to_string(to) + ") out of range");
+    check_range("predecessor", from, to);
     RowSeconds seconds;
     std::unique_ptr<PredecessorRows<ExecSpace, T>> search;
     detail::RowDownload<ExecSpace, int> download;
@@ -596,6 +606,12 @@ class SupernodalSolver {
   }
 
  private:
+  void check_range(const char* what, std::int64_t from, std::int64_t to) const {
+    if (from < 0 || (to >= 0 && (from > to || to > vertices_)) || (to < 0 && from > vertices_))
+      throw Error(std::string("supernodal: ") + what + " rows [" + std::to_string(from) + ", " +
+                  std::to_string(to < 0 ? vertices_ : to) + ") out of range");
+  }
+
   // Each block of distance rows [from, to) made, then handed to work(first, count, rows).
   template <class Work>
   void each_block(RowSeconds& seconds, const BlockDone& done, const Work& work,

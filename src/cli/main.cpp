@@ -69,7 +69,8 @@ const char* usage = R"(usage:
       --algorithm A       fw (blocked Floyd-Warshall), sssp (Dijkstra from every source,
                           host backends, needs Kokkos Kernels), supernodal (Floyd-Warshall
                           on a nested-dissection order's separator tree: sparse graphs with
-                          small separators, roads, meshes; one process, needs METIS) or
+                          small separators, roads, meshes; needs METIS; under mpirun
+                          each rank makes the factor and its share of the rows) or
                           auto (default: the one predicted fastest for the graph and backend)
       --tile B            tile size (default: the backend's best that fits the device)
       --shape K           tile shape K of `apsp shapes` (tile, threads, register block)

@@ -152,9 +152,9 @@ class Pipeline {
       watch_.lap(seconds().plan);
       solve_sssp();
     } else if (plan_.algorithm == Algorithm::supernodal) {
+      partition_supernodal();
       visit_distance_type(plan_.distance, [&](auto t) {
         using T = decltype(t);
-        edges_ = std::move(graph_.edges);
         check_supernodal_memory<T>();
         create_outputs();
         watch_.lap(seconds().plan);
@@ -276,18 +276,10 @@ class Pipeline {
   }
 
   // --- supernodal Floyd-Warshall (rank 0, in plan): asked for, or where auto finds it worth it
-  // (supernodal_choice.hpp). One process only: P ranks run fw.
+  // (supernodal_choice.hpp). With P ranks every rank makes the factor and its share of the rows
+  // (partition_supernodal).
   Algorithm plan_supernodal(const Plan& p, bool asked) {
     SupernodalStats& sn = stats_.supernodal;
-    if (ranks_.size() > 1) {
-      if (!asked) return p.algorithm;
-      sn.considered = true;
-      sn.decision =
-          "asked, but it runs on one process: " + std::to_string(ranks_.size()) + " ranks run fw";
-      stats_.warnings.push_back("--algorithm supernodal runs on one process; these " +
-                                std::to_string(ranks_.size()) + " ranks run fw");
-      return Algorithm::floyd_warshall;
-    }
     SupernodalRequest request;
     request.asked = asked;
     request.automatic = config_.algorithm == Algorithm::automatic;
@@ -334,39 +326,44 @@ class Pipeline {
     SupernodalSolver<ExecSpace, T> solver(exec_, v, sn_block_, plan_.predecessors,
                                           WeightFacts{facts_.integer_weights != 0, facts_.max_abs});
     auto start = Clock::now();
-    solver.factor(sn_plan_, edges_, plan_.negative_weights);
+    collectively(ranks_, [&] { solver.factor(sn_plan_, edges_, plan_.negative_weights); });
     sn.factor = detail::seconds_since(start);
     std::vector<Edge>().swap(edges_);
     throw_negative_cycle(cycle_verdict<T>(solver.negative_cycle_vertex()), plan_.distance);
     watch_.lap(seconds().compute);
 
-    // Rows by blocks, each handed to OUT as soon as it is made; with predecessors every block
-    // twice (SupernodalSolver).
+    // This rank's rows by blocks, each handed to OUT as soon as it is made; with predecessors
+    // every block twice (SupernodalSolver). Progress: rank 0's blocks.
+    const std::int64_t from = first_row_, to = first_row_ + real_rows_;
     const int passes = plan_.predecessors ? 2 : 1;
-    const int blocks = int(solver.blocks());
+    const int blocks = int((real_rows_ + sn_block_ - 1) / sn_block_);
     int done = 0;
-    const auto progress = [&](std::int64_t first, std::int64_t count) {
+    const auto progress = [&](std::int64_t, std::int64_t) {
       ++done;
       if (!progress_ || !ranks_.root()) return;
       const SupernodalPrediction& w = sn_plan_.prediction;
-      const double made = double(done > blocks ? v : 0) + double(first + count);
       progress_({"row block", done, passes * blocks,
-                 w.factor_updates + w.row_updates * made / double(v)});
+                 w.factor_updates + w.row_updates * double(done) / double(passes * blocks)});
     };
     RowSeconds rows;
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
-      rows = solver.distance_rows(sink_into<T>(sink), progress);
+      rows = solver.distance_rows(sink_into<T>(sink), progress, from, to);
     });
     sn.rows = rows.compute;
     watch_.lap(seconds().compute, {{&seconds().write, shipped},
                                    {&seconds().download, rows.download},
                                    {&seconds().predecessors, rows.search}});
     if (!plan_.predecessors) return;
+    // Every rank's shortest-path edges, on every rank.
     start = Clock::now();
-    solver.select_paths();
+    const std::vector<Edge> mine = solver.take_path_edges();
+    const std::vector<char> all = ranks_.gather(mine.data(), mine.size(), sizeof(Edge));
+    std::vector<Edge> every(all.size() / sizeof(Edge));
+    std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
+    collectively(ranks_, [&] { solver.select_paths(every); });
     seconds().predecessors += detail::seconds_since(start);
     const double written = pred_out_->write([&](const RowOutput::Sink& sink) {
-      rows = solver.predecessor_rows(sink_into<int>(sink), progress);
+      rows = solver.predecessor_rows(sink_into<int>(sink), progress, from, to);
     });
     sn.rows += rows.compute;
     watch_.lap(seconds().predecessors,
@@ -414,6 +411,32 @@ class Pipeline {
     edges_ = std::move(graph_.edges);
     edges_.resize(count);
     ranks_.broadcast(edges_.data(), count * sizeof(Edge), 0);
+  }
+
+  // --- partition (supernodal): every rank gets every edge and rank 0's order, makes the same
+  // plan (supernodal_symbolic is a function of them) and factor, and a contiguous block of the
+  // rows.
+  void partition_supernodal() {
+    const RowBlocks blocks{int(plan_.vertices), ranks_.size()};
+    first_row_ = blocks.first(ranks_.rank());
+    real_rows_ = blocks.count(ranks_.rank());
+    if (ranks_.size() == 1) {
+      edges_ = std::move(graph_.edges);
+      return;
+    }
+    std::uint64_t count = graph_.edges.size();
+    ranks_.broadcast(&count, sizeof count, 0);
+    edges_ = std::move(graph_.edges);
+    edges_.resize(count);
+    ranks_.broadcast(edges_.data(), count * sizeof(Edge), 0);
+    std::vector<std::int32_t> perm = sn_plan_.perm;
+    perm.resize(std::size_t(plan_.vertices));
+    ranks_.broadcast(perm.data(), perm.size() * sizeof(std::int32_t), 0);
+    collectively(ranks_, [&] {
+      if (ranks_.root()) return;
+      sn_plan_ = supernodal_symbolic(plan_.vertices, edges_, perm);
+      sn_tile_ = sn_plan_.tile;
+    });
   }
 
   // --- resources, before any work: what each rank needs, checked on every device for the ranks

@@ -79,13 +79,18 @@ same parts.txt --allow-negative
 same_paths parts.txt --allow-negative
 # apsp path computes its row with supernodal (asked, or auto's pick) too: fw's path.
 for algorithm in fw supernodal auto; do
-  "$apsp" "${backend_option[@]}" path --algorithm $algorithm road.bin 3 1400 >path-$algorithm.txt ||
+  "$apsp" path "${backend_option[@]}" --algorithm $algorithm road.bin 3 1400 >path-$algorithm.txt ||
     fail "path --algorithm $algorithm: exit code $?"
 done
 grep -q '^3 -> 1400: length' path-fw.txt || fail "path: $(cat path-fw.txt)"
 cmp -s path-fw.txt path-supernodal.txt || fail "path: supernodal's differs from fw's"
 cmp -s path-fw.txt path-auto.txt || fail "path: auto's differs from fw's"
-refused "path's --algorithm expects auto, fw or supernodal" path --algorithm sssp road.bin 3 1400
+rc=0
+"$apsp" path "${backend_option[@]}" --algorithm sssp road.bin 3 1400 >stdout.txt 2>stderr.txt || rc=$?
+[[ $rc == 2 ]] || fail "path --algorithm sssp: exit code $rc, expected 2"
+expect_one_apsp_line stderr.txt
+grep -qF "path's --algorithm expects auto, fw or supernodal" stderr.txt ||
+  fail "path --algorithm sssp: $(cat stderr.txt)"
 # A negative cycle inside one component: the same words as fw's.
 printf '# vertices 6\n0 1 2\n1 2 -3\n2 0 0\n3 4 1\n4 5 1\n' >cycle.txt
 refused "negative cycle through vertex 0" --algorithm supernodal --allow-negative cycle.txt out.bin

@@ -110,6 +110,19 @@ case $case in
   npy)  # NumPy's format: its header, then the rows at their offsets
     graph 130 0.05
     options=(--tile 32 --output-format npy) paths=1 ;;
+  supernodal)  # the factor on every rank, the rows split; the ranks' shortest-path edges shared
+    "$apsp" generate --class road --vertices 700 --seed 7 in.in 2>/dev/null
+    options=(--algorithm supernodal) paths=1 ;;
+  supernodal_text)  # rows of varying length, through rank 0
+    "$apsp" generate --class grid --vertices 300 --seed 7 in.in 2>/dev/null
+    options=(--algorithm supernodal --output-format text) paths=1 ;;
+  supernodal_negative)
+    negative_graph 200 0
+    in=negative.txt options=(--algorithm supernodal --allow-negative) paths=1 ;;
+  supernodal_cycle)
+    negative_graph 200 1
+    in=negative.txt options=(--algorithm supernodal --allow-negative)
+    message="negative cycle through vertex" ;;
   sssp)  # sources split over the ranks
     graph 300 0.01
     options=(--algorithm sssp) ;;
