@@ -18,8 +18,8 @@ namespace apsp {
 namespace detail {
 namespace {
 
-// What went through the page cache (all of it where O_DIRECT is refused): writeback starts on
-// each step of this many bytes written; once more steps than this are in flight, the writer
+// Where O_DIRECT is refused, everything goes through the page cache: writeback starts on each
+// step of this many bytes written; once more steps than this are in flight, the writer
 // waits for the oldest, so that the file's dirty pages stay under 512 MB and the final fsync has
 // little to do, however large the file.
 constexpr std::uint64_t writeback_step = std::uint64_t(32) << 20;
@@ -154,7 +154,7 @@ void WriteBehind::write_buffer(const Buffer& buffer) {
   buffered(begin, first);
   write_direct(first, data + (first - begin), std::size_t(last - first));
   buffered(last, end);
-  if (!writeback_) return;
+  if (!writeback_ || direct_fd_ >= 0) return;  // direct: only a few partial blocks are dirty
   if (buffer.offset != unflushed_end_) {
     start_writeback();
     unflushed_begin_ = buffer.offset;

@@ -1,15 +1,16 @@
 // Writing behind the producer of rows: WriteBehind copies each piece handed to it into one of a
-// few buffers and returns; a writer thread writes the filled buffers (consecutive pieces in one
-// call), so that computing the next rows and writing the last ones go on at once. The producer
-// waits only when every buffer is full; its memory is the buffers, whatever the file's size.
+// few buffers and returns; a writer thread writes the filled buffers (consecutive pieces
+// together), so that computing the next rows and writing the last ones go on at once. The
+// producer waits only when every buffer is full; its memory is the buffers, whatever the file's
+// size.
 //
 // Where the file system takes O_DIRECT, the writer writes the buffers' whole blocks that way,
 // past the page cache: on a 2-core VM buffered writes and their writeback reached 320 MB/s,
 // direct ones 1.5 GB/s (docs/PERFORMANCE.md entry 40), and the final fsync finds nothing left
 // but metadata. Buffers cover aligned ranges of the file for that, so that only the ends of a
-// run of consecutive pieces (a rank's first and last rows) go through the page cache; and there
-// the writer starts the disk's writeback of what it wrote as it goes (sync_file_range), so that
-// the fsync that finishes the file finds little left either way.
+// run of consecutive pieces (a rank's first and last rows) go through the page cache. Where
+// O_DIRECT is refused, the writer starts the disk's writeback of what it wrote as it goes
+// (sync_file_range), so that the fsync that finishes the file finds little left either way.
 #pragma once
 
 #include <condition_variable>
