@@ -74,7 +74,8 @@ class RowOutput {
                                : ""));
         }
 #if defined(O_DIRECT)
-        // -1 where the file system refuses it (tmpfs): the writer writes through the page cache.
+        // -1 where the file system refuses it (tmpfs before Linux 6.6): the writer then writes
+        // through the page cache.
         direct_fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
 #endif
       });
