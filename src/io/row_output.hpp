@@ -4,7 +4,8 @@
 // Two ways, chosen once by rank 0:
 //   - at offsets: HW3 and .npy rows into a regular file have fixed places (after the .npy
 //     header, which rank 0 writes), so every rank opens the unfinished file and writes its rows
-//     there at once (pwrite);
+//     there at once, behind its producer (write_behind.hpp: a writer thread per rank, no MPI
+//     in it);
 //   - through rank 0: text rows (their length varies) and outputs without offsets (a pipe, a
 //     device such as /dev/null or /dev/full) are written by rank 0 alone, in row order: rank 0
 //     writes its own rows, then each other rank in turn ships its rows to rank 0 in pieces.
@@ -20,10 +21,12 @@
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"
+#include "io/write_behind.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <functional>
@@ -70,6 +73,11 @@ class RowOutput {
                                  "system all ranks share)"
                                : ""));
         }
+#if defined(O_DIRECT)
+        // -1 where the file system refuses it (tmpfs before Linux 6.6): the writer then writes
+        // through the page cache.
+        direct_fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
+#endif
       });
     }
     if (!at_offsets_) pairs_ = pairs(ranks);
@@ -77,24 +85,31 @@ class RowOutput {
 
   ~RowOutput() {
     if (fd_ >= 0) ::close(fd_);
+    if (direct_fd_ >= 0) ::close(direct_fd_);
   }
   RowOutput(const RowOutput&) = delete;
   RowOutput& operator=(const RowOutput&) = delete;
 
   // Collective: produce(sink) runs once on every rank and hands its rows, in increasing order, to
-  // sink. Returns the seconds spent in writing and shipping rows on this rank.
+  // sink. Returns the seconds that writing and shipping rows held up this rank's producer (rows
+  // written at offsets: copying them, and waiting for the writer; its own seconds add up in
+  // behind_seconds()).
   double write(const std::function<void(const Sink&)>& produce) {
     seconds_ = 0;
     if (at_offsets_) {
       collectively(ranks_, [&] {
         const std::size_t bytes = row_bytes();
-        if (ranks_.root() && !header_.empty())
-          write_all_at(fd_, 0, header_.data(), header_.size(), name_);
+        const std::uint64_t whole = header_.size() + std::uint64_t(vertices_) * bytes;
+        WriteBehind behind(fd_, direct_fd_, name_,
+                           std::size_t(std::min<std::uint64_t>(WriteBehind::default_buffer_bytes,
+                                                               std::max<std::uint64_t>(whole, 1))));
+        if (ranks_.root() && !header_.empty()) behind.put(0, header_.data(), header_.size());
         produce([&](std::int64_t row, const void* data) {
-          const auto start = Clock::now();
-          write_all_at(fd_, header_.size() + std::uint64_t(row) * bytes, data, bytes, name_);
-          seconds_ += seconds_since(start);
+          behind.put(header_.size() + std::uint64_t(row) * bytes, data, bytes);
         });
+        behind.finish();
+        seconds_ = behind.waited_seconds();
+        behind_seconds_ += behind.writer_seconds();
       });
       return seconds_;
     }
@@ -140,9 +155,17 @@ class RowOutput {
     return seconds_;
   }
 
+  // Seconds the writer threads of every write() spent writing rows at offsets, alongside the
+  // producer's work (0 through rank 0).
+  double behind_seconds() const {
+    return behind_seconds_;
+  }
+
   // Collective: this rank's rows on the disk (rank 0's file is finished by its transaction).
   void close() {
     collectively(ranks_, [&] {
+      if (direct_fd_ >= 0) ::close(direct_fd_);
+      direct_fd_ = -1;
       if (fd_ < 0) return;
       const int fd = fd_;
       fd_ = -1;
@@ -162,7 +185,9 @@ class RowOutput {
     return all;
   }
 
-  std::size_t row_bytes() const { return std::size_t(vertices_) * value_bytes(type_); }
+  std::size_t row_bytes() const {
+    return std::size_t(vertices_) * value_bytes(type_);
+  }
 
   // A row in the output's format, appended to `to`.
   void append_row(std::string& to, const void* row) const {
@@ -217,8 +242,10 @@ class RowOutput {
   std::string header_;  // before the rows: the .npy header, or nothing
   bool at_offsets_ = false;
   int fd_ = -1;
+  int direct_fd_ = -1;  // the same file with O_DIRECT, where its file system allows
   std::vector<std::unique_ptr<Ranks>> pairs_;
   double seconds_ = 0;
+  double behind_seconds_ = 0;
 };
 
 }  // namespace detail

@@ -633,6 +633,7 @@ class Pipeline {
   // --- commit: every rank's rows on the disk; then, once all have, rank 0 writes the record of
   // the run and commits every output together.
   void commit() {
+    seconds().write_behind = out_->behind_seconds() + (pred_out_ ? pred_out_->behind_seconds() : 0);
     out_->close();
     if (pred_out_) pred_out_->close();
     watch_.lap(seconds().commit);

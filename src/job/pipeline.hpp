@@ -50,10 +50,13 @@ struct StageSeconds {
   double compute = 0;  // the distances (communication included), the negative-cycle check
   double predecessors = 0;  // the predecessor rows (with --predecessors)
   double download = 0;      // waiting for rows to come off the device
-  double write = 0;         // writing rows
+  double write = 0;         // writing rows: what it held up their producer (row_output.hpp)
   double commit = 0;        // the rows on the disk (fsync) on every rank
   double total = 0;
-  double communication = 0;               // within compute: moving pivot rows (MPI)
+  double communication = 0;  // within compute: moving pivot rows (MPI)
+  // Alongside the stages: the writer threads writing rows of OUT and P at their offsets, and
+  // starting their writeback to the disk, while the rows' producer went on (write_behind.hpp).
+  double write_behind = 0;
   std::uint64_t communication_bytes = 0;  // pivot-row bytes received
 };
 

@@ -22,7 +22,7 @@ std::string stage_json(const StageSeconds& s) {
     << ", \"compute\": " << s.compute << ", \"predecessors\": " << s.predecessors
     << ", \"download\": " << s.download << ", \"write\": " << s.write
     << ", \"commit\": " << s.commit << ", \"total\": " << s.total
-    << ", \"communication\": " << s.communication
+    << ", \"communication\": " << s.communication << ", \"write_behind\": " << s.write_behind
     << ", \"communication_bytes\": " << s.communication_bytes << "}";
   return j.str();
 }

@@ -95,6 +95,19 @@ case $case in
     expect_one_apsp_line stderr.txt
     grep -qF "File too large" stderr.txt || fail "not a write error: $(cat stderr.txt)"
     [[ ! -e o.bin && ! -e s.json ]] || fail "an output appeared although the run failed" ;;
+  write_error_behind)
+    # The rows are written behind their producer (a writer thread): its write error (EFBIG past
+    # `ulimit -f`, 8 MiB of a 100 MB OUT) stops the producer of the next rows and is reported
+    # like a synchronous one: one line, exit 2, no output, in the time of a few row blocks.
+    "$apsp" generate --class road --vertices 5000 --seed 3 road.bin 2>/dev/null
+    rc=0
+    (ulimit -f 8192 && timeout 60 "$apsp" --algorithm supernodal road.bin o.bin --stats s.json \
+      >stdout.txt 2>stderr.txt) || rc=$?
+    [[ $rc == 2 ]] || fail "exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
+    expect_one_apsp_line stderr.txt
+    grep -qF "cannot write output 'o.bin': File too large" stderr.txt ||
+      fail "not the write error: $(cat stderr.txt)"
+    [[ ! -e o.bin && ! -e s.json ]] || fail "an output appeared although the run failed" ;;
   all_outputs_committed)
     succeeds g.bin o.bin --predecessors p.bin --stats s.json
     cmp -s o.bin expected.out || fail "wrong distances"
