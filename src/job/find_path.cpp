@@ -267,17 +267,12 @@ SupernodalChoice path_algorithm(const ExecSpace& exec, const SolveConfig& config
     throw Error(
         "apsp path follows predecessors, which sssp does not write: use --algorithm fw "
         "or supernodal");
-  SupernodalRequest request;
+  const Plan plan =
+      make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
+  SupernodalRequest request = device_request(exec, Distance<T>::type, graph.vertices, plan.shape);
   request.asked = config.algorithm == Algorithm::supernodal;
   request.automatic = config.algorithm == Algorithm::automatic;
   request.predecessors = true;
-  request.host = detail::host_memory<ExecSpace>;
-  const auto shapes = available_shapes(exec, Distance<T>::type);
-  request.tile_32 = std::any_of(shapes.begin(), shapes.end(),
-                                [](const ShapeChoice& shape) { return shape.tile == 32; });
-  const Plan plan =
-      make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
-  request.dense_padded = padded_size(graph.vertices, plan.shape);
   return choose_supernodal(graph.vertices, graph.edges, request);
 }
 

@@ -280,16 +280,11 @@ class Pipeline {
   // (partition_supernodal).
   Algorithm plan_supernodal(const Plan& p, bool asked) {
     SupernodalStats& sn = stats_.supernodal;
-    SupernodalRequest request;
+    SupernodalRequest request = device_request(exec_, p.distance, p.vertices, p.shape);
     request.asked = asked;
     request.automatic = config_.algorithm == Algorithm::automatic;
     request.chosen = p.algorithm;
     request.predecessors = p.predecessors;
-    request.host = detail::host_memory<ExecSpace>;
-    const auto shapes = available_shapes(exec_, p.distance);
-    request.tile_32 = std::any_of(shapes.begin(), shapes.end(),
-                                  [](const ShapeChoice& shape) { return shape.tile == 32; });
-    request.dense_padded = padded_size(p.vertices, p.shape);
     SupernodalChoice choice = choose_supernodal(graph_.vertices, graph_.edges, request);
     sn = choice.stats;
     if (choice.algorithm == Algorithm::supernodal) {

@@ -10,6 +10,7 @@
 
 #include "job/pipeline.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +31,20 @@ struct SupernodalChoice {
   SupernodalPlan plan;                              // when supernodal
   SupernodalStats stats;                            // considered, decision, times, predictions
 };
+
+// A request with the device's facts filled in: its costs, whether it runs the fronts' tiles, and
+// dense Floyd-Warshall's padded V with the tile shape `dense` (the plan's).
+template <class ExecSpace>
+SupernodalRequest device_request(const ExecSpace& exec, DistanceType type, std::int64_t vertices,
+                                 const ShapeChoice& dense) {
+  SupernodalRequest r;
+  r.host = detail::host_memory<ExecSpace>;
+  const auto shapes = available_shapes(exec, type);
+  r.tile_32 = std::any_of(shapes.begin(), shapes.end(),
+                          [](const ShapeChoice& shape) { return shape.tile == 32; });
+  r.dense_padded = padded_size(vertices, dense);
+  return r;
+}
 
 // Throws UnavailableError (asked, no METIS) or MemoryError (asked, the ordering cannot fit).
 SupernodalChoice choose_supernodal(std::int64_t vertices, const std::vector<Edge>& edges,

@@ -10,6 +10,9 @@
 
 #if defined(APSP_HAVE_METIS)
 #include <metis.h>
+#include <pthread.h>
+
+#include <csignal>
 
 static_assert(sizeof(idx_t) == sizeof(std::int32_t), "apsp passes METIS 32-bit indices");
 
@@ -29,7 +32,8 @@ static_assert(sizeof(idx_t) == sizeof(std::int32_t), "apsp passes METIS 32-bit i
 // on more than one thread. One thing stays process-wide: the SIGABRT/SIGTERM handlers through which
 // METIS turns its internal failures into return codes (gk_sigtrap); a call that ends may restore
 // the default while another runs, so METIS running out of memory on a thread can end the process
-// instead of returning METIS_ERROR_MEMORY.
+// instead of returning METIS_ERROR_MEMORY. MetisSignals below puts both handlers back after the
+// ordering.
 namespace {
 
 struct RandState {
@@ -261,6 +265,36 @@ void order_part(Part part, std::int32_t* out, int threads) {
   if (failed) std::rethrow_exception(failed);
 }
 
+// METIS (GKlib's gk_sigtrap) sets its own SIGTERM and SIGABRT handlers around each call and puts
+// back the ones it found; with calls on several threads the last put back can be METIS' own,
+// which longjmps into a call long gone: a SIGTERM while apsp wrote its rows then crashed it
+// (tests/cli-signal/interrupt.sh, "writing"). For the whole ordering the calling thread blocks
+// SIGTERM (the threads it starts inherit that; a SIGTERM waits, then reaches the handler the
+// process had), and at the end both handlers are put back as they were. (GKlib reports its own
+// errors by raising SIGTERM; for valid input, which the ordering gives it, it raises none.)
+class MetisSignals {
+ public:
+  MetisSignals() {
+    sigaction(SIGTERM, nullptr, &term_);
+    sigaction(SIGABRT, nullptr, &abort_);
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &term, &mask_);
+  }
+  ~MetisSignals() {
+    sigaction(SIGTERM, &term_, nullptr);
+    sigaction(SIGABRT, &abort_, nullptr);
+    pthread_sigmask(SIG_SETMASK, &mask_, nullptr);
+  }
+  MetisSignals(const MetisSignals&) = delete;
+  MetisSignals& operator=(const MetisSignals&) = delete;
+
+ private:
+  struct sigaction term_ = {}, abort_ = {};
+  sigset_t mask_ = {};
+};
+
 // Whether the METIS linked here draws its random numbers from the per-thread generator above.
 bool metis_random_per_thread() {
   static const bool answer = [] {
@@ -286,6 +320,7 @@ std::vector<std::int32_t> nested_dissection_order(std::int64_t vertices,
   const std::size_t isolated = perm.size();
   perm.resize(std::size_t(vertices));
   if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  const MetisSignals signals;
   if (!metis_random_per_thread()) threads = 1;
   Part all{std::move(s.xadj), std::move(s.adjncy), {}};
   all.label.resize(s.old_of.size());

@@ -387,19 +387,14 @@ SupernodalChoice algorithm_for(std::int64_t n, bool negative, bool predecessors,
     throw py::value_error("algorithm must be auto, fw or supernodal, got '" + asked + "'");
   SupernodalChoice choice;
   if (asked == "fw") return choice;
-  SupernodalRequest request;
-  request.asked = asked == "supernodal";
-  request.automatic = asked == "auto";
-  request.predecessors = predecessors;
-  request.host = detail::host_memory<Exec>;
   py::gil_scoped_release release;
   kokkos_thread().run([&] {
     Exec exec;
     const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-    const auto shapes = available_shapes(exec, Distance<T>::type);
-    request.tile_32 = std::any_of(shapes.begin(), shapes.end(),
-                                  [](const ShapeChoice& shape) { return shape.tile == 32; });
-    request.dense_padded = padded_size(n, plan.shape);
+    SupernodalRequest request = device_request(exec, Distance<T>::type, n, plan.shape);
+    request.asked = asked == "supernodal";
+    request.automatic = asked == "auto";
+    request.predecessors = predecessors;
     choice = choose_supernodal(n, edges, request);
   });
   return choice;
