@@ -608,17 +608,28 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
 
 // The memory check of a solve, for the Python layer to make before it allocates anything of
 // size V (a sparse graph's vertex arrays, a dense graph's copy): `edges` and `host_bytes` (what
-// it holds besides the results) as far as it knows them.
+// it holds besides the results) as far as it knows them. With `dense` false (an edge list that
+// auto may order) only the results and host_bytes: each algorithm checks the rest itself.
 void check_memory(std::int64_t n, const std::string& dtype, bool predecessors, std::uint64_t edges,
-                  std::uint64_t host_bytes) {
+                  std::uint64_t host_bytes, bool dense) {
   if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
     throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
   DistanceType type;
   if (!distance_type_named(dtype, type))
     throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
   visit_distance_type(type, [&](auto t) {
-    auto solver =
-        solver_within_memory<decltype(t)>(n, false, std::int64_t(edges), predecessors, host_bytes);
+    using T = decltype(t);
+    if (!dense) {
+      std::uint64_t free = 0, host_free = 0;
+      kokkos_thread().run([&] {
+        free = available_memory(Exec());
+        host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
+      });
+      const std::uint64_t need =
+          detail::saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
+      return require_memory<T>(n, 0, free, need, host_free);
+    }
+    auto solver = solver_within_memory<T>(n, false, std::int64_t(edges), predecessors, host_bytes);
     kokkos_thread().run([&] { solver.reset(); });  // Kokkos objects end on Kokkos' thread
   });
 }
@@ -687,7 +698,7 @@ PYBIND11_MODULE(_native, m) {
         py::arg("dtype"), py::arg("negative"), py::arg("predecessors"), py::arg("algorithm"));
   m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
   m.def("check_memory", &check_memory, py::arg("num_vertices"), py::arg("dtype"),
-        py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"));
+        py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"), py::arg("dense"));
   m.def("config", &config);
   python::register_batch(
       m, [](const std::function<void()>& f) { kokkos_thread().run(f); }, negative_cycle);

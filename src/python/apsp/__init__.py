@@ -79,12 +79,14 @@ def _check_square(shape, ndim, batch=False):
         raise ValueError("graph should be a square array")
 
 
-def _check_memory(n, predecessors, host_bytes):
+def _check_memory(n, predecessors, host_bytes, dense=True):
     """The solver's memory check for V = n in float64 before anything of size V is allocated
-    here; host_bytes: what this layer holds besides the results. (Small graphs skip it: the
-    solver checks again, exactly, before its own work.)"""
+    here; host_bytes: what this layer holds besides the results; dense=False: the results only
+    (an edge list that auto may order: each algorithm checks its own needs). (Small graphs skip
+    it: the solver checks again, exactly, before its own work.)"""
     if 8 * n * n + host_bytes > 1 << 26:
-        _native.check_memory(int(n), "float64", predecessors, 0, min(host_bytes, 2**64 - 1))
+        _native.check_memory(int(n), "float64", predecessors, 0, min(host_bytes, 2**64 - 1),
+                             dense)
 
 
 def _solve(csgraph, directed, unweighted, predecessors, algorithm):
@@ -98,7 +100,7 @@ def _solve(csgraph, directed, unweighted, predecessors, algorithm):
 
         _check_square(csgraph.shape, len(csgraph.shape))
         n = csgraph.shape[0]
-        _check_memory(n, predecessors, 0)
+        _check_memory(n, predecessors, 0, dense=algorithm == "fw")
         csr = scipy.sparse.csr_matrix(csgraph, dtype=np.float64)
         src = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
         dst = csr.indices.astype(np.int64)
