@@ -19,15 +19,7 @@ out=${OUT:-/tmp/apsp-new-solvers}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1 HOME=/root
-k=/tmp/kokkos
-rm -rf $k && cp -a "$carry/kokkos" $k
-cudart= stub=
-for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
-  [ -z "$cudart" ] && [ -e $d/libcudart.so ] && cudart=$d/libcudart.so
-  [ -z "$stub" ] && [ -e $d/stubs/libcuda.so ] && stub=$d/stubs/libcuda.so
-done
-sed -i -e "s#\"/usr/local/cuda/lib/libcudart.so\"#\"$cudart\"#" \
-  -e "s#\"/usr/local/cuda/lib/stubs/libcuda.so\"#\"$stub\"#" $k/lib/cmake/Kokkos/KokkosConfig.cmake
+source "$here/bench/lib/carried-kokkos.sh"  # sets k
 b=$here/build/device  # kept on a warm machine between calls
 start=$(date +%s)
 cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \

@@ -8,7 +8,9 @@
 #      byte (grid V = 4096, road-like V = 5,000); road-like V = 48,000 in one block of rows of
 #      more than 2^31 values against fw's output; road-like V = 115,000 and the mesh V = 65,536
 #      to /dev/null (two runs each, then the road with --predecessors), dense fw on the mesh;
-#   3. the module: tests/python/test_scipy.py's supernodal tests on the GPU.
+#   3. the module: tests/python/test_scipy.py's supernodal tests on the GPU;
+#   4. write: dense fw at V = 46,000 written to a file (8.5 GB) by this tree and by the tree in
+#      CARRY/old.tar (git archive of the commit before rows were written behind), alternated.
 #   bench/gpu-supernodal-paths.sh CARRY                (writes under $OUT)
 # PARTS (default "tests cli python") picks the parts.
 set -uo pipefail
@@ -19,18 +21,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1 HOME=/root
 parts=${PARTS:-tests cli python}
 part() { [[ " $parts " == *" $1 "* ]]; }
-k=/tmp/kokkos
-rm -rf $k && cp -a "$carry/kokkos" $k
-cudart= stub=
-for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
-  [ -z "$cudart" ] && [ -e $d/libcudart.so ] && cudart=$d/libcudart.so
-  [ -z "$stub" ] && [ -e $d/stubs/libcuda.so ] && stub=$d/stubs/libcuda.so
-done
-sed -i -e "s#\"/usr/local/cuda/lib/libcudart.so\"#\"$cudart\"#" \
-  -e "s#\"/usr/local/cuda/lib/stubs/libcuda.so\"#\"$stub\"#" $k/lib/cmake/Kokkos/KokkosConfig.cmake
+source "$here/bench/lib/carried-kokkos.sh"  # sets k
 b=$here/build/device  # kept on a warm machine between calls
 start=$(date +%s)
-targets="apsp_cli apsp_python"
+targets="apsp_cli"
+part python && targets="$targets apsp_python"
 part tests && targets="$targets apsp_tests"
 cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
   -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_PYTHON=ON \
@@ -39,6 +34,15 @@ cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=
   -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
   timeout 480 ninja -C $b -j 16 -k 0 $targets >>"$out/build.log" 2>&1
 echo "build: exit $? after $(($(date +%s) - start)) s"
+if part write; then
+  rm -rf /tmp/old && mkdir -p /tmp/old && tar -xf "$carry/old.tar" -C /tmp/old
+  cmake -S /tmp/old -B /tmp/old/build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" \
+    -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_TESTS=OFF -DAPSP_ENABLE_MPI=OFF -DAPSP_ENABLE_PYTHON=OFF \
+    -DAPSP_ENABLE_BENCHMARKS=OFF >"$out/build-old.log" 2>&1 &&
+    timeout 400 ninja -C /tmp/old/build -j 16 apsp_cli >>"$out/build-old.log" 2>&1
+  echo "old build: exit $? after $(($(date +%s) - start)) s"
+fi
 grep -E 'error|Error' "$out/build.log" | head -20
 nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader
 part tests && {
@@ -88,6 +92,28 @@ part cli && {
   timeout 60 $b/apsp path --algorithm supernodal /tmp/r115.bin 0 114999 >>"$c" 2>&1
   echo "path r115 0 -> 114999: exit $?" >>"$c"
   cat "$c"
+}
+part write && {
+  w=$out/write.txt
+  df -h /tmp | tail -1 >>"$w"
+  $b/apsp generate --vertices 46000 --density 0.0005 --seed 3 /tmp/d46.bin 2>/dev/null
+  for i in 1 2; do
+    for tree in old new; do
+      bin=$b/apsp
+      [ $tree = old ] && bin=/tmp/old/build/apsp
+      sync
+      timeout 200 $bin --algorithm fw --stats /tmp/w.json /tmp/d46.bin /tmp/d46.out >>"$w" 2>&1
+      echo "$tree run $i: exit $?, $(stat -c %s /tmp/d46.out) bytes" >>"$w"
+      python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); s = d['seconds']
+print('  compute %.3f download %.3f write %.3f commit %.3f total %.3f write_behind %s' % (
+  s['compute'], s['download'], s['write'], s['commit'], s['total'], s.get('write_behind')))" /tmp/w.json >>"$w"
+      [ $tree = old ] && mv /tmp/d46.out /tmp/d46.old
+      [ $tree = new ] && { cmp -s /tmp/d46.out /tmp/d46.old && echo "  old = new" >>"$w" || echo "  old != new" >>"$w"; rm -f /tmp/d46.out /tmp/d46.old; }
+    done
+  done
+  cat "$w"
 }
 part python && {
   cd /tmp

@@ -392,9 +392,10 @@ class Pipeline {
     std::copy(mine.begin(), mine.end(), reinterpret_cast<char*>(edges_.data()));
   }
 
-  // --- partition (sssp): contiguous blocks of rows; every rank gets every edge.
-  void partition_sssp() {
-    const RowBlocks blocks{int(plan_.padded), ranks_.size()};
+  // --- partition (sssp, supernodal): contiguous blocks of the `rows` rows; every rank gets
+  // every edge.
+  void every_edge_to_every_rank(std::int64_t rows) {
+    const RowBlocks blocks{int(rows), ranks_.size()};
     first_row_ = blocks.first(ranks_.rank());
     real_rows_ = blocks.count(ranks_.rank());
     if (ranks_.size() == 1) {
@@ -408,22 +409,13 @@ class Pipeline {
     ranks_.broadcast(edges_.data(), count * sizeof(Edge), 0);
   }
 
-  // --- partition (supernodal): every rank gets every edge and rank 0's order, makes the same
-  // plan (supernodal_symbolic is a function of them) and factor, and a contiguous block of the
-  // rows.
+  void partition_sssp() { every_edge_to_every_rank(plan_.padded); }
+
+  // Supernodal: every rank also gets rank 0's order, makes the same plan (supernodal_symbolic is
+  // a function of the order and the edges) and factor, and its block of the rows.
   void partition_supernodal() {
-    const RowBlocks blocks{int(plan_.vertices), ranks_.size()};
-    first_row_ = blocks.first(ranks_.rank());
-    real_rows_ = blocks.count(ranks_.rank());
-    if (ranks_.size() == 1) {
-      edges_ = std::move(graph_.edges);
-      return;
-    }
-    std::uint64_t count = graph_.edges.size();
-    ranks_.broadcast(&count, sizeof count, 0);
-    edges_ = std::move(graph_.edges);
-    edges_.resize(count);
-    ranks_.broadcast(edges_.data(), count * sizeof(Edge), 0);
+    every_edge_to_every_rank(plan_.vertices);
+    if (ranks_.size() == 1) return;
     std::vector<std::int32_t> perm = sn_plan_.perm;
     perm.resize(std::size_t(plan_.vertices));
     ranks_.broadcast(perm.data(), perm.size() * sizeof(std::int32_t), 0);

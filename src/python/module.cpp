@@ -304,6 +304,22 @@ std::uint64_t results_bytes(std::int64_t n, bool predecessors) {
       {matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : std::uint64_t(0)});
 }
 
+// The NumPy arrays of the results of V = n: the distances, and the predecessors where asked for.
+template <class T>
+struct Results {
+  HostArray<T> dist;
+  HostArray<std::int32_t> pred;
+  bool predecessors;
+  Results(std::int64_t n, bool with_predecessors)
+      : dist({n, n}),
+        pred(with_predecessors ? std::vector<py::ssize_t>{n, n} : std::vector<py::ssize_t>{0, 0}),
+        predecessors(with_predecessors) {}
+  // (distances, predecessors or None)
+  py::tuple tuple() const {
+    return predecessors ? py::make_tuple(dist, pred) : py::make_tuple(dist, py::none());
+  }
+};
+
 // A MemoryError that says what V = n in T needs, unless the device and the host (one memory on
 // a CPU) hold it.
 template <class T>
@@ -419,11 +435,9 @@ py::tuple run_supernodal(std::int64_t n, bool negative, double max_abs, bool pre
   const bool one_memory = detail::host_memory<Exec>;
   const std::int64_t block = supernodal_block_rows<Exec, T>(
       plan, e, predecessors, one_memory ? device_free - host_need : device_free);
-  HostArray<T> dist({n, n});
-  HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
-                                            : std::vector<py::ssize_t>{0, 0});
-  T* out = dist.mutable_data();
-  std::int32_t* pred_out = pred.mutable_data();
+  Results<T> results(n, predecessors);
+  T* out = results.dist.mutable_data();
+  std::int32_t* pred_out = results.pred.mutable_data();
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
@@ -437,8 +451,7 @@ py::tuple run_supernodal(std::int64_t n, bool negative, double max_abs, bool pre
       }
     });
   }
-  if (!predecessors) return py::make_tuple(dist, py::none());
-  return py::make_tuple(dist, pred);
+  return results.tuple();
 }
 
 // Solves with the one solver (solver.hpp) on the Kokkos thread and returns (distances,
@@ -453,11 +466,9 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
   std::unique_ptr<Solver<Exec, T>> solver =
       solver_within_memory<T>(n, negative, std::int64_t(edges.size()), predecessors, 0,
                               WeightFacts{whole_weights(edges), max_abs});
-  HostArray<T> dist({n, n});
-  HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
-                                            : std::vector<py::ssize_t>{0, 0});
-  T* out = dist.mutable_data();
-  std::int32_t* pred_out = pred.mutable_data();
+  Results<T> results(n, predecessors);
+  T* out = results.dist.mutable_data();
+  std::int32_t* pred_out = results.pred.mutable_data();
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
@@ -471,8 +482,7 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
       solver.reset();
     });
   }
-  if (!predecessors) return py::make_tuple(dist, py::none());
-  return py::make_tuple(dist, pred);
+  return results.tuple();
 }
 
 template <class T>
