@@ -523,7 +523,13 @@ class SupernodalSolver {
     return std::int64_t((v + blocks - 1) / blocks);
   }
 
-  std::int64_t block() const { return block_; }
+  // The least device memory of a solve: the fixed part and one row.
+  static std::uint64_t least_bytes(const SupernodalPrediction& w, std::int64_t vertices,
+                                   std::int64_t edges, bool predecessors) {
+    return detail::saturating_sum(
+        {fixed_bytes(w, vertices, edges, predecessors), row_bytes(vertices, predecessors)});
+  }
+
   // The blocks of rows of one pass over the rows.
   std::int64_t blocks() const { return (vertices_ + block_ - 1) / block_; }
 

@@ -234,8 +234,7 @@ std::vector<int> supernodal_predecessor_row(const ExecSpace& exec, const SolveCo
                                             const SupernodalPlan& plan, std::int64_t source) {
   using Sn = SupernodalSolver<ExecSpace, T>;
   const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
-  const std::uint64_t need = detail::saturating_sum(
-      {Sn::fixed_bytes(plan.prediction, v, e, true), Sn::row_bytes(v, true)});
+  const std::uint64_t need = Sn::least_bytes(plan.prediction, v, e, true);
   const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
   if (need > usable)
     throw MemoryError("V = " + std::to_string(v) + " needs " + detail::size_text(need) + " on " +

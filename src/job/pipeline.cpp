@@ -302,8 +302,7 @@ class Pipeline {
     const SupernodalPrediction& w = sn_plan_.prediction;
     const std::int64_t v = plan_.vertices, e = stats_.edges;
     const bool paths = plan_.predecessors;
-    const std::uint64_t least =
-        saturating_sum({Sn::fixed_bytes(w, v, e, paths), Sn::row_bytes(v, paths)});
+    const std::uint64_t least = Sn::least_bytes(w, v, e, paths);
     const std::uint64_t budget =
         check_device_memory(least,
                             std::string("the supernodal factor") + (paths ? ", the edges" : "") +

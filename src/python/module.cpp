@@ -428,8 +428,7 @@ py::tuple run_supernodal(std::int64_t n, bool negative, double max_abs, bool pre
     device_free = available_memory(Exec());
     host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
   });
-  const std::uint64_t device_need = detail::saturating_sum(
-      {Sn::fixed_bytes(plan.prediction, n, e, predecessors), Sn::row_bytes(n, predecessors)});
+  const std::uint64_t device_need = Sn::least_bytes(plan.prediction, n, e, predecessors);
   const std::uint64_t host_need = results_bytes<T>(n, predecessors);
   require_memory<T>(n, device_need, device_free, host_need, host_free);
   const bool one_memory = detail::host_memory<Exec>;
