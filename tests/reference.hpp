@@ -4,7 +4,9 @@
 
 #include <apsp/graph.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -30,6 +32,38 @@ inline std::vector<int> reference_floyd_warshall(const apsp::Graph& g) {
       }
     }
   return d;
+}
+
+// The smallest vertex v with a negative closed walk through it, or -1. Plain Floyd-Warshall in
+// double, unclamped (values on a cycle may fall towards -infinity; only signs and finiteness
+// are read), leaves d(u, u) < 0 on at least one vertex of every negative simple cycle (once all
+// its vertices were pivots, d(u, u) is at most its weight) and only on vertices of a negative
+// closed walk; v has one exactly when such a u and v reach each other. O(V^3): small graphs.
+inline std::int64_t reference_negative_cycle_vertex(const apsp::Graph& g) {
+  const std::int64_t v = g.vertices;
+  const double none = std::numeric_limits<double>::infinity();
+  std::vector<double> d(std::size_t(v * v), none);
+  for (std::int64_t i = 0; i < v; ++i)
+    d[std::size_t(i * v + i)] = 0;
+  for (const auto& e : g.edges) {
+    double& x = d[std::size_t(std::int64_t(e.src) * v + e.dst)];
+    x = std::min(x, e.weight);
+  }
+  for (std::int64_t k = 0; k < v; ++k)
+    for (std::int64_t i = 0; i < v; ++i) {
+      const double dik = d[std::size_t(i * v + k)];
+      if (dik == none) continue;
+      for (std::int64_t j = 0; j < v; ++j) {
+        const double dkj = d[std::size_t(k * v + j)];
+        if (dkj != none) d[std::size_t(i * v + j)] = std::min(d[std::size_t(i * v + j)], dik + dkj);
+      }
+    }
+  for (std::int64_t x = 0; x < v; ++x)
+    for (std::int64_t u = 0; u < v; ++u)
+      if (d[std::size_t(u * v + u)] < 0 && d[std::size_t(x * v + u)] != none &&
+          d[std::size_t(u * v + x)] != none)
+        return x;
+  return -1;
 }
 
 inline apsp::Graph random_graph(int vertices, double density, unsigned seed,

@@ -3,6 +3,7 @@
 #include "backends.hpp"
 #include "reference.hpp"
 
+#include <apsp/detail/instances.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 
@@ -14,6 +15,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -387,6 +389,34 @@ TYPED_TEST(FloydWarshall, LookaheadChangesNoBit) {
         EXPECT_EQ(wrong, 0) << what;
       }
     }
+}
+
+}  // namespace
+
+namespace {
+
+// The lookahead's two instances (detail/instances.hpp): where a backend runs them concurrently
+// (streams), each calling thread has a pair of its own, kept for its next solves; elsewhere
+// both are the caller's instance.
+template <class ExecSpace>
+class LookaheadInstances : public ::testing::Test {};
+TYPED_TEST_SUITE(LookaheadInstances, apsp_test::Backends, apsp_test::BackendName);
+
+TYPED_TEST(LookaheadInstances, OnePairPerThread) {
+  using Instances = apsp::detail::Instances<TypeParam>;
+  if (!Instances::concurrent) GTEST_SKIP() << "one instance: the caller's";
+  const TypeParam exec;
+  const auto mains = [&] {
+    const Instances one(exec), again(exec);
+    EXPECT_EQ(&one.main(), &again.main());  // kept, not made again
+    EXPECT_NE(&one.main(), &one.side());
+    return &one.main();
+  };
+  const TypeParam* here = mains();
+  const TypeParam* there = nullptr;
+  std::thread([&] { there = mains(); }).join();
+  EXPECT_NE(here, there);
+  EXPECT_EQ(here, mains());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // (a level at a time in scratch) and the blocked kernels' fronts alone and mixed; the solve of
 // the drivers (SupernodalSolver) with predecessor rows, against the dense Solver's.
 #include "backends.hpp"
+#include "reference.hpp"
 
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/ranks.hpp>
@@ -23,6 +24,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -266,9 +268,11 @@ class Supernodal : public ::testing::Test {
     ExecSpace exec;
     const auto factor = apsp::supernodal_factor<T>(exec, plan, g.edges, negative);
     ASSERT_EQ(reference.cycle >= 0, factor.negative_cycle_vertex() >= 0) << what;
-    if (reference.cycle >= 0) {
-      const std::int64_t v = factor.negative_cycle_vertex();
-      EXPECT_LT(reference.d[std::size_t(v * g.vertices + v)], T(0)) << what << ": vertex " << v;
+    if (reference.cycle >= 0) {  // the vertex every algorithm names (test_negative_cycles.cpp)
+      apsp::SupernodalSolver<ExecSpace, T> solver(exec, g.vertices, g.vertices, false);
+      solver.factor(plan, g.edges, negative);
+      EXPECT_EQ(solver.negative_cycle_vertex(), apsp_test::reference_negative_cycle_vertex(g))
+          << what;
       return;
     }
     EXPECT_EQ(supernodal_all(factor, 7, apsp::RowOrder::user, true), reference.d) << what;
@@ -325,17 +329,20 @@ TYPED_TEST(Supernodal, DisconnectedAndDirected) {
 TYPED_TEST(Supernodal, TilesAndAmalgamation) {
   using ExecSpace = typename TestFixture::ExecSpace;
   const apsp::Graph g = grid(21, 11, 11, 0.05);
+  std::vector<int> tiles;  // every tile of the device's shapes, each once
   for (const apsp::ShapeChoice& shape :
-       apsp::available_shapes<ExecSpace, typename TestFixture::T>(ExecSpace())) {
-    if (shape.tile != 4 && shape.tile != 64) continue;  // the GPU code path and the default
+       apsp::available_shapes<ExecSpace, typename TestFixture::T>(ExecSpace()))
+    if (std::find(tiles.begin(), tiles.end(), shape.tile) == tiles.end())
+      tiles.push_back(shape.tile);
+  ASSERT_FALSE(tiles.empty());
+  for (const int tile : tiles) {
     for (const int small : {1, 200}) {
       apsp::SupernodalOptions options;
-      options.tile = shape.tile;
+      options.tile = tile;
       options.small_supernode = small;
       options.relaxed_fraction = small == 1 ? 0 : 0.3;
       this->check(g, grid_dissection(21, 11),
-                  "tile " + std::to_string(shape.tile) + ", small " + std::to_string(small),
-                  options);
+                  "tile " + std::to_string(tile) + ", small " + std::to_string(small), options);
     }
   }
 }
@@ -400,7 +407,8 @@ TYPED_TEST(Supernodal, SmallFronts) {
 TYPED_TEST(Supernodal, RealWeightsWithinRounding) {
   using T = typename TestFixture::T;
   using ExecSpace = typename TestFixture::ExecSpace;
-  if (std::is_integral<T>::value) return;
+  if (std::is_integral<T>::value)
+    GTEST_SKIP() << "integer weights sum exactly in every type: the exact tests cover them";
   apsp::Graph g = grid(14, 12, 20, 0.1);
   std::mt19937 rng(21);
   std::uniform_real_distribution<double> u(0.01, 10);
@@ -454,6 +462,19 @@ void check_solver(const apsp::Graph& g, const std::vector<std::int32_t>& perm,
   dense.distance_rows(into(want_d, v));
   dense.select_paths();
   dense.predecessor_rows(into(want_p, v));
+  // The dense solver's ranges: from a row to the last by default, and a count of rows.
+  for (const auto& [from, count] : {std::pair<std::int64_t, std::int64_t>{v / 2, -1}, {v / 3, 5}}) {
+    dense.predecessor_rows(into(part, v), from, count);
+    const std::int64_t to = count < 0 ? v : from + count;
+    for (std::int64_t i = 0; i < v; ++i)
+      for (std::int64_t j = 0; j < v; ++j) {
+        const std::size_t at = std::size_t(i * v + j);
+        ASSERT_EQ(part[at], i >= from && i < to ? want_p[at] : -7)
+            << what << ": dense rows from " << from << ", count " << count << ": " << i << ", "
+            << j;
+      }
+  }
+  EXPECT_THROW(dense.predecessor_rows(into(part, v), v - 1, 2), apsp::Error);
   const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm);
   for (const std::int64_t block : {std::int64_t(7), v}) {
     apsp::SupernodalSolver<ExecSpace, T> solver(exec, v, block, true);

@@ -205,7 +205,7 @@ Offsets<ExecSpace> run(const ExecSpace& exec,
         apsp::detail::LoadOne<ExecSpace, Source, T>{source, d.data(), g, int(n), plan.padded});
     apsp::floyd_warshall(exec, d, plan);
     if (Negative) {
-      const std::int64_t v = apsp::negative_cycle_vertex(exec, d, 0, n);
+      const std::int64_t v = apsp::closed_walk_vertex(exec, d, n);
       Kokkos::deep_copy(exec, Kokkos::subview(cycles, g), v);
     }
     Kokkos::parallel_for(

@@ -147,4 +147,28 @@ std::int64_t negative_cycle_vertex(const ExecSpace& exec, const DistanceMatrix<E
   return found < vertices ? found : -1;
 }
 
+// The vertex named for a negative cycle (negative_cycles.hpp: the smallest with a negative
+// closed walk through it), or -1, from a whole closed matrix. Floyd-Warshall leaves d(u, u) < 0
+// on at least one vertex of every negative simple cycle (d(u, u) is at most the cycle's weight
+// once its vertices have all been pivots) and only on vertices with a negative closed walk, but
+// not on all of those (which, depends on its order): v has one exactly when it shares a
+// strongly connected component with a marked u. Costs at most (the smallest marked vertex + 1)
+// x V reads.
+template <class ExecSpace, class T>
+std::int64_t closed_walk_vertex(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T>& dist,
+                                std::int64_t vertices) {
+  const std::int64_t first = negative_cycle_vertex(exec, dist, 0, vertices);
+  if (first < 0) return -1;
+  std::int64_t found = first;
+  Kokkos::parallel_reduce(
+      "apsp::fw::closed_walk_vertex",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, first + 1),
+      KOKKOS_LAMBDA(std::int64_t v, std::int64_t & smallest) {
+        for (std::int64_t u = first; u < vertices && v < smallest; ++u)
+          if (detail::on_closed_walk(dist(u, u), dist(v, u), dist(u, v))) smallest = v;
+      },
+      Kokkos::Min<std::int64_t>(found));
+  return found;
+}
+
 }  // namespace apsp

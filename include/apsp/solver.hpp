@@ -257,6 +257,7 @@ class Solver {
       else
         fill_distance_rows(exec_, local_, first_row_, edges_);
       if (!plan_.predecessors) edges_ = {};
+      if (plan_.negative_weights) cycle_edges_ = edges;
       if (warm_up) {
         detail::warm_up<ExecSpace, T>(exec_, plan_);
         if (plan_.predecessors) detail::warm_up_predecessors(exec_, rule_);
@@ -270,8 +271,8 @@ class Solver {
   using CycleCheck = std::function<CycleVerdict(std::int64_t found)>;
 
   // Collective: Floyd-Warshall on every rank's rows, then, with negative weights, the check:
-  // throws NegativeCycleError (the smallest vertex on a negative cycle, or the check's verdict)
-  // on every rank.
+  // throws NegativeCycleError (the smallest vertex with a negative closed walk through it,
+  // negative_cycles.hpp, or the check's verdict) on every rank.
   ExchangeStats compute(const RoundHooks& hooks = {}, const CycleCheck& check = {}) {
     detail::ScopedRegion region("apsp::solver::compute");
     const ExchangeStats exchange = detail::floyd_warshall_rows(ranks_, exec_, local_, plan_, hooks);
@@ -282,7 +283,17 @@ class Solver {
         if (v >= 0) smallest = v;
       });
       ranks_.min(&smallest, 1);
-      const std::int64_t found = smallest < plan_.vertices ? smallest : -1;
+      std::int64_t found = -1;
+      if (smallest < plan_.vertices) {
+        // Floyd-Warshall's d(v, v) < 0 marks some of the vertices with a negative closed walk,
+        // which ones depending on its order: the vertex named is the one of every algorithm,
+        // found in the whole graph (every rank's edges).
+        const std::vector<char> all =
+            ranks_.gather(cycle_edges_.data(), cycle_edges_.size(), sizeof(Edge));
+        std::vector<Edge> every(all.size() / sizeof(Edge));
+        std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
+        found = smallest_on_negative_closed_walk(std::int32_t(plan_.vertices), every, smallest);
+      }
       throw_negative_cycle(check ? check(found) : CycleVerdict{found}, plan_.distance);
     }
     return exchange;
@@ -319,12 +330,18 @@ class Solver {
     });
   }
 
-  // Predecessor rows [first, first + count) of this rank's real rows (all of them by default),
-  // in batches, after select_paths.
+  // Predecessor rows [first, first + count) of this rank's real rows, in batches, after
+  // select_paths: by default from the first of them, and to the last.
   RowSeconds predecessor_rows(const RowSink<int>& sink, std::int64_t first = -1,
                               std::int64_t count = -1) {
     if (!predecessors_) throw Error("predecessor rows before the shortest-path edges");
-    if (first < 0) first = first_row_, count = real_rows_;
+    const std::int64_t end = first_row_ + real_rows_;
+    if (first < 0) first = first_row_;
+    if (count < 0) count = end - first;
+    if (first < first_row_ || count > end - first)
+      throw Error("predecessor rows [" + std::to_string(first) + ", " +
+                  std::to_string(first + count) + ") outside this rank's rows [" +
+                  std::to_string(first_row_) + ", " + std::to_string(end) + ")");
     RowSeconds seconds;
     detail::RowDownload<ExecSpace, int> download;
     for (std::int64_t at = first; at < first + count; at += batch_) {
@@ -342,6 +359,7 @@ class Solver {
     predecessors_.reset();
     local_ = {};
     edges_ = {};
+    std::vector<Edge>().swap(cycle_edges_);
   }
 
  private:
@@ -354,6 +372,7 @@ class Solver {
   Tightness<T> rule_;
   Matrix local_;
   DeviceEdges<ExecSpace> edges_;
+  std::vector<Edge> cycle_edges_;  // with negative weights: this rank's, to name a cycle's vertex
   std::unique_ptr<PredecessorRows<ExecSpace, T>> predecessors_;
 };
 

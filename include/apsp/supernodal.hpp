@@ -39,6 +39,7 @@
 #include <apsp/detail/supernodal_symbolic.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solver.hpp>
@@ -542,9 +543,14 @@ class SupernodalSolver {
     factor_ = supernodal_factor<T>(exec_, plan, edges, negative_weights);
     if (predecessors_) edges_ = upload_edges(exec_, edges);
     exec_.fence();
+    // The factor's negative diagonal finds a cycle; the vertex named is the one of every
+    // algorithm.
+    cycle_ = smallest_on_negative_closed_walk(std::int32_t(vertices_), edges,
+                                              factor_.negative_cycle_vertex());
   }
-  // The smallest user vertex on a negative cycle, or -1 (SupernodalFactor).
-  std::int64_t negative_cycle_vertex() const { return factor_.negative_cycle_vertex(); }
+  // The smallest vertex with a negative closed walk through it (Floyd-Warshall's d(v, v) < 0),
+  // or -1: none.
+  std::int64_t negative_cycle_vertex() const { return cycle_; }
 
   // Every distance row (or rows [from, to): a rank's share), in order, into sink; with
   // predecessors each block's shortest-path edges are kept for select_paths. RowSeconds::compute:
@@ -646,6 +652,7 @@ class SupernodalSolver {
   bool predecessors_;
   Tightness<T> rule_;
   SupernodalFactor<ExecSpace, T> factor_;
+  std::int64_t cycle_ = -1;  // negative_cycle_vertex
   Matrix rows_;
   detail::RowDownload<ExecSpace, T> download_;
   DeviceEdges<ExecSpace> edges_;  // with predecessors, until select_paths

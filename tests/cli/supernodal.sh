@@ -94,20 +94,40 @@ grep -qF "path's --algorithm expects auto, fw or supernodal" stderr.txt ||
 # A negative cycle inside one component: the same words as fw's.
 printf '# vertices 6\n0 1 2\n1 2 -3\n2 0 0\n3 4 1\n4 5 1\n' >cycle.txt
 refused "negative cycle through vertex 0" --algorithm supernodal --allow-negative cycle.txt out.bin
-# A negative cycle among high-numbered vertices of a 20 x 20 grid of two-way edges, and one in
-# a second component with a tail: refused, naming a vertex with a negative closed walk through
-# it (in the grid, any of 0..399; else 405 or 406), as fw does (which one may differ: fw names
-# its smallest vertex with dist(v, v) < 0, supernodal its smallest with a negative factor
-# diagonal).
-{
-  echo "# vertices 420"
-  for r in $(seq 0 19); do
-    for c in $(seq 0 19); do
-      v=$((r * 20 + c))
-      [[ $c -lt 19 ]] && echo "$v $((v + 1)) 3" && echo "$((v + 1)) $v 3"
-      [[ $r -lt 19 ]] && echo "$v $((v + 20)) 3" && echo "$((v + 20)) $v 3"
+# One vertex for a negative cycle whatever the algorithm: the smallest vertex with a negative
+# closed walk through it (fw's dist(v, v) < 0), by fw, supernodal and auto, and by `apsp path`.
+# names EXPECTED FILE: every algorithm refuses FILE naming vertex EXPECTED.
+names() {
+  local expected=$1 file=$2 algorithm rc
+  for algorithm in fw supernodal auto; do
+    refused "negative cycle through vertex $expected:" --algorithm "$algorithm" --allow-negative \
+      "$file" out.bin
+    rc=0
+    "$apsp" path "${backend_option[@]}" --algorithm "$algorithm" --allow-negative "$file" 0 1 \
+      >stdout.txt 2>stderr.txt || rc=$?
+    [[ $rc == 2 ]] || fail "path --algorithm $algorithm $file: exit code $rc, expected 2"
+    expect_one_apsp_line stderr.txt
+    grep -qF "negative cycle through vertex $expected:" stderr.txt ||
+      fail "path --algorithm $algorithm $file: $(cat stderr.txt)"
+  done
+}
+# A 20 x 20 grid of two-way edges with a negative cycle among its high-numbered vertices (one
+# strongly connected component: every vertex has a negative closed walk), and a second
+# component with a cycle and a tail: vertex 0.
+grid_edges() {  # SIDE WEIGHT
+  local r c v side=$1
+  for r in $(seq 0 $((side - 1))); do
+    for c in $(seq 0 $((side - 1))); do
+      v=$((r * side + c))
+      [[ $c -lt $((side - 1)) ]] && echo "$v $((v + 1)) $2" && echo "$((v + 1)) $v $2"
+      [[ $r -lt $((side - 1)) ]] && echo "$v $((v + side)) $2" && echo "$((v + side)) $v $2"
     done
   done
+  return 0
+}
+{
+  echo "# vertices 420"
+  grid_edges 20 3
   echo "377 398 -20"
   echo "398 399 1"
   echo "399 377 1"
@@ -115,10 +135,25 @@ refused "negative cycle through vertex 0" --algorithm supernodal --allow-negativ
   echo "406 405 0"
   echo "410 405 1"
 } >cycles.txt
-refused "negative cycle through vertex" --algorithm supernodal --allow-negative cycles.txt out.bin
-vertex=$(sed -n 's/.*negative cycle through vertex \([0-9]*\).*/\1/p' stderr.txt)
-[[ -n $vertex && ($vertex -lt 400 || $vertex == 405 || $vertex == 406) ]] ||
-  fail "cycles: no negative closed walk through vertex $vertex"
+names 0 cycles.txt
+# A 40 x 40 grid of weight 10 and one arc 820 -> 821 of weight -15: vertex 0.
+{
+  echo "# vertices 1600"
+  grid_edges 40 10
+  echo "820 821 -15"
+} >grid-arc.txt
+names 0 grid-arc.txt
+# A one-way chain of 10 with a negative two-cycle 3 <-> 4: vertex 3 (0..2 reach it, never back).
+{
+  echo "# vertices 10"
+  for v in $(seq 0 8); do echo "$v $((v + 1)) 1"; done
+  echo "4 3 -2"
+} >chain.txt
+names 3 chain.txt
+# Components in the order 0 < 2 < 5: {0, 1} has a negative arc but no negative cycle, {2, 3}
+# and {5, 6} have one; the search from the last finds the one of {2, 3}: vertex 2.
+printf '# vertices 8\n0 1 -5\n1 0 6\n1 2 1\n2 3 -4\n3 2 3\n3 5 1\n5 6 -1\n6 5 0\n6 7 1\n' >components.txt
+names 2 components.txt
 
 # auto on a mesh: the ordering predicts far fewer updates than either alternative.
 "$apsp" generate --class grid --vertices 4096 --seed 9 mesh.bin >/dev/null

@@ -204,6 +204,11 @@ if [[ -n "$message" ]]; then
   grep '^apsp: ' stderr >ours || true
   expect_one_apsp_line ours
   grep -qF -- "$message" ours || fail "expected '$message' in: $(cat ours)"
+  if [[ $case == *cycle ]]; then  # the vertex of one process's fw, whatever the ranks and algorithm
+    "$apsp" --algorithm fw --allow-negative "$in" one.out 2>one.txt && fail "one process: no cycle"
+    [[ "$(cat ours)" == "$(cat one.txt)" ]] ||
+      fail "$np ranks say '$(cat ours)', one process's fw '$(cat one.txt)'"
+  fi
   [[ "$(cat "$out")" == previous ]] || fail "the previous output was changed"
   expect_no_temporaries "$out"
   echo "OK: $(cat ours)"

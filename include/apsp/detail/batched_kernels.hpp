@@ -114,11 +114,18 @@ KOKKOS_INLINE_FUNCTION void close_in_scratch(const Member& team, T* d, int n, in
   }
 }
 
-// The smallest v < n with d(v,v) < 0 in a closed scratch matrix, or -1; one thread's answer.
+// The vertex named for a negative cycle in a closed scratch matrix (the smallest with a negative
+// closed walk through it: closed_walk_vertex, floyd_warshall.hpp), or -1; one thread's answer.
 template <class T>
 KOKKOS_INLINE_FUNCTION std::int64_t scratch_negative_cycle(const T* d, int n, int ld) {
-  for (int v = 0; v < n; ++v)
-    if (d[std::int64_t(v) * ld + v] < T(0)) return v;
+  int first = 0;
+  while (first < n && !(d[std::int64_t(first) * ld + first] < T(0)))
+    ++first;
+  for (int v = 0; v <= first && first < n; ++v)
+    for (int u = first; u < n; ++u)
+      if (on_closed_walk(d[std::int64_t(u) * ld + u], d[std::int64_t(v) * ld + u],
+                         d[std::int64_t(u) * ld + v]))
+        return v;
   return -1;
 }
 

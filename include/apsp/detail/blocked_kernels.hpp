@@ -68,6 +68,14 @@
 namespace apsp {
 namespace detail {
 
+// Whether v has a negative closed walk through it, from a closed matrix and a u with
+// d(u, u) < 0 (uu): u and v share a strongly connected component, d(v, u) (vu) and d(u, v) (uv)
+// both finite (closed_walk_vertex, floyd_warshall.hpp).
+template <class T>
+KOKKOS_INLINE_FUNCTION bool on_closed_walk(T uu, T vu, T uv) {
+  return uu < T(0) && vu < Distance<T>::infinity && uv < Distance<T>::infinity;
+}
+
 // The range of stored int32 distances with negative weights; see "Negative weights" above and
 // Distance<T> (distance.hpp) for every type.
 constexpr int negative_floor = Distance<int>::floor;

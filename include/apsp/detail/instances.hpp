@@ -12,9 +12,13 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 
 namespace apsp {
 namespace detail {
@@ -48,6 +52,11 @@ struct Streams {
       event e;                                                                                     \
       check(prefix##EventCreateWithFlags(&e, prefix##EventDisableTiming), #prefix "EventCreate");  \
       return e;                                                                                    \
+    }                                                                                              \
+    static int current_device() {                                                                  \
+      int device = 0;                                                                              \
+      check(prefix##GetDevice(&device), #prefix "GetDevice");                                      \
+      return device;                                                                               \
     }                                                                                              \
     static void destroy(stream s) { (void)prefix##StreamDestroy(s); }                              \
     static void destroy(event e) { (void)prefix##EventDestroy(e); }                                \
@@ -88,10 +97,12 @@ class Instances {
 
 // Two streams of our own. The caller's instance is fenced first (its work on the matrix is done
 // before either stream reads it), and fence() (also on destruction) ends the work of both.
-// The streams and their instances are made once per process, on first use (the solver's warm-up),
-// and destroyed when Kokkos finalizes: Kokkos makes an instance from a stream with device and
-// pinned host allocations of its own, a cost that shows in every solve when they are made in
-// every solve (docs/PERFORMANCE.md, "Lookahead").
+// The streams and their instances are made once per device and calling thread, on first use
+// (the solver's warm-up), and destroyed when Kokkos finalizes: Kokkos makes an instance from a
+// stream with device and pinned host allocations of its own, a cost that shows in every solve
+// when they are made in every solve (docs/PERFORMANCE.md, "Lookahead"). A stream belongs to the
+// device that was current when it was made, and two threads that shared a pair of streams and
+// their event would order each other's work: hence one pair per device and thread.
 template <class ExecSpace>
 class Instances<ExecSpace, true> {
   using api = Streams<ExecSpace>;
@@ -115,21 +126,29 @@ class Instances<ExecSpace, true> {
       side.reset();
     }
   };
-  static Pool*& made() {
-    static Pool* pool = nullptr;
-    return pool;
+  using Pools = std::map<std::pair<int, std::thread::id>, std::unique_ptr<Pool>>;
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static Pools*& made() {
+    static Pools* pools = nullptr;
+    return pools;
   }
   static Pool& pool() {
-    static std::mutex mutex;
-    const std::lock_guard<std::mutex> lock(mutex);
+    const std::pair<int, std::thread::id> key{api::current_device(), std::this_thread::get_id()};
+    const std::lock_guard<std::mutex> lock(mutex());
     if (!made()) {
-      made() = new Pool;
+      made() = new Pools;
       Kokkos::push_finalize_hook([] {
+        const std::lock_guard<std::mutex> at_finalize(mutex());
         delete made();
         made() = nullptr;
       });
     }
-    return *made();
+    std::unique_ptr<Pool>& slot = (*made())[key];
+    if (!slot) slot = std::make_unique<Pool>();
+    return *slot;
   }
 
  public:
