@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# One device call for the third round's fixes (issue 32) on a GPU node with nvcc but no Kokkos:
+# built there from this tree with the cuda-hopper Kokkos prefix carried in CARRY/kokkos, METIS
+# in CARRY/metis and GoogleTest in CARRY/deps/gtest (bench/make-carry.sh makes CARRY).
+#   1. the unit tests on Cuda and Serial (negative-cycle vertices across algorithms, the
+#      lookahead's streams per thread, predecessor ranges, supernodal tiles);
+#   2. the command line's tests of supernodal, paths and verify against the Cuda backend;
+#   3. the module's tests on the GPU (batches, negative cycles, float32 verdicts);
+#   4. timings: `apsp path U V` and `apsp verify` on the road-like class at V = 115,000.
+#   bench/gpu-round3.sh CARRY                    (writes under $OUT)
+# PARTS (default "tests cli python time") picks the parts.
+set -uo pipefail
+carry=$(cd "${1:?CARRY}" && pwd)
+out=${OUT:-/tmp/apsp-round3}
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")/.." && pwd)
+export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1 HOME=/root
+parts=${PARTS:-tests cli python time}
+part() { [[ " $parts " == *" $1 "* ]]; }
+source "$here/bench/lib/carried-kokkos.sh"  # sets k
+b=$here/build/device  # kept on a warm machine between calls
+start=$(date +%s)
+targets="apsp_cli"
+part python && targets="$targets apsp_python"
+part tests && targets="$targets apsp_tests"
+cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
+  -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_PYTHON=ON \
+  -DAPSP_ENABLE_TESTS=ON -DAPSP_ENABLE_MPI=OFF -DAPSP_ENABLE_BENCHMARKS=OFF \
+  -DGTest_ROOT="$carry/deps/gtest" -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
+  -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
+  timeout 480 ninja -C $b -j 16 -k 0 $targets >>"$out/build.log" 2>&1
+echo "build: exit $? after $(($(date +%s) - start)) s"
+grep -E 'error|Error' "$out/build.log" | head -20
+nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader
+part tests && {
+  timeout 400 $b/tests/apsp_tests --gtest_brief=1 >"$out/tests.log" 2>&1
+  echo "unit tests: exit $?"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED)|FAILED  \]" "$out/tests.log" | head -30
+}
+part cli && {
+  for t in supernodal paths; do
+    timeout 300 bash "$here/tests/cli/$t.sh" $b/apsp "$here/testcases" /tmp/cli-$t \
+      $([ $t = supernodal ] && echo with-metis) cuda >"$out/cli-$t.log" 2>&1
+    echo "cli $t (cuda): exit $?"
+    tail -3 "$out/cli-$t.log"
+  done
+}
+part python && {
+  cd /tmp
+  PYTHONPATH=$b/python timeout 300 python3 -m pytest -q -p no:cacheprovider \
+    "$here/tests/python/test_batch.py" "$here/tests/python/test_scipy.py" 2>&1 | tail -8 |
+    tee "$out/pytest.txt"
+  cd "$here"
+}
+part time && {
+  t=$out/time.txt
+  $b/apsp generate --class road --vertices 115000 --seed 3 /tmp/r115.bin >/dev/null 2>&1
+  for i in 1 2; do
+    s=$(date +%s.%N)
+    timeout 120 $b/apsp path /tmp/r115.bin 0 114999 >/tmp/path.txt 2>&1
+    echo "path r115 0 -> 114999, run $i: exit $?, $(echo "$(date +%s.%N) - $s" | bc) s: $(head -c 200 /tmp/path.txt | tr '\n' ' ')" >>"$t"
+  done
+  $b/apsp generate --class road --vertices 20000 --seed 3 /tmp/r20.bin >/dev/null 2>&1
+  $b/apsp --algorithm supernodal /tmp/r20.bin /tmp/r20.out >/dev/null 2>&1
+  for i in 1 2; do
+    s=$(date +%s.%N)
+    timeout 200 $b/apsp verify /tmp/r20.bin /tmp/r20.out >/tmp/verify.txt 2>&1
+    echo "verify r20k, run $i: exit $?, $(echo "$(date +%s.%N) - $s" | bc) s: $(tail -2 /tmp/verify.txt | tr '\n' ' ')" >>"$t"
+  done
+  cat "$t"
+}
+echo "total $(($(date +%s) - start)) s"
