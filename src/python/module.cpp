@@ -314,9 +314,11 @@ struct Results {
       : dist({n, n}),
         pred(with_predecessors ? std::vector<py::ssize_t>{n, n} : std::vector<py::ssize_t>{0, 0}),
         predecessors(with_predecessors) {}
-  // (distances, predecessors or None)
+  // (distances, predecessors or None). Two returns, not ?:, since pybind11 3's make_tuple gives
+  // each element list its own type.
   py::tuple tuple() const {
-    return predecessors ? py::make_tuple(dist, pred) : py::make_tuple(dist, py::none());
+    if (predecessors) return py::make_tuple(dist, pred);
+    return py::make_tuple(dist, py::none());
   }
 };
 
