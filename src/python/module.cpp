@@ -362,9 +362,7 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       Exec exec;
-      Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-      warning = detail::choose_planned_shape(exec, {}, plan);
-      plan.padded = padded_size(n, plan.shape);
+      Plan plan = detail::dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
       plan.predecessors = predecessors;
       solver = std::make_unique<Solver<Exec, T>>(exec, one_rank(), plan, weights);
       device_need = solver->device_bytes(edges, edges);
@@ -396,8 +394,8 @@ void check_path_bounds(std::int64_t n, bool negative, double max_abs) {
 }
 
 // The algorithm for an edge list: `asked` "fw", "supernodal" or "auto" (supernodal where its
-// ordering predicts less work than dense Floyd-Warshall, as the command line decides:
-// supernodal_choice.hpp). With it, its plan.
+// ordering predicts less work than dense Floyd-Warshall on the planned shape, as the command
+// line decides: supernodal_choice.hpp). With it, its plan.
 template <class T>
 SupernodalChoice algorithm_for(std::int64_t n, bool negative, bool predecessors,
                                const std::vector<Edge>& edges, const std::string& asked) {
@@ -405,16 +403,20 @@ SupernodalChoice algorithm_for(std::int64_t n, bool negative, bool predecessors,
     throw py::value_error("algorithm must be auto, fw or supernodal, got '" + asked + "'");
   SupernodalChoice choice;
   if (asked == "fw") return choice;
-  py::gil_scoped_release release;
-  kokkos_thread().run([&] {
-    Exec exec;
-    const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-    SupernodalRequest request = device_request(exec, Distance<T>::type, n, plan.shape);
-    request.asked = asked == "supernodal";
-    request.automatic = asked == "auto";
-    request.predecessors = predecessors;
-    choice = choose_supernodal(n, edges, request);
-  });
+  std::string warning;
+  {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] {
+      Exec exec;
+      const Plan plan = detail::dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
+      SupernodalRequest request = device_request(exec, Distance<T>::type, n, plan.shape);
+      request.asked = asked == "supernodal";
+      request.automatic = asked == "auto";
+      request.predecessors = predecessors;
+      choice = choose_supernodal(n, edges, request);
+    });
+  }
+  warn_once(warning);
   return choice;
 }
 
