@@ -283,7 +283,7 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     if (v < 0 || v >= graph.vertices)
       throw Error("vertex " + std::to_string(v) + " out of range [0, " +
                   std::to_string(graph.vertices) + ") of '" + config.input + "'");
-  const WeightRange weights = weight_range(graph.edges);
+  const WeightRange weights = weight_range(graph);
   if (config.predecessors.empty()) {
     const DistanceType type = choose_distance_type(config.dtype, graph.vertices, weights);
     std::vector<int> pred;
