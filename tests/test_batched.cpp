@@ -206,6 +206,30 @@ TYPED_TEST(Batched, DenseBatchEqualsTheSingleGraphSolver) {
   }
 }
 
+// Batches whose every graph is empty: a dense (B, 0, 0) batch and a padded layout of stride 0
+// (its blocks are empty) close without touching memory; the cycles say none.
+TYPED_TEST(Batched, EmptyGraphsOnly) {
+  using Exec = TypeParam;
+  Exec exec;
+  for (const int count : {1, 3}) {
+    for (const bool negative : {false, true}) {
+      const std::string what =
+          std::to_string(count) + " empty graphs" + (negative ? ", negative weights" : "");
+      apsp::batched::DenseBatch<Exec, int> dense("dense", count, 0, 0);
+      EXPECT_EQ(to_host(apsp::batched::floyd_warshall(exec, dense, negative)),
+                std::vector<std::int64_t>(std::size_t(count), -1))
+          << what << ", dense";
+      const Batch<Exec> batch{std::vector<apsp::Graph>(std::size_t(count))};
+      const auto offsets = apsp::batched::offsets_of(exec, batch.sizes, false, "offsets");
+      const apsp::detail::BatchLayout<typename Exec::memory_space> padded{offsets, {}, 0};
+      const auto cycles = apsp::batched::solve_edges<int>(
+          exec, padded, batch.edge_offsets, batch.edges, negative, static_cast<int*>(nullptr));
+      EXPECT_EQ(to_host(cycles), std::vector<std::int64_t>(std::size_t(count), -1))
+          << what << ", padded";
+    }
+  }
+}
+
 // One graph with a negative cycle among good ones (small and large): it alone is reported, by
 // a vertex the single solver reports too; the others keep their exact distances.
 TYPED_TEST(Batched, NegativeCycleIsReportedForItsGraphOnly) {

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -270,27 +271,65 @@ TYPED_TEST(Paths, NegativeCycleIsFound) {
 
 TEST(PathBounds, AreCheckedOnInput) {
   using apsp::path_bounds_problem;
-  // Weights up to 1000: V <= 536871 with negative weights, V <= 1073742 without.
-  EXPECT_EQ(path_bounds_problem<int>(536871, 1000, true), "");
-  EXPECT_NE(path_bounds_problem<int>(536872, 1000, true), "");
-  EXPECT_EQ(path_bounds_problem<int>(536872, 1000, false), "");
-  EXPECT_EQ(path_bounds_problem<int>(1073742, 1000, false), "");
-  EXPECT_NE(path_bounds_problem<int>(1073743, 1000, false), "");
-  // Heavier weights on fewer vertices; an edge alone counts (V = 1).
-  EXPECT_EQ(path_bounds_problem<int>(11, 107374182, false), "");
-  EXPECT_NE(path_bounds_problem<int>(11, 107374183, false), "");
+  // V - 1 weights of 1000: V <= 536871 with negative weights, V <= 1073742 without.
+  const auto path = [](double v) { return (v - 1) * 1000; };
+  EXPECT_EQ(path_bounds_problem<int>(536871, path(536871), true), "");
+  EXPECT_NE(path_bounds_problem<int>(536872, path(536872), true), "");
+  EXPECT_EQ(path_bounds_problem<int>(536872, path(536872), false), "");
+  EXPECT_EQ(path_bounds_problem<int>(1073742, path(1073742), false), "");
+  EXPECT_NE(path_bounds_problem<int>(1073743, path(1073743), false), "");
+  EXPECT_EQ(path_bounds_problem<int>(11, 1073741820, false), "");
+  EXPECT_NE(path_bounds_problem<int>(11, 1073741830, false), "");
   EXPECT_NE(path_bounds_problem<int>(1, 2e9, false), "");
-  EXPECT_EQ(path_bounds_problem<float>(1000000, 1e30, true), "");
-  EXPECT_NE(path_bounds_problem<float>(1000000, 1e33, true), "");
-  EXPECT_EQ(path_bounds_problem<double>(1000000, 1e300, true), "");
+  EXPECT_EQ(path_bounds_problem<float>(1000000, 1e36, true), "");
+  EXPECT_NE(path_bounds_problem<float>(1000000, 1e38, true), "");
+  EXPECT_EQ(path_bounds_problem<double>(1000000, 1e306, true), "");
+  // Without negative weights the floats hold paths up to nearly their largest value (less the
+  // rounding of a path's sum); with them a quarter of it.
+  EXPECT_EQ(path_bounds_problem<double>(2, 1e308, false), "");
+  EXPECT_NE(path_bounds_problem<double>(2, 1e308, true), "");
+  EXPECT_EQ(path_bounds_problem<double>(1000, 1.79e308, false), "");
+  EXPECT_NE(path_bounds_problem<double>(1000, HUGE_VAL, false), "");
+  EXPECT_EQ(path_bounds_problem<float>(2, 3.4e38, false), "");
+  EXPECT_NE(path_bounds_problem<float>(1000000, 3.4e38, false), "");
+}
+
+// The bound on a shortest path: the sum of the V - 1 largest |w| (an edge alone counts), not
+// V - 1 times the largest; self-loops of weight >= 0 never count.
+TEST(PathBounds, SumTheLargestWeights) {
+  const auto longest = [](std::int32_t v, std::vector<apsp::Edge> edges) {
+    return apsp::weight_range(apsp::Graph{v, std::move(edges)}).longest_path;
+  };
+  EXPECT_EQ(longest(2, {{0, 1, 1e308}}), 1e308);
+  EXPECT_EQ(longest(10, {{0, 1, 134217728}, {8, 9, 1}}), 134217729);
+  EXPECT_EQ(longest(3, {{0, 1, 5}, {1, 2, -7}, {2, 0, 6}, {0, 2, 2}, {1, 1, 1e308}}), 13);
+  EXPECT_EQ(longest(1, {{0, 0, -4}}), 4);
+  EXPECT_EQ(longest(1, {}), 0);
+  EXPECT_TRUE(std::isinf(longest(3, {{0, 1, 1e308}, {1, 2, 1e308}})));
+  // More edges than twice the count: the buffer is cut back to the largest while they come.
+  std::vector<apsp::Edge> many;
+  for (int w = 0; w < 1000; ++w)
+    many.push_back({w % 5, (w + 1) % 5, double((w * 7919) % 1000)});
+  EXPECT_EQ(longest(5, many), 999 + 998 + 997 + 996);
+  apsp::LargestMagnitudes none(0);
+  none.add(5);
+  EXPECT_EQ(none.sum(), 0);
+}
+
+// A graph of V vertices whose V - 1 heaviest weights all have the largest magnitude.
+apsp::WeightRange heaviest(double lowest, double highest, bool integers, std::int64_t vertices) {
+  apsp::WeightRange range{lowest, highest, integers};
+  range.longest_path = double(std::max<std::int64_t>(vertices - 1, 1)) * range.largest_magnitude();
+  return range;
 }
 
 TEST(DistanceType, AutoKeepsIntegersExactAndTakesFloat64Otherwise) {
   using apsp::DistanceType;
-  apsp::WeightRange integers{-1000, 1000, true};
-  EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 40000, integers), DistanceType::int32);
+  EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 40000, heaviest(-1000, 1000, true, 40000)),
+            DistanceType::int32);
   // Beyond int32 with negative weights: float64, or an error suggesting it when int32 is asked
   // for (a typed error: each driver names its own option; the library names none).
+  const apsp::WeightRange integers = heaviest(-1000, 1000, true, 600000);
   EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 600000, integers), DistanceType::float64);
   try {
     apsp::choose_distance_type(DistanceType::int32, 600000, integers);
@@ -300,14 +339,20 @@ TEST(DistanceType, AutoKeepsIntegersExactAndTakesFloat64Otherwise) {
     EXPECT_EQ(e.facts().suggested_type, int(DistanceType::float64));
     EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << e.what();
   }
-  apsp::WeightRange real{0, 2.5, false};
+  const apsp::WeightRange real = heaviest(0, 2.5, false, 10);
   EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 10, real), DistanceType::float64);
   EXPECT_EQ(apsp::choose_distance_type(DistanceType::float32, 10, real), DistanceType::float32);
   EXPECT_THROW(apsp::choose_distance_type(DistanceType::int32, 10, real), apsp::Error);
   EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 1, apsp::WeightRange{}), DistanceType::int32);
-  EXPECT_THROW(
-      apsp::choose_distance_type(DistanceType::float32, 10, apsp::WeightRange{0, 1e38, true}),
-      apsp::Error);
+  EXPECT_THROW(apsp::choose_distance_type(DistanceType::float32, 10, heaviest(0, 1e38, true, 10)),
+               apsp::Error);
+  // One edge of 1e308 on two vertices: float64 holds its one path (SciPy answers it too); two in
+  // a row do not fit.
+  const apsp::Graph one{2, {{0, 1, 1e308}}}, two{3, {{0, 1, 1e308}, {1, 2, 1e308}}};
+  EXPECT_EQ(apsp::choose_distance_type(std::nullopt, 2, apsp::weight_range(one)),
+            DistanceType::float64);
+  EXPECT_THROW(apsp::choose_distance_type(std::nullopt, 3, apsp::weight_range(two)),
+               apsp::DistanceTypeError);
 }
 
 }  // namespace

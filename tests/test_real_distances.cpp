@@ -7,6 +7,7 @@
 
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/graph.hpp>
 #include <apsp/paths.hpp>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -338,6 +340,48 @@ TYPED_TEST(RealDistances, PredecessorPathsAreWithinTheRoundingOfTheirOwnSums) {
     ASSERT_TRUE((solve_with_predecessors<TypeParam, double>(v, edges, v, d, pred)));
     EXPECT_EQ(paths_beyond_rounding(v, edges, v, d, pred), 0) << "float64" << negative;
   }
+}
+
+// Paths up to nearly the type's largest value, without negative weights: the types take them
+// (the V - 1 heaviest weights sum below path_limit) and every shape gives them exactly, though
+// the walks round a cycle sum beyond the largest value (+inf, which lowers nothing). Two in a
+// row beyond it are refused.
+template <class ExecSpace, class T>
+void check_heavy_paths() {
+  const std::string type = apsp::distance_type_name(apsp::Distance<T>::type);
+  const double heavy = double(T(0.45 * double(std::numeric_limits<T>::max())));
+  const double heavier = double(T(0.75 * double(std::numeric_limits<T>::max())));
+  const std::vector<std::pair<int, std::vector<RealEdge>>> graphs = {
+      {2, {{0, 1, heavier}, {1, 0, heavy}}},
+      {3, {{0, 1, heavy}, {1, 2, heavy}, {2, 0, heavy}}},
+  };
+  for (const auto& [v, edges] : graphs) {
+    apsp::Graph g;
+    g.vertices = v;
+    for (const RealEdge& e : edges)
+      g.edges.push_back({e.src, e.dst, e.weight});
+    ASSERT_EQ(apsp::choose_distance_type(apsp::Distance<T>::type, v, apsp::weight_range(g)),
+              apsp::Distance<T>::type)
+        << type << ", V = " << v;
+    const auto expected = reference(v, edges);
+    for (const auto& shape : apsp::available_shapes(ExecSpace(), apsp::Distance<T>::type)) {
+      std::int64_t n = 0, cycle = 0;
+      const auto d = solve<ExecSpace, T>(v, edges, shape.index, false, &n, &cycle);
+      for (int i = 0; i < v; ++i)
+        for (int j = 0; j < v; ++j)
+          ASSERT_EQ(double(d[std::size_t(i * n + j)]), double(expected[std::size_t(i * v + j)]))
+              << type << ", V = " << v << ", d(" << i << ", " << j << "), " << shape.name;
+    }
+  }
+  const apsp::Graph too_long{3, {{0, 1, heavier}, {1, 2, heavier}}};
+  EXPECT_THROW(apsp::choose_distance_type(apsp::Distance<T>::type, 3, apsp::weight_range(too_long)),
+               apsp::DistanceTypeError)
+      << type;
+}
+
+TYPED_TEST(RealDistances, PathsUpToTheLargestValueAreExact) {
+  check_heavy_paths<TypeParam, double>();
+  check_heavy_paths<TypeParam, float>();
 }
 
 TYPED_TEST(RealDistances, APlanForAnotherTypeIsRefused) {

@@ -262,7 +262,7 @@ class Supernodal : public ::testing::Test {
   // Supernodal against dense on g under `perm`, every way of asking for rows.
   void check(const apsp::Graph& g, const std::vector<std::int32_t>& perm, const std::string& what,
              apsp::SupernodalOptions options = {}) {
-    const bool negative = apsp::weight_range(g.edges).negative();
+    const bool negative = apsp::weight_range(g).negative();
     const auto reference = dense<ExecSpace, T>(g, negative);
     const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(g.vertices, g.edges, perm, options);
     ExecSpace exec;
@@ -449,7 +449,7 @@ void check_solver(const apsp::Graph& g, const std::vector<std::int32_t>& perm,
                   const std::string& what) {
   ExecSpace exec;
   const std::int64_t v = g.vertices, e = std::int64_t(g.edges.size());
-  const bool negative = apsp::weight_range(g.edges).negative();
+  const bool negative = apsp::weight_range(g).negative();
   apsp::Plan plan = apsp::make_plan(exec, v, negative, {}, apsp::Distance<T>::type);
   plan.predecessors = true;
   apsp::OneRank one;

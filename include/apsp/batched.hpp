@@ -169,6 +169,9 @@ Offsets<ExecSpace> run(const ExecSpace& exec,
   int largest_small = 0;
   for (int g = 0; g < count; ++g) {
     const std::int64_t n = offsets(g + 1) - offsets(g);
+    // An empty graph has nothing to close, and nothing to store but a padded block; a padded
+    // layout of stride 0 (every graph empty) has none, and no value offsets either.
+    if (n == 0 && layout.stride == 0) continue;
     if (n <= limit) {  // empty graphs too: a padded sink fills their block
       small.push_back(g);
       largest_small = std::max(largest_small, int(n));

@@ -9,8 +9,10 @@
 //     threshold = INF + F = 2^29 - 1; for the floats F = -max / 4 (a sum of two is >= -max / 2,
 //     never -inf, so never inf + -inf = NaN) and threshold = +inf (a finite float sum stays
 //     finite; only infinity itself is >= it).
-//   - limit: a bound on the magnitude of every real distance, (V - 1) * max|w| < limit
-//     (path_bounds_problem below): the threshold for int32, max / 4 for the floats.
+//   - limit: with negative weights, what the magnitude of every real distance must stay below
+//     (path_bounds_problem below): the threshold for int32, max / 4 for the floats. Without
+//     negative weights the limit is int32's infinity, and nearly the floats' largest value
+//     (path_limit).
 #pragma once
 
 #include <apsp/error.hpp>
@@ -86,23 +88,33 @@ inline std::string number_text(double x) {
   return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
 }
 
-// Why V vertices with weights of magnitude up to max_abs (negative ones among them or not) cannot
-// be solved in T, or "" when they can. A shortest path has at most V - 1 edges, so every real
-// distance has magnitude at most M = max(V - 1, 1) * max_abs (an edge alone counts, V = 1 too),
-// and M must stay below what T holds: for int32 below infinity (2^30 - 1) with non-negative
-// weights and below the signed variant's threshold (2^29 - 1, detail/blocked_kernels.hpp,
-// "Negative weights") with negative ones; for the floats below max / 4. M is formed in double:
-// near the int32 limits it is an exact integer.
+// What the magnitude of every real distance of V vertices must stay below for T to hold it:
+// with negative weights Distance<T>::limit (the range the negative variant of the kernels keeps,
+// detail/blocked_kernels.hpp); without, int32's infinity, and for the floats their largest finite
+// value less the rounding of a path's sum (4 V epsilon, as rounding_slack's): every real distance
+// is then finite as computed, and a sum that overflows to +inf (a walk through a heavy cycle)
+// only fails to lower a minimum.
 template <class T>
-std::string path_bounds_problem(std::int64_t vertices, double max_abs, bool negative) {
-  const double limit =
-      std::is_integral<T>::value && !negative ? double(Distance<T>::infinity) : Distance<T>::limit;
-  const double m = double(std::max<std::int64_t>(vertices - 1, 1)) * max_abs;
-  if (m < limit) return "";
-  return "V = " + std::to_string(vertices) + " with weights of magnitude up to " +
-         number_text(max_abs) + ": a shortest path of V - 1 edges could reach " +
-         (std::isinf(m) ? "more than " + number_text(std::numeric_limits<double>::max())
-                        : number_text(m)) +
+double path_limit(std::int64_t vertices, bool negative) {
+  if (negative) return Distance<T>::limit;
+  if (std::is_integral<T>::value) return double(Distance<T>::infinity);
+  return double(std::numeric_limits<T>::max()) /
+         (1 + 4.0 * double(vertices) * double(std::numeric_limits<T>::epsilon()));
+}
+
+// Why a graph of V vertices whose real distances have magnitude at most `longest_path` (with
+// negative weights or not) cannot be solved in T, or "" when it can. A shortest path is simple:
+// it has at most V - 1 edges, each once, so the sum of the V - 1 largest |w| bounds it (an edge
+// alone counts, V = 1 too: WeightRange::longest_path, graph.hpp), and it must stay below
+// path_limit. The sum is formed in double: near the int32 limits it is an exact integer.
+template <class T>
+std::string path_bounds_problem(std::int64_t vertices, double longest_path, bool negative) {
+  const double limit = path_limit<T>(vertices, negative);
+  if (longest_path < limit) return "";
+  return "V = " + std::to_string(vertices) +
+         ", summing the V - 1 largest |w|: a shortest path could reach " +
+         (std::isinf(longest_path) ? "more than " + number_text(std::numeric_limits<double>::max())
+                                   : number_text(longest_path)) +
          ", which " + distance_type_name(Distance<T>::type) + " distances cannot hold" +
          (negative && std::is_integral<T>::value ? " with negative weights" : "") + " (limit " +
          number_text(limit) + ")";

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,10 +33,45 @@ struct Graph {
   std::vector<Edge> edges;
 };
 
-// What the distance type depends on: the weights' range and whether all are whole numbers.
+// The sum of the `count` largest of the magnitudes given to add(), or of all of them where
+// fewer: O(1) time per value on average and O(count) memory (a buffer of 2 count values, cut
+// back to its count largest whenever it fills).
+class LargestMagnitudes {
+ public:
+  explicit LargestMagnitudes(std::int64_t count)
+      : count_(std::size_t(std::max<std::int64_t>(count, 0))) {}
+  void add(double w) {
+    if (count_ == 0) return;
+    kept_.push_back(std::fabs(w));
+    if (kept_.size() == 2 * count_) keep_largest();
+  }
+  double sum() {
+    keep_largest();
+    double s = 0;
+    for (const double x : kept_)
+      s += x;
+    return s;
+  }
+
+ private:
+  void keep_largest() {
+    if (kept_.size() <= count_) return;
+    std::nth_element(kept_.begin(), kept_.begin() + std::ptrdiff_t(count_), kept_.end(),
+                     std::greater<double>());
+    kept_.resize(count_);
+  }
+  std::size_t count_;
+  std::vector<double> kept_;
+};
+
+// What the distance type depends on: the weights' range, whether all are whole numbers, and how
+// long a shortest path can be.
 struct WeightRange {
   double lowest = 0, highest = 0;  // 0 and 0 without edges
   bool integers = true;
+  // The sum of the max(V - 1, 1) largest |w|: no real distance is longer in magnitude (a
+  // shortest path is simple, so it takes at most V - 1 edges, each once; path_bounds_problem).
+  double longest_path = 0;
   bool negative() const { return lowest < 0; }
   double largest_magnitude() const { return std::max(-lowest, highest); }
 };
@@ -42,19 +79,19 @@ struct WeightRange {
 // A self-loop of weight >= 0 never lowers dist(i,i) = 0, so it is left out of the range (the
 // fill skips it too): a 1e308 self-loop does not make the paths too long for every type. It
 // still counts for whether the weights are whole numbers (the type auto picks).
-inline WeightRange weight_range(const std::vector<Edge>& edges) {
+inline WeightRange weight_range(const Graph& graph) {
   WeightRange range;
+  LargestMagnitudes longest(std::max<std::int64_t>(graph.vertices - 1, 1));
   bool first = true;
-  for (const Edge& e : edges) {
-    if (e.src == e.dst && e.weight >= 0) {
-      range.integers = range.integers && e.weight == std::floor(e.weight);
-      continue;
-    }
+  for (const Edge& e : graph.edges) {
+    range.integers = range.integers && e.weight == std::floor(e.weight);
+    if (e.src == e.dst && e.weight >= 0) continue;
     range.lowest = first ? e.weight : std::min(range.lowest, e.weight);
     range.highest = first ? e.weight : std::max(range.highest, e.weight);
-    range.integers = range.integers && e.weight == std::floor(e.weight);
+    longest.add(e.weight);
     first = false;
   }
+  range.longest_path = longest.sum();
   return range;
 }
 
@@ -64,7 +101,7 @@ inline WeightRange weight_range(const std::vector<Edge>& edges) {
 // DistanceTypeError (error.hpp) with the type that would do.
 inline DistanceType choose_distance_type(std::optional<DistanceType> asked, std::int64_t vertices,
                                          const WeightRange& weights) {
-  const double m = weights.largest_magnitude();
+  const double m = weights.longest_path;
   const bool negative = weights.negative();
   const std::string int32_problem = path_bounds_problem<int>(vertices, m, negative);
   if (!asked) {

@@ -1,5 +1,5 @@
 // Helpers of the application's sources that touch the device: the record of a run, the tuning
-// key and the planned shape.
+// key, the planned shape and the dense plan.
 #pragma once
 
 #include <apsp/detail/region.hpp>
@@ -80,6 +80,20 @@ template <class ExecSpace>
   plan.shape = choose_shape(exec, request, plan.distance);
   plan.shape_source = request.any() ? "table" : "user";
   return warning;
+}
+
+// The dense Floyd-Warshall plan of V vertices in `type` as every driver plans it, with the
+// shape of choose_planned_shape (the tuned one where the cache has one for this device and V),
+// padded to it: what apsp path and the Python module solve on and what auto weighs supernodal
+// against (device_request), as the pipeline does with the plan it builds through
+// choose_planned_shape. `warning`: choose_planned_shape's.
+template <class ExecSpace>
+Plan dense_plan(const ExecSpace& exec, std::int64_t vertices, bool negative,
+                const ShapeRequest& request, DistanceType type, std::string& warning) {
+  Plan plan = make_plan(exec, vertices, negative, request, type);
+  warning = choose_planned_shape(exec, request, plan);
+  plan.padded = padded_size(vertices, plan.shape);
+  return plan;
 }
 
 }  // namespace detail

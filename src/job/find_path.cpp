@@ -203,9 +203,8 @@ template <class T, class ExecSpace>
 std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
                                           const Graph& graph, const WeightRange& weights,
                                           std::int64_t source, std::string& warning) {
-  Plan plan = make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
-  warning = detail::choose_planned_shape(exec, config.shape, plan);
-  plan.padded = padded_size(graph.vertices, plan.shape);
+  Plan plan = detail::dense_plan(exec, graph.vertices, weights.negative(), config.shape,
+                                 Distance<T>::type, warning);
   plan.predecessors = true;
   OneRank one;
   Solver<ExecSpace, T> solver(exec, one, plan,
@@ -261,13 +260,14 @@ std::vector<int> supernodal_predecessor_row(const ExecSpace& exec, const SolveCo
 // (supernodal_choice.hpp; Dijkstra writes no predecessors); an empty plan for dense.
 template <class T, class ExecSpace>
 SupernodalChoice path_algorithm(const ExecSpace& exec, const SolveConfig& config,
-                                const Graph& graph, const WeightRange& weights) {
+                                const Graph& graph, const WeightRange& weights,
+                                std::string& warning) {
   if (config.algorithm == Algorithm::sssp)
     throw Error(
         "apsp path follows predecessors, which sssp does not write: use --algorithm fw "
         "or supernodal");
-  const Plan plan =
-      make_plan(exec, graph.vertices, weights.negative(), config.shape, Distance<T>::type);
+  const Plan plan = detail::dense_plan(exec, graph.vertices, weights.negative(), config.shape,
+                                       Distance<T>::type, warning);
   SupernodalRequest request = device_request(exec, Distance<T>::type, graph.vertices, plan.shape);
   request.asked = config.algorithm == Algorithm::supernodal;
   request.automatic = config.algorithm == Algorithm::automatic;
@@ -283,7 +283,7 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     if (v < 0 || v >= graph.vertices)
       throw Error("vertex " + std::to_string(v) + " out of range [0, " +
                   std::to_string(graph.vertices) + ") of '" + config.input + "'");
-  const WeightRange weights = weight_range(graph.edges);
+  const WeightRange weights = weight_range(graph);
   if (config.predecessors.empty()) {
     const DistanceType type = choose_distance_type(config.dtype, graph.vertices, weights);
     std::vector<int> pred;
@@ -291,7 +291,7 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
         using T = decltype(t);
-        const SupernodalChoice choice = path_algorithm<T>(exec, config, graph, weights);
+        const SupernodalChoice choice = path_algorithm<T>(exec, config, graph, weights, warning);
         pred =
             choice.algorithm == Algorithm::supernodal
                 ? supernodal_predecessor_row<T>(exec, config, graph, weights, choice.plan, source)

@@ -202,7 +202,7 @@ class Pipeline {
           if (!ranks_.root()) return;
           Plan p;
           p.vertices = graph_.vertices;
-          const WeightRange weights = weight_range(graph_.edges);
+          const WeightRange weights = weight_range(graph_);
           p.distance = choose_distance_type(config_.dtype, p.vertices, weights);
           p.negative_weights = weights.negative();
           p.predecessors = !config_.predecessors.empty();
@@ -537,7 +537,7 @@ class Pipeline {
     if (!facts_.cycles_may_round) return verdict;
     collectively(ranks_, [&] {
       if (ranks_.root())
-        verdict = negative_cycle_verdict<T>(cycle_graph_, weight_range(cycle_graph_.edges), found);
+        verdict = negative_cycle_verdict<T>(cycle_graph_, weight_range(cycle_graph_), found);
     });
     static_assert(std::is_trivially_copyable<CycleVerdict>::value, "the verdict travels as bytes");
     ranks_.broadcast(&verdict, sizeof verdict, 0);

@@ -13,7 +13,7 @@ namespace apsp {
 
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph, DistanceType type) {
-  const WeightRange weights = weight_range(graph.edges);
+  const WeightRange weights = weight_range(graph);
   const bool negative = weights.negative();
   const bool bucket_weights = type == DistanceType::int32 && weights.highest <= sssp_max_weight;
   if (asked == Algorithm::sssp) {

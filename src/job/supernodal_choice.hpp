@@ -33,7 +33,9 @@ struct SupernodalChoice {
 };
 
 // A request with the device's facts filled in: its costs, whether it runs the fronts' tiles, and
-// dense Floyd-Warshall's padded V with the tile shape `dense` (the plan's).
+// dense Floyd-Warshall's padded V with the tile shape `dense`: the plan's, as choose_planned_shape
+// chose it (detail::dense_plan, device_choices.hpp), so that every driver weighs the same dense
+// run.
 template <class ExecSpace>
 SupernodalRequest device_request(const ExecSpace& exec, DistanceType type, std::int64_t vertices,
                                  const ShapeChoice& dense) {

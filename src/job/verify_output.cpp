@@ -268,7 +268,7 @@ VerifyResult verify(const std::string& input, const std::string& output,
   const std::int32_t v = graph.vertices;
   result.vertices = v;
   result.edges = std::int64_t(graph.edges.size());
-  const WeightRange weights = weight_range(graph.edges);
+  const WeightRange weights = weight_range(graph);
   // Opened before anything of size V is allocated: V comes from an untrusted header, the
   // output's size confirms it.
   RowStream rows(output, v, input);

@@ -137,10 +137,25 @@ batched::NegativeCycleAt close_batch(const detail::BatchLayout<Mem>& layout, boo
 struct EdgeScan {
   std::vector<std::int64_t> offsets;  // B + 1
   std::vector<std::int32_t> graph;    // per edge
+  std::vector<double> longest_path;   // per graph: WeightRange::longest_path (graph.hpp)
+  double longest = 0;                 // of them all
   std::int64_t largest = 0;
   bool negative = false, whole = true, grouped = true;
   double max_abs = 0, lowest = 0, highest = 0;
 };
+
+// Why some graph of the batch cannot be solved in T (path_bounds_problem, distance.hpp), naming
+// the first; "" when every one can.
+template <class T>
+std::string bounds_problem(const EdgeScan& scan) {
+  for (std::size_t g = 0; g + 1 < scan.offsets.size(); ++g) {
+    const std::int64_t n = scan.offsets[g + 1] - scan.offsets[g];
+    const std::string problem =
+        path_bounds_problem<T>(std::max<std::int64_t>(n, 1), scan.longest_path[g], scan.negative);
+    if (!problem.empty()) return "graph " + std::to_string(g) + ", " + problem;
+  }
+  return "";
+}
 
 EdgeScan scan_edges(const HostArray<std::int64_t>& sizes, const HostArray<std::int64_t>& src,
                     const HostArray<std::int64_t>& dst, const HostArray<double>& weight) {
@@ -163,6 +178,10 @@ EdgeScan scan_edges(const HostArray<std::int64_t>& sizes, const HostArray<std::i
   scan.graph.resize(static_cast<std::size_t>(edges));
   const std::int64_t *s = src.data(), *t = dst.data();
   const double* w = weight.data();
+  std::vector<LargestMagnitudes> longest;
+  longest.reserve(std::size_t(count));
+  for (std::int64_t g = 0; g < count; ++g)
+    longest.emplace_back(std::max<std::int64_t>(n[g] - 1, 1));
   std::int32_t last = 0;
   for (std::int64_t e = 0; e < edges; ++e) {
     if (s[e] < 0 || s[e] >= total || t[e] < 0 || t[e] >= total)
@@ -186,6 +205,13 @@ EdgeScan scan_edges(const HostArray<std::int64_t>& sizes, const HostArray<std::i
     scan.max_abs = std::max(scan.max_abs, std::fabs(w[e]));
     scan.lowest = e == 0 ? w[e] : std::min(scan.lowest, w[e]);
     scan.highest = e == 0 ? w[e] : std::max(scan.highest, w[e]);
+    // A self-loop of weight >= 0 is on no shortest path (weight_range, graph.hpp).
+    if (s[e] != t[e] || w[e] < 0) longest[std::size_t(g)].add(w[e]);
+  }
+  scan.longest_path.resize(std::size_t(count));
+  for (std::int64_t g = 0; g < count; ++g) {
+    scan.longest_path[std::size_t(g)] = longest[std::size_t(g)].sum();
+    scan.longest = std::max(scan.longest, scan.longest_path[std::size_t(g)]);
   }
   return scan;
 }
@@ -337,32 +363,30 @@ py::tuple solve_batch(const HostArray<std::int64_t>& sizes, const HostArray<std:
   DistanceType type = DistanceType::float64;
   if (dtype != "auto" && !distance_type_named(dtype, type))
     throw py::value_error("dtype must be auto, int32, float32 or float64, got '" + dtype + "'");
-  const std::int64_t n = std::max<std::int64_t>(scan.largest, 1);
   // int32 computes whole weights whose paths it holds; its results are exact in the asked type
   // where float32 holds them too (below 2^24).
-  const bool fits_int =
-      scan.whole && path_bounds_problem<int>(n, scan.max_abs, scan.negative).empty();
+  const bool fits_int = scan.whole && bounds_problem<int>(scan).empty();
   if (dtype == "auto") type = fits_int ? DistanceType::int32 : DistanceType::float64;
   const auto problem = [&](const std::string& bounds) {
     if (!bounds.empty())
-      throw py::value_error("the largest graph, " + bounds +
+      throw py::value_error(bounds +
                             (type == DistanceType::float64 ? "" : ": use dtype='float64'"));
   };
   switch (type) {
     case DistanceType::int32:
       if (!scan.whole)
         throw py::value_error("dtype='int32' needs whole-number weights: use dtype='float64'");
-      problem(path_bounds_problem<int>(n, scan.max_abs, scan.negative));
+      problem(bounds_problem<int>(scan));
       return solve_batch_in<int, int>(scan, src, dst, weight, directed, predecessors, padded);
     case DistanceType::float32:
-      problem(path_bounds_problem<float>(n, scan.max_abs, scan.negative));
-      if (fits_int && double(n - 1) * scan.max_abs < double(1 << 24))
+      problem(bounds_problem<float>(scan));
+      if (fits_int && scan.longest < double(1 << 24))
         return solve_batch_in<int, float>(scan, src, dst, weight, directed, predecessors, padded);
       return solve_batch_in<float, float>(scan, src, dst, weight, directed, predecessors, padded);
     case DistanceType::float64:
       break;
   }
-  problem(path_bounds_problem<double>(n, scan.max_abs, scan.negative));
+  problem(bounds_problem<double>(scan));
   if (fits_int)
     return solve_batch_in<int, double>(scan, src, dst, weight, directed, predecessors, padded);
   return solve_batch_in<double, double>(scan, src, dst, weight, directed, predecessors, padded);
@@ -458,48 +482,67 @@ py::tuple solve_dense_batch(const HostArray<double>& weights, bool predecessors)
   const std::int64_t count = weights.shape(0), n = weights.shape(1);
   if (n > std::numeric_limits<std::int32_t>::max() || count > std::numeric_limits<int>::max())
     throw py::value_error("at most 2^31-1 graphs of 2^31-1 vertices");
+  std::vector<WeightRange> slices(static_cast<std::size_t>(count));
   bool negative = false, finite = true, whole = true;
   double max_abs = 0;
   {
     py::gil_scoped_release release;
-    const double* w = weights.data();
-    for (std::int64_t e = 0; e < count * n * n; ++e) {
-      const double x = w[e];
-      if ((e / n) % n == e % n || x == Distance<double>::infinity) continue;
-      finite = finite && std::isfinite(x);
-      negative = negative || x < 0;
-      whole = whole && x == std::floor(x);
-      max_abs = std::max(max_abs, std::fabs(x));
+    for (std::int64_t g = 0; g < count; ++g) {
+      WeightRange& range = slices[std::size_t(g)];
+      finite = finite && dense_weight_range(weights.data() + g * n * n, n, range);
+      negative = negative || range.negative();
+      whole = whole && range.integers;
+      max_abs = std::max(max_abs, range.largest_magnitude());
     }
   }
   if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
-  const std::int64_t v = std::max<std::int64_t>(n, 1);
-  const std::string bounds = path_bounds_problem<double>(v, max_abs, negative);
+  // Why some slice cannot be solved in T, naming the first; "" when every one can.
+  const auto problem = [&](auto t) -> std::string {
+    for (std::int64_t g = 0; g < count; ++g) {
+      const std::string bounds = path_bounds_problem<decltype(t)>(
+          std::max<std::int64_t>(n, 1), slices[std::size_t(g)].longest_path, negative);
+      if (!bounds.empty()) return "graph " + std::to_string(g) + ", " + bounds;
+    }
+    return "";
+  };
+  const std::string bounds = problem(double{});
   if (!bounds.empty()) throw py::value_error(bounds);
-  if (whole && path_bounds_problem<int>(v, max_abs, negative).empty())
+  if (whole && problem(int{}).empty())
     return solve_dense_batch_in<int>(weights, count, n, negative, whole, max_abs, predecessors);
   return solve_dense_batch_in<double>(weights, count, n, negative, whole, max_abs, predecessors);
 }
 
 }  // namespace
 
-// ---- one small graph, on the caller's thread ----
-
-py::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
-                            std::int64_t& cycle) {
-  bool negative = false, finite = true, whole = true;
-  double max_abs = 0;
+bool dense_weight_range(const double* w, std::int64_t n, WeightRange& range) {
+  range = WeightRange{};
+  LargestMagnitudes longest(std::max<std::int64_t>(n - 1, 1));
+  bool first = true;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       const double x = w[i * n + j];
       if (i == j || x == Distance<double>::infinity) continue;
-      finite = finite && std::isfinite(x);
-      negative = negative || x < 0;
-      whole = whole && x == std::floor(x);
-      max_abs = std::max(max_abs, std::fabs(x));
+      if (!std::isfinite(x)) return false;
+      range.lowest = first ? x : std::min(range.lowest, x);
+      range.highest = first ? x : std::max(range.highest, x);
+      range.integers = range.integers && x == std::floor(x);
+      longest.add(x);
+      first = false;
     }
-  if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
-  const std::string bounds = path_bounds_problem<double>(n, max_abs, negative);
+  range.longest_path = longest.sum();
+  return true;
+}
+
+// ---- one small graph, on the caller's thread ----
+
+py::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
+                            std::int64_t& cycle) {
+  WeightRange range;
+  if (!dense_weight_range(w, n, range))
+    throw py::value_error("weights must be finite or +inf (no edge)");
+  const bool negative = range.negative(), whole = range.integers;
+  const double max_abs = range.largest_magnitude();
+  const std::string bounds = path_bounds_problem<double>(n, range.longest_path, negative);
   if (!bounds.empty()) throw py::value_error(bounds);
   HostArray<double> dist(std::vector<py::ssize_t>{n, n});
   HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}

@@ -3,6 +3,8 @@
 // matrix), both on the library's in-scratch closure (apsp/batched.hpp).
 #pragma once
 
+#include <apsp/graph.hpp>
+
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
@@ -27,6 +29,10 @@ constexpr std::int64_t small_graph_limit = 128;
 // On a negative cycle returns an empty tuple and sets `cycle` to its smallest vertex.
 pybind11::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
                                   std::int64_t& cycle);
+
+// The WeightRange of the n x n weights w (C order; +inf: no edge; the diagonal is not read) as
+// weight_range (graph.hpp) gives it for the same edges; false where an entry is NaN or -inf.
+bool dense_weight_range(const double* w, std::int64_t n, WeightRange& range);
 
 }  // namespace python
 }  // namespace apsp

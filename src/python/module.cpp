@@ -257,25 +257,26 @@ RowSink<V> rows_into(std::int64_t n, V* to) {
   };
 }
 
-// Whether every weight is a whole number (the predecessors' Tightness, paths.hpp).
-bool whole_weights(const std::vector<Edge>& edges) {
-  for (const Edge& e : edges)
-    if (e.weight != std::floor(e.weight)) return false;
-  return true;
-}
-
-// A library error in Python's words: the advice names dtype= where the command line says --dtype.
+// A library error in Python's words: the advice names dtype= where the command line says --dtype
+// (in_our_words, src/cli/main.cpp).
 std::string python_words(const Error& e) {
   std::string message = e.what();
-  const int suggested = e.facts().suggested_type;
-  if (e.facts().kind == ErrorFacts::Kind::distance_type && suggested >= 0)
-    message += std::string(": use dtype='") + distance_type_name(DistanceType(suggested)) + "'";
+  const ErrorFacts& facts = e.facts();
+  if (facts.kind == ErrorFacts::Kind::distance_type && facts.suggested_type >= 0)
+    message +=
+        std::string(": use dtype='") + distance_type_name(DistanceType(facts.suggested_type)) + "'";
+  // float32's rounding made or hid the cycle: the way out is the type of the check.
+  if (facts.kind == ErrorFacts::Kind::negative_cycle && facts.rounding == NegativeCycleError::made)
+    message += "; dtype='float64' gives the distances";
+  if (facts.kind == ErrorFacts::Kind::negative_cycle &&
+      facts.rounding == NegativeCycleError::hidden)
+    message += "; dtype='float64' finds it too";
   return message;
 }
 
-// The distance type of apsp.solve: choose_distance_type (graph.hpp), the CLI's --dtype rule.
-std::string distance_type(const std::string& asked, std::int64_t n, double lowest, double highest,
-                          bool integers) {
+// The distance type of apsp.solve: `asked` (auto, int32, float32 or float64) by
+// choose_distance_type (graph.hpp), the command line's --dtype rule.
+DistanceType distance_type(const std::string& asked, std::int64_t n, const WeightRange& weights) {
   std::optional<DistanceType> type;
   if (asked != "auto") {
     DistanceType named;
@@ -284,8 +285,7 @@ std::string distance_type(const std::string& asked, std::int64_t n, double lowes
     type = named;
   }
   try {
-    return distance_type_name(
-        choose_distance_type(type, n, WeightRange{lowest, highest, integers}));
+    return choose_distance_type(type, n, weights);
   } catch (const Error& e) {
     throw py::value_error(python_words(e));
   }
@@ -314,9 +314,11 @@ struct Results {
       : dist({n, n}),
         pred(with_predecessors ? std::vector<py::ssize_t>{n, n} : std::vector<py::ssize_t>{0, 0}),
         predecessors(with_predecessors) {}
-  // (distances, predecessors or None)
+  // (distances, predecessors or None). Two returns, not ?:, since pybind11 3's make_tuple gives
+  // each element list its own type.
   py::tuple tuple() const {
-    return predecessors ? py::make_tuple(dist, pred) : py::make_tuple(dist, py::none());
+    if (predecessors) return py::make_tuple(dist, pred);
+    return py::make_tuple(dist, py::none());
   }
 };
 
@@ -360,9 +362,7 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       Exec exec;
-      Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-      warning = detail::choose_planned_shape(exec, {}, plan);
-      plan.padded = padded_size(n, plan.shape);
+      Plan plan = detail::dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
       plan.predecessors = predecessors;
       solver = std::make_unique<Solver<Exec, T>>(exec, one_rank(), plan, weights);
       device_need = solver->device_bytes(edges, edges);
@@ -384,18 +384,18 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
   return solver;
 }
 
-// Every real distance is at most (V - 1) * max|w| in magnitude (distance.hpp): else a
+// Every real distance must stay within what T holds (path_bounds_problem, distance.hpp): else a
 // ValueError.
 template <class T>
-void check_path_bounds(std::int64_t n, bool negative, double max_abs) {
-  const std::string bounds = path_bounds_problem<T>(n, max_abs, negative);
+void check_path_bounds(std::int64_t n, const WeightRange& weights) {
+  const std::string bounds = path_bounds_problem<T>(n, weights.longest_path, weights.negative());
   if (!bounds.empty())
     throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
 }
 
 // The algorithm for an edge list: `asked` "fw", "supernodal" or "auto" (supernodal where its
-// ordering predicts less work than dense Floyd-Warshall, as the command line decides:
-// supernodal_choice.hpp). With it, its plan.
+// ordering predicts less work than dense Floyd-Warshall on the planned shape, as the command
+// line decides: supernodal_choice.hpp). With it, its plan.
 template <class T>
 SupernodalChoice algorithm_for(std::int64_t n, bool negative, bool predecessors,
                                const std::vector<Edge>& edges, const std::string& asked) {
@@ -403,26 +403,30 @@ SupernodalChoice algorithm_for(std::int64_t n, bool negative, bool predecessors,
     throw py::value_error("algorithm must be auto, fw or supernodal, got '" + asked + "'");
   SupernodalChoice choice;
   if (asked == "fw") return choice;
-  py::gil_scoped_release release;
-  kokkos_thread().run([&] {
-    Exec exec;
-    const Plan plan = make_plan(exec, n, negative, {}, Distance<T>::type);
-    SupernodalRequest request = device_request(exec, Distance<T>::type, n, plan.shape);
-    request.asked = asked == "supernodal";
-    request.automatic = asked == "auto";
-    request.predecessors = predecessors;
-    choice = choose_supernodal(n, edges, request);
-  });
+  std::string warning;
+  {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] {
+      Exec exec;
+      const Plan plan = detail::dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
+      SupernodalRequest request = device_request(exec, Distance<T>::type, n, plan.shape);
+      request.asked = asked == "supernodal";
+      request.automatic = asked == "auto";
+      request.predecessors = predecessors;
+      choice = choose_supernodal(n, edges, request);
+    });
+  }
+  warn_once(warning);
   return choice;
 }
 
 // Supernodal Floyd-Warshall (SupernodalSolver) on the Kokkos thread, its rows by blocks into the
 // results: (distances, predecessors or None). Its memory checked first, as the solver's.
 template <class T>
-py::tuple run_supernodal(std::int64_t n, bool negative, double max_abs, bool predecessors,
-                         const std::vector<Edge>& edges, const SupernodalPlan& plan) {
+py::tuple run_supernodal(const Graph& graph, const WeightRange& weights, bool predecessors,
+                         const SupernodalPlan& plan) {
   using Sn = SupernodalSolver<Exec, T>;
-  const std::int64_t e = std::int64_t(edges.size());
+  const std::int64_t n = graph.vertices, e = std::int64_t(graph.edges.size());
   std::uint64_t device_free = 0, host_free = 0;
   kokkos_thread().run([&] {
     device_free = available_memory(Exec());
@@ -440,9 +444,14 @@ py::tuple run_supernodal(std::int64_t n, bool negative, double max_abs, bool pre
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      Sn solver(Exec(), n, block, predecessors, WeightFacts{whole_weights(edges), max_abs});
-      solver.factor(plan, edges, negative);
-      throw_negative_cycle(CycleVerdict{solver.negative_cycle_vertex()}, Distance<T>::type);
+      Sn solver(Exec(), n, block, predecessors,
+                WeightFacts{weights.integers, weights.largest_magnitude()});
+      solver.factor(plan, graph.edges, weights.negative());
+      // float32 rounding can make or hide a negative cycle: double decides, as on the command
+      // line (negative_cycles.hpp).
+      throw_negative_cycle(
+          negative_cycle_verdict<T>(graph, weights, solver.negative_cycle_vertex()),
+          Distance<T>::type);
       solver.distance_rows(rows_into(n, out));
       if (predecessors) {
         solver.select_paths();
@@ -454,17 +463,19 @@ py::tuple run_supernodal(std::int64_t n, bool negative, double max_abs, bool pre
 }
 
 // Solves with the one solver (solver.hpp) on the Kokkos thread and returns (distances,
-// predecessors or None). The matrix is filled by fill(d) where given (a dense input), else from
-// the edges; the edges also give the predecessor rows.
+// predecessors or None). The matrix is filled by fill(d) where given (a dense input in float64),
+// else from the graph's edges; the edges also give the predecessor rows and, in float32, the
+// negative-cycle verdict.
 template <class T>
-py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
-              const std::vector<Edge>& edges,
+py::tuple run(const Graph& graph, const WeightRange& weights, bool predecessors,
               const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
-  check_path_bounds<T>(n, negative, max_abs);
+  const std::int64_t n = graph.vertices;
+  const std::vector<Edge>& edges = graph.edges;
+  check_path_bounds<T>(n, weights);
 
   std::unique_ptr<Solver<Exec, T>> solver =
-      solver_within_memory<T>(n, negative, std::int64_t(edges.size()), predecessors, 0,
-                              WeightFacts{whole_weights(edges), max_abs});
+      solver_within_memory<T>(n, weights.negative(), std::int64_t(edges.size()), predecessors, 0,
+                              WeightFacts{weights.integers, weights.largest_magnitude()});
   Results<T> results(n, predecessors);
   T* out = results.dist.mutable_data();
   std::int32_t* pred_out = results.pred.mutable_data();
@@ -472,7 +483,10 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       solver->load(edges, fill);
-      solver->compute();
+      // float32 rounding can make or hide a negative cycle: double decides, as on the command
+      // line (negative_cycles.hpp).
+      solver->compute(
+          {}, [&](std::int64_t found) { return negative_cycle_verdict<T>(graph, weights, found); });
       solver->distance_rows(rows_into(n, out));
       if (predecessors) {
         solver->select_paths();
@@ -484,36 +498,12 @@ py::tuple run(std::int64_t n, bool negative, double max_abs, bool predecessors,
   return results.tuple();
 }
 
+// apsp.solve in T, a type that holds the graph's paths (choose_distance_type): the results'
+// memory first, then the algorithm, then the solve.
 template <class T>
-py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
-                const HostArray<T>& weight, std::int64_t n, bool predecessors,
-                const std::string& algorithm) {
-  const std::int64_t count = src.size();
-  if (dst.size() != count || weight.size() != count)
-    throw py::value_error("src, dst and weight must have the same length (got " +
-                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
-                          std::to_string(weight.size()) + ")");
-  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
-    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
-  std::vector<Edge> edges(static_cast<std::size_t>(count));
-  bool negative = false;
-  double max_abs = 0;
-  {
-    const auto s = src.template unchecked<1>(), t = dst.template unchecked<1>();
-    const auto w = weight.template unchecked<1>();
-    for (std::int64_t e = 0; e < count; ++e) {
-      if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
-        throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s(e)) + " -> " +
-                              std::to_string(t(e)) + ") has a vertex outside 0.." +
-                              std::to_string(n - 1));
-      if (!std::isfinite(double(w(e))))
-        throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
-      edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
-      negative = negative || w(e) < T(0);
-      max_abs = std::max(max_abs, std::fabs(double(w(e))));
-    }
-  }
-  check_path_bounds<T>(n, negative, max_abs);
+py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predecessors,
+                   const std::string& algorithm) {
+  const std::int64_t n = graph.vertices;
   // The results at least, before an ordering is tried (each algorithm checks all it needs).
   std::uint64_t free = 0, host_free = 0;
   kokkos_thread().run([&] {
@@ -521,10 +511,46 @@ py::tuple solve(const HostArray<std::int64_t>& src, const HostArray<std::int64_t
     host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
   });
   require_memory<T>(n, 0, free, results_bytes<T>(n, predecessors), host_free);
-  const SupernodalChoice choice = algorithm_for<T>(n, negative, predecessors, edges, algorithm);
+  const SupernodalChoice choice =
+      algorithm_for<T>(n, weights.negative(), predecessors, graph.edges, algorithm);
   if (choice.algorithm == Algorithm::supernodal)
-    return run_supernodal<T>(n, negative, max_abs, predecessors, edges, choice.plan);
-  return run<T>(n, negative, max_abs, predecessors, edges, {});
+    return run_supernodal<T>(graph, weights, predecessors, choice.plan);
+  return run<T>(graph, weights, predecessors, {});
+}
+
+// apsp.solve's native part: the edges src[e] -> dst[e] of weight[e] (in float64, as the command
+// line reads weights) on n vertices, in the distance type `dtype` (auto, or a type's name: the
+// command line's --dtype rule), by `algorithm`.
+py::tuple solve_edge_list(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                          const HostArray<double>& weight, std::int64_t n, const std::string& dtype,
+                          bool predecessors, const std::string& algorithm) {
+  const std::int64_t count = src.size();
+  if (dst.size() != count || weight.size() != count)
+    throw py::value_error("src, dst and weight must have the same length (got " +
+                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
+                          std::to_string(weight.size()) + ")");
+  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
+    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  Graph graph;
+  graph.vertices = std::int32_t(n);
+  graph.edges.resize(static_cast<std::size_t>(count));
+  {
+    const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
+    const auto w = weight.unchecked<1>();
+    for (std::int64_t e = 0; e < count; ++e) {
+      if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
+        throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s(e)) + " -> " +
+                              std::to_string(t(e)) + ") has a vertex outside 0.." +
+                              std::to_string(n - 1));
+      if (!std::isfinite(w(e)))
+        throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
+      graph.edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
+    }
+  }
+  const WeightRange weights = weight_range(graph);
+  return visit_distance_type(distance_type(dtype, n, weights), [&](auto t) {
+    return solve_in<decltype(t)>(graph, weights, predecessors, algorithm);
+  });
 }
 
 // What algorithm_for decides for an edge list (the weights do not matter, only their sign):
@@ -560,40 +586,36 @@ py::dict explain_choice(const HostArray<std::int64_t>& src, const HostArray<std:
   return d;
 }
 
-// The same from a dense V x V matrix of weights W (C order; +inf: no edge; the diagonal is not
-// read): no edge list unless the predecessors need one.
-template <class T>
-py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
+// The same from a dense V x V matrix of float64 weights W (C order; +inf: no edge; the diagonal
+// is not read): no edge list unless the predecessors need one (float64 sums need no second
+// opinion on a negative cycle).
+py::tuple solve_dense(const HostArray<double>& weights, bool predecessors) {
+  using T = double;
   if (weights.ndim() != 2 || weights.shape(0) != weights.shape(1))
     throw py::value_error("weights must be a square matrix");
   const std::int64_t n = weights.shape(0);
   if (n > std::numeric_limits<std::int32_t>::max())
     throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
-  if constexpr (std::is_same<T, double>::value) {
-    if (n <= python::small_graph_limit) {  // one closure on this thread (batch.cpp)
-      std::int64_t cycle = -1;
-      py::tuple result = python::solve_small_dense(weights.data(), n, predecessors, cycle);
-      if (cycle >= 0) throw NegativeCycleError(cycle);
-      return result;
-    }
+  if (n <= python::small_graph_limit) {  // one closure on this thread (batch.cpp)
+    std::int64_t cycle = -1;
+    py::tuple result = python::solve_small_dense(weights.data(), n, predecessors, cycle);
+    if (cycle >= 0) throw NegativeCycleError(cycle);
+    return result;
   }
   const T* w = weights.data();
-  bool negative = false, finite = true;
-  double max_abs = 0;
-  std::vector<Edge> edges;
+  Graph graph;  // the edges, where the predecessors need them
+  graph.vertices = std::int32_t(n);
+  WeightRange range;
   {
     py::gil_scoped_release release;
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        const T x = w[i * n + j];
-        if (i == j || x == std::numeric_limits<T>::infinity()) continue;
-        finite = finite && std::isfinite(double(x));
-        negative = negative || x < T(0);
-        max_abs = std::max(max_abs, std::fabs(double(x)));
-        if (predecessors) edges.push_back(Edge{std::int32_t(i), std::int32_t(j), x});
-      }
+    if (!python::dense_weight_range(w, n, range))
+      throw py::value_error("weights must be finite or +inf (no edge)");
+    if (predecessors)
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j)
+          if (i != j && w[i * n + j] != std::numeric_limits<T>::infinity())
+            graph.edges.push_back(Edge{std::int32_t(i), std::int32_t(j), w[i * n + j]});
   }
-  if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
   const auto fill = [w, n](const DistanceMatrix<Exec, T>& d) {
     const auto host = Kokkos::create_mirror_view(d);
     const std::int64_t padded = d.extent(0);
@@ -612,7 +634,7 @@ py::tuple solve_dense(const HostArray<T>& weights, bool predecessors) {
     Kokkos::fence();
     Kokkos::deep_copy(d, host);
   };
-  return run<T>(n, negative, max_abs, predecessors, edges, fill);
+  return run<T>(graph, range, predecessors, fill);
 }
 
 // The memory check of a solve, for the Python layer to make before it allocates anything of
@@ -686,8 +708,11 @@ PYBIND11_MODULE(_native, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const NegativeCycleError& c) {
-      const std::string message = "Negative cycle detected through vertex " +
-                                  std::to_string(c.vertex()) + ": shortest paths are undefined";
+      // SciPy's words: "Negative cycle detected through vertex ...", then the library's.
+      const std::string words = python_words(c), lead = "negative cycle";
+      const std::string message =
+          "Negative cycle detected" +
+          (words.compare(0, lead.size(), lead) == 0 ? words.substr(lead.size()) : ": " + words);
       py::object error = negative_cycle(message);
       error.attr("vertex") = c.vertex();
       PyErr_SetObject(negative_cycle.ptr(), error.ptr());
@@ -697,20 +722,14 @@ PYBIND11_MODULE(_native, m) {
           python_words(e).c_str());
     }
   });
-  m.def("solve_int32", &solve<int>, py::arg("src"), py::arg("dst"), py::arg("weight"),
-        py::arg("num_vertices"), py::arg("predecessors"), py::arg("algorithm"));
-  m.def("solve_float32", &solve<float>, py::arg("src"), py::arg("dst"), py::arg("weight"),
-        py::arg("num_vertices"), py::arg("predecessors"), py::arg("algorithm"));
-  m.def("solve_float64", &solve<double>, py::arg("src"), py::arg("dst"), py::arg("weight"),
-        py::arg("num_vertices"), py::arg("predecessors"), py::arg("algorithm"));
+  m.def("solve", &solve_edge_list, py::arg("src"), py::arg("dst"), py::arg("weight"),
+        py::arg("num_vertices"), py::arg("dtype"), py::arg("predecessors"), py::arg("algorithm"));
   m.def("explain_choice", &explain_choice, py::arg("src"), py::arg("dst"), py::arg("num_vertices"),
         py::arg("dtype"), py::arg("negative"), py::arg("predecessors"), py::arg("algorithm"));
-  m.def("solve_dense_float64", &solve_dense<double>, py::arg("weights"), py::arg("predecessors"));
+  m.def("solve_dense_float64", &solve_dense, py::arg("weights"), py::arg("predecessors"));
   m.def("check_memory", &check_memory, py::arg("num_vertices"), py::arg("dtype"),
         py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"), py::arg("dense"));
   m.def("config", &config);
   python::register_batch(
       m, [](const std::function<void()>& f) { kokkos_thread().run(f); }, negative_cycle);
-  m.def("distance_type", &distance_type, py::arg("asked"), py::arg("num_vertices"),
-        py::arg("lowest"), py::arg("highest"), py::arg("integers"));
 }

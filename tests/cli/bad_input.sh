@@ -108,12 +108,12 @@ case $case in
     args=(--dtype int32 --output-format npy "$work/g.txt" "$out")
     message="int32 distances need whole-number weights and this graph has others: use --dtype float64" ;;
   dtype_int32_paths_too_long)
-    # 10 vertices, weight 2^27: a path of 9 edges could reach 9 * 2^27 > 2^30 - 1.
-    printf '0 1 134217728\n8 9 1\n' >"$work/g.txt"
+    # A chain of 9 edges of weight 2^27: its path reaches 9 * 2^27 > 2^30 - 1.
+    for v in 0 1 2 3 4 5 6 7 8; do echo "$v $((v + 1)) 134217728"; done >"$work/g.txt"
     args=(--dtype int32 "$work/g.txt" "$out")
     message="which int32 distances cannot hold (limit 1073741823): use --dtype float64" ;;
   dtype_float32_too_heavy)
-    printf '0 1 1e38\n1 2 1\n' >"$work/g.txt"
+    printf '0 1 3e38\n1 2 2e38\n' >"$work/g.txt"
     args=(--dtype float32 --output-format npy "$work/g.txt" "$out") message="which float32 distances cannot hold" ;;
   unknown_dtype)
     args=(--dtype int64 "$in" "$out") message="--dtype expects auto, int32, float32 or float64, got 'int64'" ;;

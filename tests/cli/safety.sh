@@ -335,6 +335,14 @@ case $case in
     ! grep -q "use --dtype float64" stderr.txt || fail "float64 suggested: $(cat stderr.txt)"
     printf '# vertices 3\n0 1 1e300\n1 2 1e300\n' >big.txt
     refused "use --dtype float64" big.txt o.npy --dtype float32
+    # A shortest path takes each edge once: the V - 1 largest |w| summed bound it (V - 1 times
+    # the largest refused both of these). One edge of 1e308 on two vertices fits float64; two
+    # vertices of ten joined by 2^27 and another edge of 1 keep int32 (HW3 output).
+    printf '# vertices 2\n0 1 1e308\n' >one.txt
+    "$apsp" one.txt one.out --output-format text 2>stderr.txt || fail "1e308: $(cat stderr.txt)"
+    [[ "$(cat one.out)" == $'0 1e+308\ninf 0' ]] || fail "1e308: $(cat one.out)"
+    printf '# vertices 10\n0 1 134217728\n8 9 1\n' >ten.txt
+    "$apsp" ten.txt ten.out 2>stderr.txt || fail "2^27 on ten vertices: $(cat stderr.txt)"
     # A self-loop of weight >= 0 never matters, however heavy (it was refused as too heavy for
     # every type): int32 distances, the loop left out.
     printf '# vertices 2\n0 0 1e308\n0 1 2\n' >loop.txt

@@ -38,7 +38,7 @@ inline const apsp::Graph* checked_readings(const std::optional<apsp::Graph>& str
     if (e.src < 0 || e.src >= graph.vertices || e.dst < 0 || e.dst >= graph.vertices ||
         !std::isfinite(e.weight))
       std::abort();
-  if (apsp::weight_range(graph.edges).negative()
+  if (apsp::weight_range(graph).negative()
           ? strict || strict_error.find("--allow-negative") == std::string::npos
           : !strict || !same_graph(*strict, graph))
     std::abort();

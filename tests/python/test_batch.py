@@ -181,6 +181,30 @@ def test_solve_batch_errors():
     assert empty.shape == (0, 0, 0)
 
 
+@pytest.mark.parametrize("count", [1, 3])
+def test_batches_of_empty_graphs_only(count):
+    """B graphs without vertices: (B, 0, 0) results in every dtype and layout, as B = 0 and
+    ragged batches give (a padded batch of them was a crash)."""
+    sizes = [0] * count
+    for dtype, kind in (("float64", np.float64), ("float32", np.float32), ("int32", np.int32),
+                        ("auto", np.int32)):
+        dist = apsp.solve_batch(sizes, [], [], dtype=dtype)
+        assert dist.shape == (count, 0, 0) and dist.dtype == kind
+        dist, pred = apsp.solve_batch(sizes, [], [], dtype=dtype, predecessors=True)
+        assert dist.shape == pred.shape == (count, 0, 0) and pred.dtype == np.int32
+        ragged = apsp.solve_batch(sizes, [], [], dtype=dtype, layout="ragged")
+        assert ragged.values.size == 0 and list(ragged.offsets) == [0] * (count + 1)
+    for negative in (False, True):  # a negative weight elsewhere than these graphs: none
+        dist = apsp.solve_batch(sizes + [2], [0], [1], [-1.5 if negative else 1.5])
+        assert dist.shape == (count + 1, 2, 2)
+        assert np.all(np.isinf(dist[:count])) and dist[count, 0, 1] == (-1.5 if negative else 1.5)
+    for predecessors in (False, True):
+        result = apsp.floyd_warshall(np.zeros((count, 0, 0)), return_predecessors=predecessors)
+        for array in result if predecessors else (result,):
+            assert array.shape == (count, 0, 0)
+        assert apsp.shortest_path(np.zeros((count, 0, 0))).shape == (count, 0, 0)
+
+
 def test_one_small_call_is_the_batch_slice():
     """apsp.floyd_warshall on one small graph (the caller's-thread path) equals the batch."""
     w = random_dense(40, 0.1)

@@ -11,6 +11,8 @@ import pytest
 import scipy.sparse.csgraph as csgraph
 from path_trees import check_paths
 
+import apsp
+
 # APSP_CLI: another binary (a GPU build's, on a node where only the binary travels).
 APSP = os.environ.get("APSP_CLI") or os.path.join(os.environ.get("APSP_BUILD_DIR", "build/openmp"),
                                                   "apsp")
@@ -297,6 +299,36 @@ def test_float32_rounding_that_makes_or_hides_a_negative_cycle_says_so(tmp_path)
         p = run(*args, expect=2)
         assert "float32 rounding hid" in p.stderr and "--dtype float64" in p.stderr, p.stderr
     assert not (tmp_path / "g.npy").exists()
+
+
+@pytest.mark.parametrize("algorithm", ["fw", "supernodal"])
+def test_the_module_gives_the_command_lines_float32_cycle_verdict(tmp_path, algorithm):
+    """Issue 32 item 4: apsp.solve in float32 takes float64's word on a negative cycle, as the
+    command line and apsp path do: the same error, vertex and account of the rounding, where it
+    returned distances through a hidden cycle."""
+    if algorithm == "supernodal" and not apsp.config()["supernodal"]:
+        pytest.skip("this build has no METIS (no supernodal)")
+    graphs = {"made": (3, [0, 1, 2], [1, 2, 0], [0.1, 0.2, -0.3]),
+              "hid": (2, [0, 1], [1, 0], [1.0, -1.0000000000000002])}
+    for name, (n, src, dst, w) in graphs.items():
+        write(tmp_path / "g.txt", "edges", n, src, dst, w)
+        cli = subprocess.run([APSP, "--allow-negative", "--dtype", "float32", "--algorithm",
+                              algorithm, tmp_path / "g.txt", tmp_path / "g.npy"],
+                             capture_output=True, text=True)
+        assert cli.returncode in (0, 2), cli.stderr
+        try:
+            apsp.solve(src, dst, w, n, dtype="float32", algorithm=algorithm)
+            module = None
+        except apsp.NegativeCycleError as error:
+            module = error
+        # Dense Floyd-Warshall's float32 sums make the first cycle (the supernodal order may
+        # not); float64 finds the second whatever the order.
+        assert (module is not None) == (cli.returncode == 2), (name, cli.stderr, module)
+        assert module is not None or name == "made"
+        if module is not None:
+            words = "float32 rounding %s" % ("made it" if name == "made" else "hid")
+            assert words in cli.stderr and words in str(module), (cli.stderr, str(module))
+            assert ("through vertex %d " % module.vertex) in cli.stderr, (cli.stderr, module)
 
 
 def test_types_the_outputs_cannot_hold_are_refused_before_any_work(tmp_path):

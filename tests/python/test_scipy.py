@@ -316,6 +316,70 @@ def test_native_solve_in_every_dtype():
         apsp.solve([0], [0], [-1], 2)  # natively a negative self-loop is a cycle
 
 
+def test_solve_names_vertices_and_sizes_as_given():
+    """Issue 32 item 11: an unsigned vertex from 2^63 is named as given (int64 wrapped it to a
+    negative number), and a num_vertices that is not an integer is refused as Python refuses one
+    (2.5 was taken as 2)."""
+    big = np.array([2**63], dtype=np.uint64)
+    one = np.array([1], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"edge 0 \(9223372036854775808 -> 1\) has a vertex "
+                                         r"outside 0\.\.1$"):
+        apsp.solve(big, one, [1.0], 2)
+    with pytest.raises(ValueError, match=r"edge 1 \(0 -> 18446744073709551615\)"):
+        apsp.solve(np.array([0, 0], dtype=np.uint64), np.array([1, 2**64 - 1], dtype=np.uint64),
+                   [1.0, 1.0], 2)
+    with pytest.raises(ValueError, match=r"edge 0 \(9223372036854775808 -> 1\) has a vertex "
+                                         r"outside the batch's vertices"):
+        apsp.solve_batch([2], big, one)
+    with pytest.raises(ValueError, match="graph 0 has 9223372036854775808 vertices"):
+        apsp.solve_batch(big, [], [])
+    for bad in (2.5, 2.0, "2", None):
+        with pytest.raises(TypeError, match="num_vertices must be an integer, got"):
+            apsp.solve([0], [1], [1.0], bad)
+    assert apsp.solve([0], [1], [1.0], np.int16(2)).shape == (2, 2)
+    with pytest.raises(ValueError, match=r"num_vertices must be in 0\.\.2\^31-1"):
+        apsp.solve([0], [1], [1.0], 2**70)
+
+
+def test_paths_up_to_the_largest_float64_are_scipys():
+    """Issue 32 item 11: the bound on a shortest path is the sum of its V - 1 heaviest weights,
+    and without negative weights float64 holds it up to nearly its largest value: one edge of
+    1e308 on two vertices is SciPy's answer exactly (it was refused beyond 4.49e307), in every
+    input form; two of them in a row, whose path float64 cannot hold, are still refused."""
+    want = csgraph.shortest_path(scipy.sparse.csr_matrix(([1e308], ([0], [1])), shape=(2, 2)))
+    assert want[0, 1] == 1e308
+    d, p = apsp.solve([0], [1], [1e308], 2, predecessors=True)
+    assert d.dtype == np.float64
+    np.testing.assert_array_equal(d, want)
+    np.testing.assert_array_equal(p, [[-1, 0], [-1, -1]])
+    dense = np.array([[0.0, 1e308], [0.0, 0.0]])
+    np.testing.assert_array_equal(apsp.floyd_warshall(dense), want)
+    np.testing.assert_array_equal(apsp.shortest_path(scipy.sparse.csr_matrix(dense)), want)
+    np.testing.assert_array_equal(apsp.floyd_warshall(dense[None])[0], want)
+    np.testing.assert_array_equal(apsp.solve_batch([2], [0], [1], [1e308])[0], want)
+    # A cycle through 200 vertices of weight w (a dense matrix beyond the small-graph path):
+    # 199 w is below the largest float64 (every shortest path is finite), 200 w above (each
+    # walk around the cycle overflows, which lowers nothing). w's few bits keep every sum exact.
+    n = 200
+    cycle = np.zeros((n, n))
+    w = (1 + 1 / 4 + 1 / 32) * 2.0**1016
+    assert 199 * w < np.finfo(np.float64).max < 200 * w
+    cycle[np.arange(n), (np.arange(n) + 1) % n] = w
+    np.testing.assert_array_equal(apsp.floyd_warshall(cycle), csgraph.floyd_warshall(cycle))
+    cycle[cycle != 0] = 1.01 * w  # now the path 0 -> 199 alone is beyond it
+    with pytest.raises(ValueError, match="could reach more than 1.7976931348623157e"):
+        apsp.floyd_warshall(cycle)
+    for form in ("solve", "dense", "batch"):
+        with pytest.raises(ValueError, match=r"could reach more than 1\.7976931348623157e\+308, "
+                                             r"which float64 distances cannot hold"):
+            if form == "solve":
+                apsp.solve([0, 1], [1, 2], [1e308, 1e308], 3)
+            elif form == "dense":
+                apsp.floyd_warshall(np.array([[0, 1e308, 0], [0, 0, 1e308], [0, 0, 0]]))
+            else:
+                apsp.solve_batch([3], [0, 1], [1, 2], [1e308, 1e308])
+
+
 def test_too_large_is_a_memory_error_before_any_work():
     with pytest.raises(MemoryError, match="GiB"):
         apsp.solve(np.array([0]), np.array([1]), np.array([1.5]), 3_000_000)

@@ -29,8 +29,8 @@
 // Negative weights. Stored distances lie in D = [F, T) u {INF}, with, for int32, the floor
 // F = -2^29 and the threshold T = INF + F = 2^29 - 1 (for the floats F = -max / 4 and T = +inf:
 // a sum of two stored values is never -inf, so never inf - inf = NaN, and only INF is >= T; the
-// argument below is the same with exact replaced by rounded sums). A shortest path has at most V -
-// 1 edges, so every real distance has |d| <= M = (V - 1) * max|w|, and path_bounds_problem
+// argument below is the same with exact replaced by rounded sums). A shortest path is simple, so
+// every real distance has |d| <= M = the sum of the V - 1 largest |w|, and path_bounds_problem
 // (distance.hpp) refuses inputs with M >= T (weights up to 1000: V <= 536871). The pivot tile
 // and the panels chain dependent updates inside a tile and relax by the saturating sum
 //   sat(a, b) = INF if a or b is INF, else max(F, a + b),

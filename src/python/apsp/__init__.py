@@ -38,6 +38,7 @@ distances below 2^24 and takes half the memory of float64).
 """
 
 import collections
+import operator
 
 import numpy as np
 
@@ -56,6 +57,7 @@ _METHODS = ("auto", "FW", "D", "J", "BF")
 _SPARSE_MIN_VERTICES = 1024
 _SPARSE_MAX_DEGREE = 16
 _DTYPES = ("auto", "int32", "float32", "float64")
+_INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def config():
@@ -77,6 +79,31 @@ def _check_square(shape, ndim, batch=False):
                          if batch else "graph should have two dimensions")
     if shape[-2] != shape[-1]:
         raise ValueError("graph should be a square array")
+
+
+def _whole_number(name, x):
+    """x as a Python int, refused as Python refuses a non-integer where it needs one (range(2.5)):
+    a TypeError, never a silent truncation."""
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError("%s must be an integer, got %r (%s)" % (name, x, type(x).__name__)) from None
+
+
+def _edges_as_int64(src, dst, outside):
+    """src and dst as int64 arrays. An unsigned vertex that int64 cannot hold (from 2^63, which
+    the conversion would wrap to a negative number) is refused first, as the native check words
+    a vertex out of range ("outside" ends it), naming it as given."""
+    if src.shape == dst.shape:
+        beyond = np.zeros(src.shape, dtype=bool)
+        for a in (src, dst):
+            if a.dtype.kind == "u":
+                beyond |= a > _INT64_MAX
+        if np.any(beyond):
+            e = int(np.argmax(beyond))
+            raise ValueError("edge %d (%d -> %d) has a vertex outside %s"
+                             % (e, int(src[e]), int(dst[e]), outside))
+    return src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False)
 
 
 def _check_memory(n, predecessors, host_bytes, dense=True):
@@ -112,7 +139,7 @@ def _solve(csgraph, directed, unweighted, predecessors, algorithm):
         if not directed:
             src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
             weight = np.concatenate([weight, weight])
-        return _native.solve_float64(src, dst, weight, n, predecessors, algorithm)
+        return _native.solve(src, dst, weight, n, "float64", predecessors, algorithm)
     shape = np.shape(csgraph)
     _check_square(shape, len(shape), batch=True)
     n = shape[-1]
@@ -141,7 +168,7 @@ def _solve(csgraph, directed, unweighted, predecessors, algorithm):
               and np.count_nonzero(edges) <= _SPARSE_MAX_DEGREE * n)
     if sparse or np.any(np.diagonal(weights) < 0):
         src, dst = np.nonzero(edges)
-        return _native.solve_float64(src, dst, weights[src, dst], n, predecessors, algorithm)
+        return _native.solve(src, dst, weights[src, dst], n, "float64", predecessors, algorithm)
     return _native.solve_dense_float64(np.ascontiguousarray(weights), predecessors)
 
 
@@ -222,16 +249,15 @@ def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False, algo
         raise ValueError("weight must hold real numbers, got %s" % weight.dtype)
     if weight.size and not np.all(np.isfinite(weight)):
         raise ValueError("weights must be finite")
-    integral = (np.issubdtype(weight.dtype, np.integer)
-                or bool(np.all(weight == np.floor(weight))))
-    # The CLI's --dtype rule (auto: int32 for whole numbers whose paths int32 holds).
-    lowest = float(np.min(weight)) if weight.size else 0.0
-    highest = float(np.max(weight)) if weight.size else 0.0
-    dtype = _native.distance_type(dtype, int(num_vertices), lowest, highest, integral)
-    native = getattr(_native, "solve_" + dtype)
-    dist, pred = native(src.astype(np.int64), dst.astype(np.int64),
-                        weight.astype(np.dtype(dtype), copy=False), int(num_vertices),
-                        bool(predecessors), algorithm)
+    n = _whole_number("num_vertices", num_vertices)
+    if not 0 <= n <= 2**31 - 1:
+        raise ValueError("num_vertices must be in 0..2^31-1, got %d" % n)
+    src, dst = _edges_as_int64(src, dst, "0..%d" % (n - 1))
+    # The weights in float64, as the command line reads them: the native part chooses the type
+    # by the command line's --dtype rule, converts them to it and checks a float32 negative
+    # cycle against them.
+    dist, pred = _native.solve(src, dst, weight.astype(np.float64, copy=False), n, dtype,
+                               bool(predecessors), algorithm)
     return (dist, pred) if predecessors else dist
 
 
@@ -277,6 +303,10 @@ def solve_batch(sizes, src, dst, weight=None, dtype="float64", directed=True,
     for name, a in (("sizes", sizes), ("src", src), ("dst", dst)):
         if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
             raise ValueError("%s must be a one-dimensional integer array" % name)
+    if sizes.dtype.kind == "u" and np.any(sizes > _INT64_MAX):  # as the native check words it
+        g = int(np.argmax(sizes > _INT64_MAX))
+        raise ValueError("graph %d has %d vertices (0..2^31-1 allowed)" % (g, int(sizes[g])))
+    src, dst = _edges_as_int64(src, dst, "the batch's vertices")
     if weight is None:
         weight = np.ones(src.shape, dtype=np.float64)
     else:
@@ -284,8 +314,7 @@ def solve_batch(sizes, src, dst, weight=None, dtype="float64", directed=True,
         if weight.ndim != 1 or not (weight.size == 0 or np.issubdtype(weight.dtype, np.number)):
             raise ValueError("weight must be a one-dimensional numeric array")
     dist, pred, offsets = _native.solve_batch(
-        sizes.astype(np.int64, copy=False), src.astype(np.int64, copy=False),
-        dst.astype(np.int64, copy=False), weight.astype(np.float64, copy=False), dtype,
+        sizes.astype(np.int64, copy=False), src, dst, weight.astype(np.float64, copy=False), dtype,
         bool(directed), bool(predecessors), layout == "padded")
     if layout == "ragged":
         return RaggedResult(dist, offsets, sizes.astype(np.int64, copy=False), pred)
