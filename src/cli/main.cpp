@@ -86,11 +86,13 @@ const char* usage = R"(usage:
                           the smallest), -1 for j = i and where there is no path; a function
                           of the graph alone, the same on every backend and rank count
   apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--dtype T]
-                   [--backend NAME] [--algorithm auto|fw|supernodal]
+                   [--backend NAME] [--algorithm auto|fw|supernodal] [--max-memory SIZE]
       Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
       predecessor matrix (HW3 or .npy) of an earlier run on IN (checked against IN as it is
-      followed), or computed (auto: supernodal Floyd-Warshall where it predicts less work, as
-      for a whole run, else fw). Exit code 1 when V cannot be reached from U.
+      followed), or computed: auto by one search from U (Dijkstra; Bellman-Ford with negative
+      weights, after the whole graph's negative-cycle check), fw or supernodal by that solver
+      of all pairs; the same path (--predecessors' rule) either way. Exit code 1 when V cannot
+      be reached from U.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,

@@ -22,10 +22,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace apsp {
@@ -197,6 +199,144 @@ void check_against_true_distance(const Graph& graph, const WeightRange& weights,
                 number_text(shortest) + ": a stale predecessor matrix, or one of another graph");
 }
 
+// The smallest vertex with a closed walk of negative weight through it, or -1: the vertex a
+// negative cycle is reported by (README, "How it works"). A closed walk stays within one
+// strongly connected component, and in a component that holds a negative cycle every vertex has
+// one (to the cycle, around it, back): so the answer is the smallest vertex of such a component.
+// The components (Tarjan 1972, without recursion) that have a negative edge inside are searched
+// alone (negative_cycle_in_double on their own edges), in the order of their smallest vertex, until
+// one has a cycle. In double, on the weights as given.
+std::int64_t negative_walk_vertex(const Graph& graph) {
+  const std::size_t n = std::size_t(graph.vertices);
+  std::vector<std::int64_t> first(n + 1, 0);  // the arcs by source
+  for (const Edge& e : graph.edges)
+    ++first[std::size_t(e.src) + 1];
+  for (std::size_t u = 0; u < n; ++u)
+    first[u + 1] += first[u];
+  std::vector<std::int32_t> to(graph.edges.size());
+  std::vector<std::int64_t> next(first.begin(), first.end() - 1);
+  for (const Edge& e : graph.edges)
+    to[std::size_t(next[std::size_t(e.src)]++)] = e.dst;
+  // Tarjan: each vertex's index and low link; its component once that is complete.
+  constexpr std::int64_t unvisited = -1;
+  std::vector<std::int64_t> index(n, unvisited), low(n, 0), component(n, -1);
+  std::vector<std::int32_t> stack;
+  std::vector<std::pair<std::int32_t, std::int64_t>> calls;  // a vertex and its next arc
+  std::int64_t visited = 0, components = 0;
+  const auto visit = [&](std::int32_t v) {
+    index[std::size_t(v)] = low[std::size_t(v)] = visited++;
+    stack.push_back(v);
+    calls.push_back({v, first[std::size_t(v)]});
+  };
+  for (std::int32_t root = 0; root < graph.vertices; ++root) {
+    if (index[std::size_t(root)] != unvisited) continue;
+    visit(root);
+    while (!calls.empty()) {
+      const std::int32_t u = calls.back().first;
+      const std::size_t su = std::size_t(u);
+      if (calls.back().second < first[su + 1]) {
+        const std::size_t w = std::size_t(to[std::size_t(calls.back().second++)]);
+        if (index[w] == unvisited)
+          visit(std::int32_t(w));
+        else if (component[w] < 0)
+          low[su] = std::min(low[su], index[w]);
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) {
+        const std::size_t caller = std::size_t(calls.back().first);
+        low[caller] = std::min(low[caller], low[su]);
+      }
+      if (low[su] != index[su]) continue;
+      std::int32_t w;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        component[std::size_t(w)] = components;
+      } while (w != u);
+      ++components;
+    }
+  }
+  // Each component's smallest vertex, its vertices numbered from 0, and whether a negative edge
+  // lies inside it (else it has no negative cycle).
+  const std::size_t count = std::size_t(components);
+  std::vector<std::int32_t> local(n), size(count, 0);
+  std::vector<std::int64_t> smallest(count, -1);
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::size_t c = std::size_t(component[v]);
+    if (smallest[c] < 0) smallest[c] = std::int64_t(v);
+    local[v] = size[c]++;
+  }
+  std::vector<char> negative(count, 0);
+  std::vector<std::int64_t> at(count + 1, 0);  // the edges inside each, by component
+  for (const Edge& e : graph.edges) {
+    const std::size_t c = std::size_t(component[std::size_t(e.src)]);
+    if (std::int64_t(c) != component[std::size_t(e.dst)]) continue;
+    ++at[c + 1];
+    if (e.weight < 0) negative[c] = 1;
+  }
+  for (std::size_t c = 0; c < count; ++c)
+    at[c + 1] += at[c];
+  std::vector<Edge> inside(std::size_t(at.back()));
+  std::vector<std::int64_t> place(at.begin(), at.end() - 1);
+  for (const Edge& e : graph.edges) {
+    const std::size_t c = std::size_t(component[std::size_t(e.src)]);
+    if (std::int64_t(c) == component[std::size_t(e.dst)])
+      inside[std::size_t(place[c]++)] =
+          Edge{local[std::size_t(e.src)], local[std::size_t(e.dst)], e.weight};
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t c = 0; c < count; ++c)
+    if (negative[c]) order.push_back(c);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return smallest[a] < smallest[b]; });
+  for (const std::size_t c : order) {
+    const Graph part{size[c],
+                     std::vector<Edge>(inside.begin() + at[c], inside.begin() + at[c + 1])};
+    // -2: still improving after V rounds, which only a negative cycle does.
+    if (negative_cycle_in_double(part, -1, UINT64_MAX) != -1) return smallest[c];
+  }
+  return -1;
+}
+
+// Row `source` of the predecessor matrix from one search, for `apsp path` without P: the
+// distances from `source` on the host (distances_from, after the whole graph's negative-cycle
+// check, which a solve of all pairs makes too), then the rule of paths.hpp on them
+// (PredecessorRows, on the device) over every edge. An edge that ends a shortest path in this
+// row ends a shortest path of its own, so the row is the one a solver's predecessor file holds.
+// Device memory: the edges twice (as uploaded, and by source), the row and its search.
+template <class T, class ExecSpace>
+std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
+                                          const Graph& graph, const WeightRange& weights,
+                                          std::int64_t source) {
+  const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
+  const std::uint64_t need = detail::saturating_sum(
+      {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(v, e),
+       matrix_bytes(1, v, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, v)});
+  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
+  if (need > usable)
+    throw MemoryError("V = " + std::to_string(v) + " needs " + detail::size_text(need) + " on " +
+                          describe_device(exec) + " (the edges and one row with its search), " +
+                          "but only " + detail::size_text(usable) + " can be used",
+                      need, usable, config.max_memory > 0 && usable == config.max_memory);
+  if (weights.negative())
+    throw_negative_cycle(CycleVerdict{negative_walk_vertex(graph)}, Distance<T>::type);
+  const std::vector<double> dist = distances_from(graph, weights.negative(), source).dist;
+  DistanceMatrix<ExecSpace, T> row(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path::distances"), 1, v);
+  const auto host_row = Kokkos::create_mirror_view(row);
+  for (std::int64_t j = 0; j < v; ++j)
+    host_row(0, j) =
+        dist[std::size_t(j)] == unreachable ? Distance<T>::infinity : T(dist[std::size_t(j)]);
+  Kokkos::deep_copy(exec, row, host_row);
+  PredecessorRows<ExecSpace, T> search(
+      exec, row, source, v, path_edges<T>(exec, v, upload_edges(exec, graph.edges)), 1,
+      tightness_for<T>(v, weights.integers, weights.largest_magnitude()));
+  const auto pred =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), search.compute(source, 1));
+  return std::vector<int>(pred.data(), pred.data() + v);
+}
+
 // Row `source` of the predecessor matrix, computed with the one solver (solver.hpp) on one
 // process: the plan's shape as a run of `apsp` would choose it.
 template <class T, class ExecSpace>
@@ -291,6 +431,11 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
         using T = decltype(t);
+        // One pair needs one search; a solver of all pairs only where --algorithm names one.
+        if (config.algorithm == Algorithm::automatic) {
+          pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
+          return;
+        }
         const SupernodalChoice choice = path_algorithm<T>(exec, config, graph, weights);
         pred =
             choice.algorithm == Algorithm::supernodal
