@@ -44,13 +44,15 @@ std::string directory_of(const std::string& path) {
 
 }  // namespace
 
-void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs) {
+void check_disk_space(const std::vector<OutputSpace>& outputs) {
   struct Need {
     std::string dir, names;
     std::uint64_t bytes = 0;
+    bool at_least = false;
   };
   std::map<dev_t, Need> needs;  // by the file system of each output's directory
-  for (const auto& [path, bytes] : outputs) {
+  for (const OutputSpace& output : outputs) {
+    const std::string& path = output.path;
     struct stat st;
     const bool exists = stat(path.c_str(), &st) == 0;
     if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
@@ -65,7 +67,8 @@ void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& 
     Need& need = needs[dir_st.st_dev];
     need.dir = dir;
     need.names += (need.names.empty() ? "'" : " and '") + path + "'";
-    need.bytes += bytes;
+    need.bytes += output.bytes;
+    need.at_least = need.at_least || output.at_least;
   }
   for (const auto& [device, need] : needs) {
     struct statvfs fs;
@@ -75,8 +78,8 @@ void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& 
     if (free_bytes < need.bytes)
       throw Error("not enough disk space for " + need.names + ": " +
                   (need.names.find(" and ") == std::string::npos ? "it needs " : "they need ") +
-                  size_text(need.bytes) + ", " + size_text(free_bytes) + " free in '" + need.dir +
-                  "'");
+                  (need.at_least ? "at least " : "") + size_text(need.bytes) + ", " +
+                  size_text(free_bytes) + " free in '" + need.dir + "'");
   }
 }
 
@@ -381,7 +384,15 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
   std::string name = (dir.empty() ? "" : dir == "/" ? "/" : dir + "/") + base + suffix;
   const HeldSignals held;  // the temporary is tracked as soon as it exists
   fd_ = mkstemp(&name[0]);
-  if (fd_ < 0) throw Error(system_error("cannot create output next to", path));
+  if (fd_ < 0) {
+    // procfs and sysfs answer "no such file" for a name in a directory that is there.
+    const int error = errno;
+    struct stat dir_st;
+    if (error == ENOENT && !dir.empty() && stat(dir.c_str(), &dir_st) == 0)
+      throw Error("cannot create output next to '" + path + "': '" + dir + "' takes no new files");
+    errno = error;
+    throw Error(system_error("cannot create output next to", path));
+  }
   temp_path_ = name;
   try {
     track_temporary(temp_path_);

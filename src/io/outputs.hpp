@@ -9,15 +9,21 @@
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace apsp {
 
+// What an output takes on its file system: `bytes` exactly, or (`at_least`) at least that many,
+// where only writing it tells (text: the numbers' lengths).
+struct OutputSpace {
+  std::string path;
+  std::uint64_t bytes = 0;
+  bool at_least = false;
+};
 // Throws apsp::Error when the file system holding `path` has less than `bytes` free.
 void check_disk_space(const std::string& path, std::uint64_t bytes);
-// The same for several outputs (path, bytes): those on one file system must fit together.
-void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs);
+// The same for several outputs: those on one file system must fit together.
+void check_disk_space(const std::vector<OutputSpace>& outputs);
 
 // Whether two file names are one regular file however spelled: the same device and inode when
 // both exist, else the same absolute name once symbolic links and "." or ".." are resolved.

@@ -119,8 +119,8 @@ std::function<void(int)> injected_failure(int rank) {
 struct PlanFacts {
   std::int64_t vertices = 0;
   std::int64_t edges = 0;
-  std::uint64_t output_bytes = 0;
-  double max_abs = 0;  // the heaviest |weight|
+  std::uint64_t output_bytes = 0;  // the least OUT can take (least_output_bytes)
+  double max_abs = 0;              // the heaviest |weight|
   std::int32_t algorithm = 0;
   std::int32_t shape_index = -1;
   std::int32_t tile = 0;
@@ -225,7 +225,7 @@ class Pipeline {
           p.algorithm = plan_supernodal(p, supernodal);
           f.vertices = p.vertices;
           f.edges = std::int64_t(graph_.edges.size());
-          f.output_bytes = output_bytes(config_.output_format, p.vertices, p.distance);
+          f.output_bytes = least_output_bytes(config_.output_format, p.vertices, p.distance);
           f.max_abs = weights.largest_magnitude();
           f.algorithm = int(p.algorithm);
           f.shape_index = p.shape.index;
@@ -488,7 +488,8 @@ class Pipeline {
 #endif
   }
 
-  // Rank 0 creates the outputs (disk space first); every rank opens its way of writing rows.
+  // Rank 0 creates the outputs, then checks the disk space (a file system that takes no new file,
+  // read-only or /proc, says so, not that it is full); every rank opens its way of writing rows.
   OutputFormat predecessors_format() const {
     return config_.predecessors_format.value_or(config_.output_format);
   }
@@ -500,15 +501,18 @@ class Pipeline {
         ranks_,
         [&] {
           if (!ranks_.root()) return;
-          if (plan_.predecessors)
-            check_disk_space(
-                {{config_.output, facts_.output_bytes},
-                 {config_.predecessors,
-                  output_bytes(predecessors_format(), plan_.vertices, DistanceType::int32)}});
-          else
-            check_disk_space(config_.output, facts_.output_bytes);
           out = &outputs_.add(config_.output);
           if (plan_.predecessors) pred = &outputs_.add(config_.predecessors);
+          // Text's length is known only once written: refused where even its least cannot fit,
+          // a disk that fills midway is a write error like any other.
+          std::vector<OutputSpace> space = {
+              {config_.output, facts_.output_bytes, config_.output_format == OutputFormat::text}};
+          if (plan_.predecessors)
+            space.push_back(
+                {config_.predecessors,
+                 least_output_bytes(predecessors_format(), plan_.vertices, DistanceType::int32),
+                 predecessors_format() == OutputFormat::text});
+          check_disk_space(space);
         },
         false);
     out_ = std::make_unique<RowOutput>(ranks_, out, config_.output, config_.output_format,
