@@ -55,6 +55,7 @@ const char* usage = R"(usage:
       All-pairs shortest paths of the graph IN (HW3: binary int32 V E, then E triples
       src dst weight, 0 <= weight <= 1000; or a text format, see --format), written to OUT
       as V*V int32 distances (row-major, 0 on the diagonal, 1073741823 where there is no path).
+      OUT "-" is standard output (also for P and --stats; ./- is a file named "-").
       --format F          format of IN: auto (default: by extension, .mtx Matrix Market,
                           .gr DIMACS, .txt .el .edges edge list 'u v w', others HW3),
                           hw3, edges, mtx or dimacs; text formats take real weights
@@ -261,8 +262,11 @@ Command solve(int argc, char** argv) {
   if (std::any_of(args.options.begin(), args.options.end(),
                   [](const auto& o) { return o.first == "--predecessors" && o.second.empty(); }))
     throw UsageError("--predecessors is an empty file name");
-  // Before anything starts: no two of IN, OUT, P and the stats file may be one file.
-  apsp::check_distinct_files(apsp::files_of(config));
+  // Before anything starts: no two of IN, OUT, P and the stats file may be one file, nor two of
+  // them standard output ("-").
+  std::vector<apsp::NamedFile> files = apsp::files_of(config);
+  if (stats_path == apsp::standard_output) files.push_back({"--stats", stats_path});
+  apsp::check_distinct_files(files);
   return [config, stats_path, progress] { return run_solve(config, stats_path, progress); };
 }
 

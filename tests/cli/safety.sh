@@ -402,6 +402,24 @@ case $case in
     expect_one_apsp_line stderr.txt
     grep -qF "cannot create output next to 'small/o.bin': Read-only file system" stderr.txt ||
       fail "not why: $(cat stderr.txt)" ;;
+  # OUT or P "-": standard output, as --stats - is (issue 32, item 15); never a file named "-".
+  stdout_dash)
+    "$apsp" g.bin - | cmp - expected.out || fail "OUT - through a pipe"
+    "$apsp" g.bin - >r.bin && cmp r.bin expected.out || fail "OUT - into a file"
+    printf 'head' >a.bin
+    "$apsp" g.bin - >>a.bin && cmp a.bin <(printf 'head' && cat expected.out) || fail "OUT - appended"
+    "$apsp" g.bin - --output-format text | cmp - <("$apsp" g.bin /dev/stdout --output-format text) ||
+      fail "OUT - as text"
+    succeeds g.bin o.bin --predecessors p.bin
+    "$apsp" g.bin o2.bin --predecessors - | cmp - p.bin || fail "P - through a pipe"
+    cmp o2.bin expected.out || fail "OUT beside P -"
+    "$apsp" g.bin - --predecessors p2.bin --stats s.json | cmp - expected.out || fail "OUT - with P"
+    cmp p2.bin p.bin && [[ -s s.json ]] || fail "P or the stats beside OUT -"
+    refused "OUT '-' and --predecessors '-' are the same file" g.bin - --predecessors -
+    refused "OUT '-' and --stats '-' are the same file" g.bin - --stats -
+    refused "--predecessors '-' and --stats '-' are the same file" g.bin o.bin --predecessors - --stats -
+    [[ ! -e ./- ]] || fail "a file named '-' appeared"
+    "$apsp" g.bin ./- && cmp ./- expected.out || fail "./- is the file named '-'" ;;
   *)
     fail "unknown case '$case'" ;;
 esac
