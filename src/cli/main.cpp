@@ -173,7 +173,7 @@ class ProgressLine {
     const double elapsed = apsp::detail::seconds_since(start_);
     if (elapsed < printed_ + 2.0 && step.done < step.total) return;
     printed_ = elapsed;
-    const double fraction = double(step.done) / step.total;
+    const double fraction = step.fraction;
     std::fprintf(stderr, "\r[apsp] %s %d/%d (%5.1f%%), %.3g G updates/s, ETA %.1f s   %s",
                  step.unit, step.done, step.total, 100 * fraction, step.updates / elapsed / 1e9,
                  elapsed / fraction - elapsed, step.done == step.total ? "\n" : "");

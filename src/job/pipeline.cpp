@@ -327,17 +327,23 @@ class Pipeline {
     watch_.lap(seconds().compute);
 
     // This rank's rows by blocks, each handed to OUT as soon as it is made; with predecessors
-    // every block twice (SupernodalSolver). Progress: rank 0's blocks.
+    // every block twice (SupernodalSolver). Progress: rank 0's blocks, each by its work.
     const std::int64_t from = first_row_, to = first_row_ + real_rows_;
     const int passes = plan_.predecessors ? 2 : 1;
     const int blocks = int((real_rows_ + sn_block_ - 1) / sn_block_);
+    const SupernodalPrediction& w = sn_plan_.prediction;
+    SupernodalWork work(w.factor_updates, w.row_updates, v, real_rows_, stats_.edges,
+                        plan_.predecessors, detail::host_memory<ExecSpace>);
     int done = 0;
-    const auto progress = [&](std::int64_t, std::int64_t) {
+    bool searching = false;  // the predecessor rows' pass
+    const auto progress = [&](std::int64_t, std::int64_t count) {
       ++done;
+      if (searching)
+        work.predecessor_rows_done(count);
+      else
+        work.distance_rows_done(count);
       if (!progress_ || !ranks_.root()) return;
-      const SupernodalPrediction& w = sn_plan_.prediction;
-      progress_({"row block", done, passes * blocks,
-                 w.factor_updates + w.row_updates * double(done) / double(passes * blocks)});
+      progress_({"row block", done, passes * blocks, work.done(), work.fraction()});
     };
     RowSeconds rows;
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
@@ -355,6 +361,8 @@ class Pipeline {
     std::vector<Edge> every(all.size() / sizeof(Edge));
     std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
     collectively(ranks_, [&] { solver.select_paths(every); });
+    work.path_edges_found(std::int64_t(every.size()));
+    searching = true;
     seconds().predecessors += detail::seconds_since(start);
     const double written = pred_out_->write([&](const RowOutput::Sink& sink) {
       rows = solver.predecessor_rows(sink_into<int>(sink), progress, from, to);
@@ -561,7 +569,7 @@ class Pipeline {
     if (progress_ && ranks_.root())
       hooks.progress = [&](int done, int total) {
         const double v = double(plan_.vertices);
-        progress_({"round", done, total, v * v * v * done / total});
+        progress_({"round", done, total, v * v * v * done / total, double(done) / total});
       };
     hooks.before_round = injected_failure(ranks_.rank());
     const ExchangeStats exchange =
