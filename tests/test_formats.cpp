@@ -471,6 +471,12 @@ TEST(TextOutput, RowsAreSpaceSeparatedWithInfinityAsInHw3) {
 TEST(TextOutput, IsRefusedBeyondTenThousandVertices) {
   EXPECT_EQ(apsp::output_bytes(apsp::OutputFormat::hw3, 50000), 50000ull * 50000 * 4);
   EXPECT_EQ(apsp::output_bytes(apsp::OutputFormat::text, 10000), 10000ull * 10000 * 11);
+  // The least a text can take: a character and a separator a value (what the disk must hold).
+  EXPECT_EQ(apsp::least_output_bytes(apsp::OutputFormat::text, 10000), 10000ull * 10000 * 2);
+  EXPECT_EQ(apsp::least_output_bytes(apsp::OutputFormat::text, 3, apsp::DistanceType::float64),
+            18u);
+  EXPECT_EQ(apsp::least_output_bytes(apsp::OutputFormat::hw3, 50000), 50000ull * 50000 * 4);
+  EXPECT_THROW(apsp::least_output_bytes(apsp::OutputFormat::text, 10001), apsp::Error);
   try {
     apsp::output_bytes(apsp::OutputFormat::text, 10001);
     ADD_FAILURE() << "text output for V = 10001";

@@ -432,6 +432,17 @@ TEST_F(Hw3Files, DiskSpaceOfOutputsOnOneFileSystemAddsUp) {
   apsp_test::expect_error_naming([&] { apsp::check_disk_space(path("a.out"), 2 * each); },
                                  {"not enough disk space for '" + path("a.out") + "': it needs"},
                                  "");
+  // Text's size is known only once written: what is checked is its least, and said so.
+  apsp_test::expect_error_naming(
+      [&] {
+        apsp::check_disk_space({{path("a.txt"), 2 * each, true}});
+      },
+      {"not enough disk space for '" + path("a.txt") + "': it needs at least "}, "");
+  apsp_test::expect_error_naming(
+      [&] {
+        apsp::check_disk_space({{path("a.out"), each}, {path("b.txt"), each, true}});
+      },
+      {"they need at least "}, "");
 }
 
 TEST_F(Hw3Files, SameOutputFileMeansOneRegularFile) {

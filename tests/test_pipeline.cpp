@@ -9,6 +9,7 @@
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/paths.hpp>
+#include <apsp/supernodal.hpp>
 
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
@@ -16,6 +17,7 @@
 #include "job/sssp.hpp"
 #include "job/verify_output.hpp"
 #include "platform/backends.hpp"
+#include "platform/ordering.hpp"
 #if defined(APSP_HAVE_MPI)
 #include "platform/mpi.hpp"
 #endif
@@ -235,6 +237,62 @@ TEST_F(Pipeline, StagesAddUpToTheTotalOnEveryRank) {
          {s.read, s.plan, s.upload, s.compute, s.predecessors, s.download, s.write, s.commit})
       EXPECT_GE(x, 0);
   }
+}
+
+// The progress of supernodal Floyd-Warshall with predecessors (issue 32, item 10): each block
+// counts by its work (SupernodalWork), not as one step. The fraction rises to 1; the distance
+// pass ends at the factor and one pass of the symbolic phase's row updates; each predecessor row
+// costs its row again and its search, the shortest-path edges E' (counted here from the
+// reference) at SupernodalWork::search_edge_updates each; before E' is known the total takes
+// every edge.
+TEST_F(Pipeline, SupernodalProgressCountsEachBlockByItsWork) {
+  if (!apsp::have_nested_dissection()) GTEST_SKIP() << "supernodal needs METIS";
+  using Exec = Kokkos::DefaultExecutionSpace;
+  // A 24 x 25 grid of two-way edges, weights 1..9.
+  apsp::Graph g{600, {}};
+  for (int v = 0; v < 600; ++v) {
+    if (v % 25 < 24) g.edges.push_back({v, v + 1, 1 + (v * 7) % 9});
+    if (v % 25 < 24) g.edges.push_back({v + 1, v, 1 + (v * 5) % 9});
+    if (v + 25 < 600) g.edges.push_back({v, v + 25, 1 + (v * 3) % 9});
+    if (v + 25 < 600) g.edges.push_back({v + 25, v, 1 + (v * 11) % 9});
+  }
+  const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(
+      g.vertices, g.edges, apsp::nested_dissection_order(g.vertices, g.edges));
+  const apsp::SupernodalPrediction& w = plan.prediction;
+  const std::int64_t v = g.vertices, e = std::int64_t(g.edges.size());
+  using Sn = apsp::SupernodalSolver<Exec, int>;
+  apsp::SolveConfig config = config_for(g);
+  config.algorithm = apsp::Algorithm::supernodal;
+  config.predecessors = path("pred.bin");
+  // Room for about 40 rows at once: 15 blocks a pass.
+  config.max_memory = Sn::least_bytes(w, v, e, true) + 39 * Sn::row_bytes(v, true);
+  std::vector<apsp::ProgressStep> steps;
+  apsp::solve(config, ranks, [&](const apsp::ProgressStep& step) { steps.push_back(step); });
+  EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
+  if (!ranks.root()) return;
+  ASSERT_GE(steps.size(), 8u);
+  ASSERT_EQ(steps.size() % 2, 0u);
+  for (std::size_t k = 1; k < steps.size(); ++k) {
+    EXPECT_GT(steps[k].fraction, steps[k - 1].fraction) << "step " << k;
+    EXPECT_GT(steps[k].updates, steps[k - 1].updates) << "step " << k;
+  }
+  EXPECT_DOUBLE_EQ(steps.back().fraction, 1.0);
+  if (ranks.size() > 1) return;  // the rest counts every row: one rank's
+  const std::vector<int> d = apsp_test::reference_floyd_warshall(g);
+  std::int64_t tight = 0;  // E': the edges that are shortest paths
+  for (const apsp::Edge& x : g.edges)
+    tight += x.src != x.dst && d[std::size_t(x.src * v + x.dst)] == int(x.weight);
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+  const double per_edge = apsp::SupernodalWork::search_edge_updates(host);
+  const double distances = w.factor_updates + w.row_updates;
+  const double total = distances + w.row_updates + per_edge * double(v) * double(tight);
+  const std::size_t half = steps.size() / 2;
+  EXPECT_NEAR(steps[half - 1].updates, distances, 1e-9 * total);
+  EXPECT_NEAR(steps[half - 1].fraction,
+              distances / (distances + w.row_updates + per_edge * double(v) * double(e)), 1e-12);
+  for (std::size_t k = half; k < steps.size(); ++k)
+    EXPECT_NEAR(steps[k].fraction, steps[k].updates / total, 1e-12) << "step " << k;
+  EXPECT_NEAR(steps.back().updates, total, 1e-9 * total);
 }
 
 // Floyd-Warshall on this rank's block of tile rows alone (the library call behind both drivers):

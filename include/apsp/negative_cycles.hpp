@@ -123,39 +123,32 @@ inline std::vector<std::int32_t> strong_components(std::int32_t vertices,
   return component;
 }
 
-// The vertex that every algorithm names for a negative cycle: the smallest vertex with a
-// negative closed walk through it (where Floyd-Warshall ends with d(v, v) < 0). `on_walk` is
-// one vertex known to have one (a solver's find), or -1 (returned as it is).
-// A closed walk stays inside one strongly connected component, and a component that holds one
-// negative cycle holds a negative closed walk through each of its vertices (to the cycle, round
-// it often enough, and back). So the answer is the smallest vertex of on_walk's component,
-// unless a component whose smallest vertex is smaller also holds a negative cycle: those (only
-// the ones with a negative edge inside them) are searched by Bellman-Ford on their own edges,
-// in double on the weights as given, smallest first. Without such components the cost is one
-// pass over the edges.
-inline std::int64_t smallest_on_negative_closed_walk(std::int32_t vertices,
-                                                     const std::vector<Edge>& edges,
-                                                     std::int64_t on_walk) {
-  if (on_walk < 0) return on_walk;
-  const std::vector<std::int32_t> component = strong_components(vertices, edges);
+namespace detail {
+
+// The smallest vertex of the lowest strongly connected component (`component`, numbered as
+// strong_components numbers them) that holds a negative cycle and whose smallest vertex is
+// below `below`, or -1. Only components with a negative arc inside can: each is searched by
+// Bellman-Ford on its own arcs, in double on the weights as given, smallest first.
+inline std::int64_t lowest_negative_component(std::int32_t vertices, const std::vector<Edge>& edges,
+                                              const std::vector<std::int32_t>& component,
+                                              std::int64_t below) {
   const std::size_t count =
       vertices > 0 ? std::size_t(*std::max_element(component.begin(), component.end())) + 1 : 0;
   std::vector<std::int32_t> smallest(count, vertices);  // each component's smallest vertex
   for (std::int32_t u = vertices - 1; u >= 0; --u)
     smallest[std::size_t(component[std::size_t(u)])] = u;
-  const std::int32_t found = smallest[std::size_t(component[std::size_t(on_walk)])];
-  // The components that could hold a smaller answer, as graphs of their own, smallest first.
+  // The components that could hold the answer, as graphs of their own.
   std::vector<std::int32_t> candidates;
   std::vector<std::int32_t> slot(count, -1);  // a candidate's place in `inside`
   for (const Edge& e : edges) {
     const std::int32_t c = component[std::size_t(e.src)];
-    if (e.weight < 0 && c == component[std::size_t(e.dst)] && smallest[std::size_t(c)] < found &&
+    if (e.weight < 0 && c == component[std::size_t(e.dst)] && smallest[std::size_t(c)] < below &&
         slot[std::size_t(c)] < 0) {
       slot[std::size_t(c)] = std::int32_t(candidates.size());
       candidates.push_back(c);
     }
   }
-  if (candidates.empty()) return found;
+  if (candidates.empty()) return -1;
   std::vector<Graph> inside(candidates.size());
   std::vector<std::int32_t> local(std::size_t(vertices), -1);  // a vertex's number in `inside`
   for (std::int32_t u = 0; u < vertices; ++u) {
@@ -179,7 +172,38 @@ inline std::int64_t smallest_on_negative_closed_walk(std::int32_t vertices,
   for (const std::size_t i : by_smallest)
     if (negative_cycle_in_double(inside[i], -1, std::numeric_limits<std::uint64_t>::max()) != -1)
       return smallest[std::size_t(candidates[i])];
-  return found;
+  return -1;
+}
+
+}  // namespace detail
+
+// The vertex that every algorithm names for a negative cycle: the smallest vertex with a
+// negative closed walk through it (where Floyd-Warshall's d(v, v) < 0 marks only some, which
+// ones depending on its order). A closed walk stays inside one strongly connected component,
+// and a component that holds one negative cycle holds a negative closed walk through each of
+// its vertices (to the cycle, round it often enough, and back): so the answer is the smallest
+// vertex of the lowest component that holds a negative cycle.
+// From `on_walk`, one vertex known to have one (a solver's find), or -1 (returned as it is):
+// its component's smallest vertex, unless a lower component holds a cycle too. Without such
+// lower components with a negative arc, the cost is one pass over the edges.
+inline std::int64_t smallest_on_negative_closed_walk(std::int32_t vertices,
+                                                     const std::vector<Edge>& edges,
+                                                     std::int64_t on_walk) {
+  if (on_walk < 0) return on_walk;
+  const std::vector<std::int32_t> component = strong_components(vertices, edges);
+  std::int32_t found = std::int32_t(on_walk);
+  for (std::int32_t u = 0; u < found; ++u)
+    if (component[std::size_t(u)] == component[std::size_t(on_walk)]) found = u;
+  const std::int64_t lower = detail::lowest_negative_component(vertices, edges, component, found);
+  return lower >= 0 ? lower : found;
+}
+
+// The same without a find: every component with a negative arc is searched; -1: no negative
+// cycle at all.
+inline std::int64_t negative_closed_walk_vertex(std::int32_t vertices,
+                                                const std::vector<Edge>& edges) {
+  return detail::lowest_negative_component(vertices, edges, strong_components(vertices, edges),
+                                           vertices);
 }
 
 // Whether the solver in T may differ from double on negative cycles: T is float32, its sums

@@ -55,6 +55,7 @@ const char* usage = R"(usage:
       All-pairs shortest paths of the graph IN (HW3: binary int32 V E, then E triples
       src dst weight, 0 <= weight <= 1000; or a text format, see --format), written to OUT
       as V*V int32 distances (row-major, 0 on the diagonal, 1073741823 where there is no path).
+      OUT "-" is standard output (also for P and --stats; ./- is a file named "-").
       --format F          format of IN: auto (default: by extension, .mtx Matrix Market,
                           .gr DIMACS, .txt .el .edges edge list 'u v w', others HW3),
                           hw3, edges, mtx or dimacs; text formats take real weights
@@ -86,11 +87,13 @@ const char* usage = R"(usage:
                           the smallest), -1 for j = i and where there is no path; a function
                           of the graph alone, the same on every backend and rank count
   apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--dtype T]
-                   [--backend NAME] [--algorithm auto|fw|supernodal]
+                   [--backend NAME] [--algorithm auto|fw|supernodal] [--max-memory SIZE]
       Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
       predecessor matrix (HW3 or .npy) of an earlier run on IN (checked against IN as it is
-      followed), or computed (auto: supernodal Floyd-Warshall where it predicts less work, as
-      for a whole run, else fw). Exit code 1 when V cannot be reached from U.
+      followed), or computed: auto by one search from U (Dijkstra; Bellman-Ford with negative
+      weights, after the whole graph's negative-cycle check), fw or supernodal by that solver
+      of all pairs; the same path (--predecessors' rule) either way. Exit code 1 when V cannot
+      be reached from U.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
@@ -170,7 +173,7 @@ class ProgressLine {
     const double elapsed = apsp::detail::seconds_since(start_);
     if (elapsed < printed_ + 2.0 && step.done < step.total) return;
     printed_ = elapsed;
-    const double fraction = double(step.done) / step.total;
+    const double fraction = step.fraction;
     std::fprintf(stderr, "\r[apsp] %s %d/%d (%5.1f%%), %.3g G updates/s, ETA %.1f s   %s",
                  step.unit, step.done, step.total, 100 * fraction, step.updates / elapsed / 1e9,
                  elapsed / fraction - elapsed, step.done == step.total ? "\n" : "");
@@ -259,8 +262,11 @@ Command solve(int argc, char** argv) {
   if (std::any_of(args.options.begin(), args.options.end(),
                   [](const auto& o) { return o.first == "--predecessors" && o.second.empty(); }))
     throw UsageError("--predecessors is an empty file name");
-  // Before anything starts: no two of IN, OUT, P and the stats file may be one file.
-  apsp::check_distinct_files(apsp::files_of(config));
+  // Before anything starts: no two of IN, OUT, P and the stats file may be one file, nor two of
+  // them standard output ("-").
+  std::vector<apsp::NamedFile> files = apsp::files_of(config);
+  if (stats_path == apsp::standard_output) files.push_back({"--stats", stats_path});
+  apsp::check_distinct_files(files);
   return [config, stats_path, progress] { return run_solve(config, stats_path, progress); };
 }
 

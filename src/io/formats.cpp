@@ -664,6 +664,12 @@ std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices, DistanceT
   return bytes;
 }
 
+std::uint64_t least_output_bytes(OutputFormat format, std::int64_t vertices, DistanceType type) {
+  const std::uint64_t bytes = output_bytes(format, vertices, type);
+  return format == OutputFormat::text ? 2 * std::uint64_t(vertices) * std::uint64_t(vertices)
+                                      : bytes;
+}
+
 namespace {
 
 // to_chars gives the shortest form that reads back as the same value, and "inf" for no path.

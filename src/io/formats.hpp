@@ -129,6 +129,10 @@ constexpr std::int32_t max_text_vertices = 10000;
 // for text when V > max_text_vertices and for HW3 of a real type.
 std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices,
                            DistanceType type = DistanceType::int32);
+// The least bytes OUT can take: output_bytes for HW3 and .npy; for text, every value one
+// character and its separator (2 V^2). Throws as output_bytes does.
+std::uint64_t least_output_bytes(OutputFormat format, std::int64_t vertices,
+                                 DistanceType type = DistanceType::int32);
 
 // Appends one row of distances to `text`: space-separated, then a newline.
 void append_text_row(std::string& text, const std::int32_t* row, std::int64_t vertices);

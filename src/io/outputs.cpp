@@ -42,15 +42,23 @@ std::string directory_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// A name of what an output's name reaches: standard output's is /dev/stdout (whatever the shell
+// opened as this process's standard output), every other name itself.
+std::string reached_name(const std::string& path) {
+  return path == standard_output ? "/dev/stdout" : path;
+}
+
 }  // namespace
 
-void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs) {
+void check_disk_space(const std::vector<OutputSpace>& outputs) {
   struct Need {
     std::string dir, names;
     std::uint64_t bytes = 0;
+    bool at_least = false;
   };
   std::map<dev_t, Need> needs;  // by the file system of each output's directory
-  for (const auto& [path, bytes] : outputs) {
+  for (const OutputSpace& output : outputs) {
+    const std::string path = reached_name(output.path);
     struct stat st;
     const bool exists = stat(path.c_str(), &st) == 0;
     if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) continue;
@@ -64,8 +72,9 @@ void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& 
       throw Error(system_error("cannot reach output directory", dir));
     Need& need = needs[dir_st.st_dev];
     need.dir = dir;
-    need.names += (need.names.empty() ? "'" : " and '") + path + "'";
-    need.bytes += bytes;
+    need.names += (need.names.empty() ? "'" : " and '") + output.path + "'";
+    need.bytes += output.bytes;
+    need.at_least = need.at_least || output.at_least;
   }
   for (const auto& [device, need] : needs) {
     struct statvfs fs;
@@ -75,8 +84,8 @@ void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& 
     if (free_bytes < need.bytes)
       throw Error("not enough disk space for " + need.names + ": " +
                   (need.names.find(" and ") == std::string::npos ? "it needs " : "they need ") +
-                  size_text(need.bytes) + ", " + size_text(free_bytes) + " free in '" + need.dir +
-                  "'");
+                  (need.at_least ? "at least " : "") + size_text(need.bytes) + ", " +
+                  size_text(free_bytes) + " free in '" + need.dir + "'");
   }
 }
 
@@ -90,6 +99,7 @@ namespace {
 // symbolic link, "." and ".." resolved (the directory's, when the file does not exist yet).
 struct FileIdentity {
   bool exists = false, regular = false;
+  bool standard_output = false;  // one stream: two outputs there would run together
   dev_t device = 0;
   ino_t inode = 0;
   std::string resolved;
@@ -100,8 +110,11 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-FileIdentity identify(const std::string& path) {
+// `output`: a name an output is written to ("-" is standard output there, a file elsewhere).
+FileIdentity identify(const std::string& name, bool output) {
   FileIdentity id;
+  id.standard_output = output && name == standard_output;
+  const std::string path = output ? reached_name(name) : name;
   struct stat st;
   if (stat(path.c_str(), &st) == 0) {
     id.exists = true;
@@ -117,6 +130,7 @@ FileIdentity identify(const std::string& path) {
 }
 
 bool same_file(const FileIdentity& a, const FileIdentity& b) {
+  if (a.standard_output && b.standard_output) return true;
   if (a.exists && b.exists)
     return a.regular && b.regular && a.device == b.device && a.inode == b.inode;
   return !a.exists && !b.exists && a.resolved == b.resolved;
@@ -285,14 +299,14 @@ std::string output_target(const std::string& path) {
 }
 
 bool same_output_file(const std::string& a, const std::string& b) {
-  return same_file(identify(a), identify(b));
+  return same_file(identify(a, true), identify(b, true));
 }
 
 void check_distinct_files(const std::vector<NamedFile>& files) {
   std::vector<FileIdentity> ids;
   for (const NamedFile& f : files) {
     if (f.path.empty()) throw Error(f.role + " is an empty file name");
-    ids.push_back(identify(f.path));
+    ids.push_back(identify(f.path, f.role != "IN"));
   }
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = i + 1; j < files.size(); ++j)
@@ -328,8 +342,15 @@ HeldSignals::~HeldSignals() {
 }
 
 AtomicOutputFile::AtomicOutputFile(const std::string& path)
-    : path_(path), target_(output_target(path)) {
+    : path_(path), target_(path == standard_output ? path : output_target(path)) {
   if (path.empty()) throw Error("the output file name is empty");
+  if (path == standard_output) {
+    fd_ = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) throw Error(system_error("cannot write to standard output", path));
+    struct stat st;
+    regular_ = fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+    return;
+  }
   // What the name reaches, every link followed: /dev/stdout and /proc/self/fd/N too, whose
   // link text ("pipe:[123]", a file outside our root) need not be a name of it.
   struct stat st;
@@ -381,7 +402,15 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
   std::string name = (dir.empty() ? "" : dir == "/" ? "/" : dir + "/") + base + suffix;
   const HeldSignals held;  // the temporary is tracked as soon as it exists
   fd_ = mkstemp(&name[0]);
-  if (fd_ < 0) throw Error(system_error("cannot create output next to", path));
+  if (fd_ < 0) {
+    // procfs and sysfs answer "no such file" for a name in a directory that is there.
+    const int error = errno;
+    struct stat dir_st;
+    if (error == ENOENT && !dir.empty() && stat(dir.c_str(), &dir_st) == 0)
+      throw Error("cannot create output next to '" + path + "': '" + dir + "' takes no new files");
+    errno = error;
+    throw Error(system_error("cannot create output next to", path));
+  }
   temp_path_ = name;
   try {
     track_temporary(temp_path_);
@@ -430,7 +459,7 @@ void AtomicOutputFile::finish() {
   fd_ = -1;
   // A pipe or terminal cannot be synced (EINVAL): only a regular file must be.
   const bool cut = !in_place_ || ftruncate(fd, off_t(end_)) == 0;
-  const bool regular = !temp_path_.empty() || in_place_;
+  const bool regular = !temp_path_.empty() || in_place_ || regular_;
   const bool synced = cut && (!regular || fsync(fd) == 0);
   const int sync_errno = errno;
   if (close(fd) != 0 || !synced) {

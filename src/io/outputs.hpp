@@ -9,28 +9,40 @@
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace apsp {
 
+// Standard output as an output's name ("-", as for --stats): written as a stream, in order, to
+// whatever the shell opened (a pipe, a terminal, a file: from where it stands, appended to if
+// opened so); never a file named "-" ("./-" is that).
+constexpr const char* standard_output = "-";
+
+// What an output takes on its file system: `bytes` exactly, or (`at_least`) at least that many,
+// where only writing it tells (text: the numbers' lengths).
+struct OutputSpace {
+  std::string path;
+  std::uint64_t bytes = 0;
+  bool at_least = false;
+};
 // Throws apsp::Error when the file system holding `path` has less than `bytes` free.
 void check_disk_space(const std::string& path, std::uint64_t bytes);
-// The same for several outputs (path, bytes): those on one file system must fit together.
-void check_disk_space(const std::vector<std::pair<std::string, std::uint64_t>>& outputs);
+// The same for several outputs: those on one file system must fit together.
+void check_disk_space(const std::vector<OutputSpace>& outputs);
 
 // Whether two file names are one regular file however spelled: the same device and inode when
 // both exist, else the same absolute name once symbolic links and "." or ".." are resolved.
 // Two names of /dev/null, a pipe or a terminal are not: writing both there loses nothing.
 bool same_output_file(const std::string& a, const std::string& b);
 
-// A file of a run and what it is for ("IN", "OUT", "--predecessors", "--stats").
+// A file of a run and what it is for ("IN", the input; outputs "OUT", "--predecessors",
+// "--stats").
 struct NamedFile {
   std::string role;
   std::string path;
 };
 // Throws apsp::Error naming both when any two of `files` are the same regular file
-// (same_output_file), or when a name is empty. Runs before any work.
+// (same_output_file) or both standard output, or when a name is empty. Runs before any work.
 void check_distinct_files(const std::vector<NamedFile>& files);
 
 // The file an output name writes: the final target when `path` is a symbolic link (relative
@@ -67,6 +79,7 @@ class HeldSignals {
 // mode of the file it replaces, or 0666 less the umask when new. A target that exists and is
 // not a regular file (/dev/null, a pipe) is written directly, and so is a regular file that a
 // name such as /proc/self/fd/1 reaches but none of its names can (it is cut to what was written).
+// standard_output ("-") is written directly too, as a stream: what the shell opened is kept.
 class AtomicOutputFile {
  public:
   explicit AtomicOutputFile(const std::string& path);
@@ -93,6 +106,7 @@ class AtomicOutputFile {
   int fd_ = -1;
   bool committed_ = false;
   bool in_place_ = false;  // a file reached by no name of ours (/proc/self/fd/N)
+  bool regular_ = false;   // standard output, and a regular file: synced by finish()
   std::uint64_t end_ = 0;  // the end of what was written
 };
 

@@ -22,10 +22,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace apsp {
@@ -197,6 +199,45 @@ void check_against_true_distance(const Graph& graph, const WeightRange& weights,
                 number_text(shortest) + ": a stale predecessor matrix, or one of another graph");
 }
 
+// Row `source` of the predecessor matrix from one search, for `apsp path` without P: the
+// distances from `source` on the host (distances_from, after the whole graph's negative-cycle
+// check, which a solve of all pairs makes too), then the rule of paths.hpp on them
+// (PredecessorRows, on the device) over every edge. An edge that ends a shortest path in this
+// row ends a shortest path of its own, so the row is the one a solver's predecessor file holds.
+// Device memory: the edges twice (as uploaded, and by source), the row and its search.
+template <class T, class ExecSpace>
+std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
+                                          const Graph& graph, const WeightRange& weights,
+                                          std::int64_t source) {
+  const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
+  const std::uint64_t need = detail::saturating_sum(
+      {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(v, e),
+       matrix_bytes(1, v, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, v)});
+  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
+  if (need > usable)
+    throw MemoryError("V = " + std::to_string(v) + " needs " + detail::size_text(need) + " on " +
+                          describe_device(exec) + " (the edges and one row with its search), " +
+                          "but only " + detail::size_text(usable) + " can be used",
+                      need, usable, config.max_memory > 0 && usable == config.max_memory);
+  if (weights.negative())
+    throw_negative_cycle(CycleVerdict{negative_closed_walk_vertex(graph.vertices, graph.edges)},
+                         Distance<T>::type);
+  const std::vector<double> dist = distances_from(graph, weights.negative(), source).dist;
+  DistanceMatrix<ExecSpace, T> row(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path::distances"), 1, v);
+  const auto host_row = Kokkos::create_mirror_view(row);
+  for (std::int64_t j = 0; j < v; ++j)
+    host_row(0, j) =
+        dist[std::size_t(j)] == unreachable ? Distance<T>::infinity : T(dist[std::size_t(j)]);
+  Kokkos::deep_copy(exec, row, host_row);
+  PredecessorRows<ExecSpace, T> search(
+      exec, row, source, v, path_edges<T>(exec, v, upload_edges(exec, graph.edges)), 1,
+      tightness_for<T>(v, weights.integers, weights.largest_magnitude()));
+  const auto pred =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), search.compute(source, 1));
+  return std::vector<int>(pred.data(), pred.data() + v);
+}
+
 // Row `source` of the predecessor matrix, computed with the one solver (solver.hpp) on one
 // process: the plan's shape as a run of `apsp` would choose it.
 template <class T, class ExecSpace>
@@ -291,6 +332,11 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
         using T = decltype(t);
+        // One pair needs one search; a solver of all pairs only where --algorithm names one.
+        if (config.algorithm == Algorithm::automatic) {
+          pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
+          return;
+        }
         const SupernodalChoice choice = path_algorithm<T>(exec, config, graph, weights, warning);
         pred =
             choice.algorithm == Algorithm::supernodal

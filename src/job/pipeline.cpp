@@ -119,8 +119,8 @@ std::function<void(int)> injected_failure(int rank) {
 struct PlanFacts {
   std::int64_t vertices = 0;
   std::int64_t edges = 0;
-  std::uint64_t output_bytes = 0;
-  double max_abs = 0;  // the heaviest |weight|
+  std::uint64_t output_bytes = 0;  // the least OUT can take (least_output_bytes)
+  double max_abs = 0;              // the heaviest |weight|
   std::int32_t algorithm = 0;
   std::int32_t shape_index = -1;
   std::int32_t tile = 0;
@@ -225,7 +225,7 @@ class Pipeline {
           p.algorithm = plan_supernodal(p, supernodal);
           f.vertices = p.vertices;
           f.edges = std::int64_t(graph_.edges.size());
-          f.output_bytes = output_bytes(config_.output_format, p.vertices, p.distance);
+          f.output_bytes = least_output_bytes(config_.output_format, p.vertices, p.distance);
           f.max_abs = weights.largest_magnitude();
           f.algorithm = int(p.algorithm);
           f.shape_index = p.shape.index;
@@ -327,17 +327,23 @@ class Pipeline {
     watch_.lap(seconds().compute);
 
     // This rank's rows by blocks, each handed to OUT as soon as it is made; with predecessors
-    // every block twice (SupernodalSolver). Progress: rank 0's blocks.
+    // every block twice (SupernodalSolver). Progress: rank 0's blocks, each by its work.
     const std::int64_t from = first_row_, to = first_row_ + real_rows_;
     const int passes = plan_.predecessors ? 2 : 1;
     const int blocks = int((real_rows_ + sn_block_ - 1) / sn_block_);
+    const SupernodalPrediction& w = sn_plan_.prediction;
+    SupernodalWork work(w.factor_updates, w.row_updates, v, real_rows_, stats_.edges,
+                        plan_.predecessors, detail::host_memory<ExecSpace>);
     int done = 0;
-    const auto progress = [&](std::int64_t, std::int64_t) {
+    bool searching = false;  // the predecessor rows' pass
+    const auto progress = [&](std::int64_t, std::int64_t count) {
       ++done;
+      if (searching)
+        work.predecessor_rows_done(count);
+      else
+        work.distance_rows_done(count);
       if (!progress_ || !ranks_.root()) return;
-      const SupernodalPrediction& w = sn_plan_.prediction;
-      progress_({"row block", done, passes * blocks,
-                 w.factor_updates + w.row_updates * double(done) / double(passes * blocks)});
+      progress_({"row block", done, passes * blocks, work.done(), work.fraction()});
     };
     RowSeconds rows;
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
@@ -355,6 +361,8 @@ class Pipeline {
     std::vector<Edge> every(all.size() / sizeof(Edge));
     std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
     collectively(ranks_, [&] { solver.select_paths(every); });
+    work.path_edges_found(std::int64_t(every.size()));
+    searching = true;
     seconds().predecessors += detail::seconds_since(start);
     const double written = pred_out_->write([&](const RowOutput::Sink& sink) {
       rows = solver.predecessor_rows(sink_into<int>(sink), progress, from, to);
@@ -488,7 +496,8 @@ class Pipeline {
 #endif
   }
 
-  // Rank 0 creates the outputs (disk space first); every rank opens its way of writing rows.
+  // Rank 0 creates the outputs, then checks the disk space (a file system that takes no new file,
+  // read-only or /proc, says so, not that it is full); every rank opens its way of writing rows.
   OutputFormat predecessors_format() const {
     return config_.predecessors_format.value_or(config_.output_format);
   }
@@ -500,15 +509,18 @@ class Pipeline {
         ranks_,
         [&] {
           if (!ranks_.root()) return;
-          if (plan_.predecessors)
-            check_disk_space(
-                {{config_.output, facts_.output_bytes},
-                 {config_.predecessors,
-                  output_bytes(predecessors_format(), plan_.vertices, DistanceType::int32)}});
-          else
-            check_disk_space(config_.output, facts_.output_bytes);
           out = &outputs_.add(config_.output);
           if (plan_.predecessors) pred = &outputs_.add(config_.predecessors);
+          // Text's length is known only once written: refused where even its least cannot fit,
+          // a disk that fills midway is a write error like any other.
+          std::vector<OutputSpace> space = {
+              {config_.output, facts_.output_bytes, config_.output_format == OutputFormat::text}};
+          if (plan_.predecessors)
+            space.push_back(
+                {config_.predecessors,
+                 least_output_bytes(predecessors_format(), plan_.vertices, DistanceType::int32),
+                 predecessors_format() == OutputFormat::text});
+          check_disk_space(space);
         },
         false);
     out_ = std::make_unique<RowOutput>(ranks_, out, config_.output, config_.output_format,
@@ -557,7 +569,7 @@ class Pipeline {
     if (progress_ && ranks_.root())
       hooks.progress = [&](int done, int total) {
         const double v = double(plan_.vertices);
-        progress_({"round", done, total, v * v * v * done / total});
+        progress_({"round", done, total, v * v * v * done / total, double(done) / total});
       };
     hooks.before_round = injected_failure(ranks_.rank());
     const ExchangeStats exchange =

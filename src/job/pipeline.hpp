@@ -9,6 +9,7 @@
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -104,14 +105,60 @@ struct SolveStats {
 };
 
 // Where a long solve is, called now and then on rank 0: `done` of `total` steps of one kind
-// (Floyd-Warshall's rounds, supernodal FW's blocks of rows) and the min-plus updates done so
-// far (for a rate).
+// (Floyd-Warshall's rounds, supernodal FW's blocks of rows), the work done so far in min-plus
+// updates (for a rate) and its fraction of the whole (for a percentage and the time left):
+// steps of unequal cost count by their work (SupernodalWork).
 struct ProgressStep {
   const char* unit;  // "round", "row block"
   int done, total;
   double updates;
+  double fraction;
 };
 using Progress = std::function<void(const ProgressStep&)>;
+
+// The work of supernodal Floyd-Warshall (supernodal.hpp) on a rank's `rows` of the V rows, in
+// min-plus updates, for the progress of its blocks: the factor (made before the first block),
+// each distance row its share of the symbolic phase's row updates, and with predecessors each
+// row again (SupernodalSolver makes it anew) and its search (paths.hpp), which visits the
+// shortest-path edges out of every vertex it meets: E' a row at most, each visit worth
+// search_edge_updates(). Until the shortest-path edges are known, E' is taken as E (every edge):
+// E' <= E, so the total only falls and the fraction only rises.
+class SupernodalWork {
+ public:
+  // What one edge of a search costs against one update of the rows' sweeps (a search reads its
+  // row at random, the sweeps stream whole vectors), from the time of the predecessor pass's
+  // blocks against the distance pass's: 56-94 on the 2-core EPYC (a 20,000 grid and a 20,000
+  // road, 2026-11-27), about 140 on an H100 (the 115k road of docs/PERFORMANCE.md entry 43).
+  static double search_edge_updates(bool host) { return host ? 80 : 140; }
+
+  SupernodalWork(double factor_updates, double row_updates, std::int64_t vertices,
+                 std::int64_t rows, std::int64_t edges, bool predecessors, bool host)
+      : factor_(factor_updates),
+        per_row_(vertices > 0 ? row_updates / double(vertices) : 0),
+        per_edge_(search_edge_updates(host)),
+        rows_(double(rows)),
+        edges_(double(edges)),
+        predecessors_(predecessors) {}
+
+  void distance_rows_done(std::int64_t count) { distance_rows_ += double(count); }
+  void path_edges_found(std::int64_t count) { edges_ = std::min(edges_, double(count)); }
+  void predecessor_rows_done(std::int64_t count) { predecessor_rows_ += double(count); }
+
+  // A predecessor row's work: the distance row made again, and its search.
+  double predecessor_row() const { return per_row_ + per_edge_ * edges_; }
+  double done() const {
+    return factor_ + per_row_ * distance_rows_ + predecessor_row() * predecessor_rows_;
+  }
+  double total() const {
+    return factor_ + per_row_ * rows_ + (predecessors_ ? predecessor_row() * rows_ : 0);
+  }
+  double fraction() const { return total() > 0 ? done() / total() : 1; }
+
+ private:
+  double factor_, per_row_, per_edge_, rows_, edges_;
+  bool predecessors_;
+  double distance_rows_ = 0, predecessor_rows_ = 0;
+};
 
 // Runs the whole job on the ranks (collective; OneRank for one process, mpi::ranks(comm) under
 // mpirun): rank 0 reads the input and writes --stats, every rank computes and writes its own rows

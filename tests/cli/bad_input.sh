@@ -73,7 +73,7 @@ case $case in
     args=(--backend nosuch "$in" "$out") message="backend 'nosuch' is not in this build" ;;
   missing_output_directory)
     out=$work/nowhere/result.out
-    args=("$in" "$out") message="cannot reach output directory" ;;
+    args=("$in" "$out") message="cannot create output next to '$out': No such file" ;;
   output_is_directory)
     out=$work/result.dir
     mkdir "$out"

@@ -154,4 +154,46 @@ expect_error 2 "are the same file" "$apsp" "${backend_option[@]}" \
   fail "OUT and P both /dev/null must be fine"
 expect_error 2 "--predecessors comes from Floyd-Warshall" "$apsp" "${backend_option[@]}" \
   --algorithm sssp --predecessors "$work/x.pred" "$in" "$work/x.out"
+# Without P, one search from U (issue 32, item 7), never the all-pairs solve: a graph whose
+# distance matrix --max-memory cannot hold (fw, which solves all pairs, is refused there) gives
+# fw's path. On ties.in (many tied shortest paths, zero-weight cycles) every path from two
+# sources is the one the saved predecessors give.
+"$apsp" generate --vertices 2000 --density 0.01 --seed 5 "$work/wide.in" 2>/dev/null
+expect_error 2 "but only 4.00 MiB can be used" "$apsp" path "${backend_option[@]}" --algorithm fw \
+  --max-memory 4M "$work/wide.in" 0 1999
+for pair in "0 1999" "1999 0" "17 1234"; do
+  read -r s t <<<"$pair"
+  "$apsp" path "${backend_option[@]}" --max-memory 4M "$work/wide.in" "$s" "$t" >"$work/path" ||
+    fail "wide $s -> $t: exit code $?"
+  "$apsp" path "${backend_option[@]}" --algorithm fw "$work/wide.in" "$s" "$t" >"$work/path.fw"
+  cmp -s "$work/path" "$work/path.fw" || fail "wide $s -> $t: $(cat "$work/path") against fw's"
+done
+for s in 0 77; do
+  for t in $(seq 0 10 149); do
+    rc=0 rc_saved=0
+    "$apsp" path "${backend_option[@]}" "$work/ties.in" "$s" "$t" >"$work/path" || rc=$?
+    "$apsp" path --predecessors "$work/ties.0.pred" "$work/ties.in" "$s" "$t" >"$work/path.saved" ||
+      rc_saved=$?
+    [[ $rc == "$rc_saved" ]] && cmp -s "$work/path" "$work/path.saved" ||
+      fail "ties $s -> $t: $(cat "$work/path") against the saved $(cat "$work/path.saved")"
+  done
+done
+# A negative cycle that U does not reach is an error all the same, naming the smallest vertex
+# with a negative closed walk through it: 0 on a grid of two-way edges with one negative arc in
+# its middle (every vertex reaches the arc's 2-cycle and comes back).
+expect_error 2 "negative cycle through vertex 1" "$apsp" path "${backend_option[@]}" \
+  --allow-negative "$work/cycle.txt" 3 0
+{
+  echo "# vertices 400"
+  for r in $(seq 0 19); do
+    for c in $(seq 0 19); do
+      v=$((20 * r + c))
+      if ((c < 19)); then echo "$v $((v + 1)) 10"; echo "$((v + 1)) $v 10"; fi
+      if ((r < 19)); then echo "$v $((v + 20)) 10"; echo "$((v + 20)) $v 10"; fi
+    done
+  done
+  echo "210 211 -15"
+} >"$work/grid-cycle.txt"
+expect_error 2 "negative cycle through vertex 0:" "$apsp" path "${backend_option[@]}" \
+  --allow-negative "$work/grid-cycle.txt" 399 398
 echo "OK: predecessors, paths and negative weights"

@@ -39,6 +39,24 @@ finally() {
 }
 trap 'finally' EXIT
 
+# in_small_fs KIB SCRIPT: SCRIPT (bash, with $apsp set) in a private mount namespace where small/
+# is a new tmpfs of KIB KiB, gone with the namespace: its outputs are checked inside. As root, or
+# in a user namespace where the system allows; else the case is skipped (it says so).
+mkdir -p small
+in_small_fs() {
+  local how
+  for how in "--mount --propagation private" "--user --map-root-user --mount"; do
+    # shellcheck disable=SC2086 # the options are words
+    if unshare $how true 2>/dev/null; then
+      # shellcheck disable=SC2086
+      apsp=$apsp unshare $how bash -c "set -euo pipefail; mount -t tmpfs -o size=$1k tmpfs small; $2"
+      return
+    fi
+  done
+  echo "SKIP: no private mount namespace here (unshare) for a small file system"
+  exit 0
+}
+
 case $case in
   # Two names of one file, however spelled: refused before any work, nothing overwritten.
   same_file_in_out)
@@ -348,6 +366,68 @@ case $case in
     printf '# vertices 2\n0 0 1e308\n0 1 2\n' >loop.txt
     "$apsp" loop.txt loop.out --output-format text 2>stderr.txt || fail "1e308 self-loop: $(cat stderr.txt)"
     [[ "$(cat loop.out)" == $'0 2\n1073741823 0' ]] || fail "1e308 self-loop: $(cat loop.out)" ;;
+  # Disk space (issue 32, items 8 and 9): text is refused only when even its shortest form (one
+  # character and a separator a value) cannot fit; a text that fits is written; one that fills
+  # the disk midway fails like any write error. A file system that takes no new file says so,
+  # not "not enough disk space".
+  text_disk_space)
+    "$apsp" generate --class road --vertices 1000 --seed 5 road.bin 2>/dev/null
+    "$apsp" road.bin full.txt --output-format text
+    size=$(stat -c %s full.txt) least=$((2 * 1000 * 1000)) most=$((11 * 1000 * 1000))
+    (( least < size / 2 && size + 300000 < most )) || fail "text of $size bytes: no room for the case"
+    fits=$(((size + 200000) / 1024))
+    in_small_fs $fits '"$apsp" road.bin small/o.txt --output-format text && cmp small/o.txt full.txt' ||
+      fail "a text output of $size bytes was not written to $fits KiB"
+    midway=$(((least + size) / 2048))
+    in_small_fs $midway '
+      rc=0; "$apsp" road.bin small/o.txt --output-format text --stats small/s.json 2>stderr.txt || rc=$?
+      [[ $rc == 2 ]] || { echo "exit code $rc: $(cat stderr.txt)"; exit 1; }
+      [[ -z "$(ls -A small)" ]] || { echo "left on the full disk: $(ls -A small)"; exit 1; }' ||
+      fail "filled midway"
+    expect_one_apsp_line stderr.txt
+    grep -qF "cannot write output 'small/o.txt': No space left on device" stderr.txt ||
+      fail "not the write error: $(cat stderr.txt)"
+    in_small_fs 1024 '
+      rc=0; "$apsp" road.bin small/o.txt --output-format text 2>stderr.txt || rc=$?
+      [[ $rc == 2 && -z "$(ls -A small)" ]] || { echo "exit code $rc, left: $(ls -A small)"; exit 1; }'
+    expect_one_apsp_line stderr.txt
+    grep -qF "not enough disk space for 'small/o.txt': it needs at least 1.91 MiB, " stderr.txt ||
+      fail "not the refusal: $(cat stderr.txt)"
+    # HW3's size is exact: no "at least".
+    in_small_fs 1024 '"$apsp" road.bin small/o.bin 2>stderr.txt' && fail "4 MB of HW3 in 1 MiB"
+    grep -qF "not enough disk space for 'small/o.bin': it needs 3.81 MiB, " stderr.txt ||
+      fail "not the exact refusal: $(cat stderr.txt)" ;;
+  unwritable_file_system)
+    refused "cannot create output next to '/proc/o.bin': '/proc' takes no new files" g.bin /proc/o.bin
+    ! grep -q "disk space" stderr.txt || fail "blames the disk space: $(cat stderr.txt)"
+    # A full file system mounted read-only: that is what is said.
+    in_small_fs 64 '
+      head -c 1M /dev/zero >small/filler 2>/dev/null || true
+      mount -o remount,ro small
+      rc=0; "$apsp" g.bin small/o.bin --predecessors small/p.bin 2>stderr.txt || rc=$?
+      [[ $rc == 2 && ! -e small/o.bin ]] || { echo "exit code $rc"; exit 1; }' ||
+      fail "a read-only file system"
+    expect_one_apsp_line stderr.txt
+    grep -qF "cannot create output next to 'small/o.bin': Read-only file system" stderr.txt ||
+      fail "not why: $(cat stderr.txt)" ;;
+  # OUT or P "-": standard output, as --stats - is (issue 32, item 15); never a file named "-".
+  stdout_dash)
+    "$apsp" g.bin - | cmp - expected.out || fail "OUT - through a pipe"
+    "$apsp" g.bin - >r.bin && cmp r.bin expected.out || fail "OUT - into a file"
+    printf 'head' >a.bin
+    "$apsp" g.bin - >>a.bin && cmp a.bin <(printf 'head' && cat expected.out) || fail "OUT - appended"
+    "$apsp" g.bin - --output-format text | cmp - <("$apsp" g.bin /dev/stdout --output-format text) ||
+      fail "OUT - as text"
+    succeeds g.bin o.bin --predecessors p.bin
+    "$apsp" g.bin o2.bin --predecessors - | cmp - p.bin || fail "P - through a pipe"
+    cmp o2.bin expected.out || fail "OUT beside P -"
+    "$apsp" g.bin - --predecessors p2.bin --stats s.json | cmp - expected.out || fail "OUT - with P"
+    cmp p2.bin p.bin && [[ -s s.json ]] || fail "P or the stats beside OUT -"
+    refused "OUT '-' and --predecessors '-' are the same file" g.bin - --predecessors -
+    refused "OUT '-' and --stats '-' are the same file" g.bin - --stats -
+    refused "--predecessors '-' and --stats '-' are the same file" g.bin o.bin --predecessors - --stats -
+    [[ ! -e ./- ]] || fail "a file named '-' appeared"
+    "$apsp" g.bin ./- && cmp ./- expected.out || fail "./- is the file named '-'" ;;
   *)
     fail "unknown case '$case'" ;;
 esac
