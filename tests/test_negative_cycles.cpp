@@ -1,11 +1,11 @@
 // The vertex named for a negative cycle: one rule for every algorithm, backend and type, the
 // smallest vertex with a negative closed walk through it (tests/reference.hpp). Floyd-Warshall's
-// own d(v, v) < 0 marks only some of those vertices, which ones depending on its order. Checked: the rule's search from any vertex of a negative cycle
-// (apsp::smallest_on_negative_closed_walk) against the reference on random graphs; then the
-// dense Solver, the SupernodalSolver under two orders, the float32 verdict and the batched
-// solver on graphs where a solver's own find differs from it (a cycle far from vertex 0 in
-// one strongly connected component, a one-way chain, components of which only some hold a
-// negative cycle) and on random graphs with cycles.
+// own d(v, v) < 0 marks only some of those vertices, which ones depending on its order. Checked:
+// the rule's search from any vertex of a negative cycle (apsp::smallest_on_negative_closed_walk)
+// against the reference on random graphs; then the dense Solver, the SupernodalSolver under two
+// orders, the float32 verdict and the batched solver on graphs where a solver's own find differs
+// from it (a cycle far from vertex 0 in one strongly connected component, a one-way chain,
+// components of which only some hold a negative cycle) and on random graphs with cycles.
 #include "backends.hpp"
 #include "reference.hpp"
 
@@ -113,7 +113,7 @@ std::vector<std::pair<std::string, apsp::Graph>> cycle_graphs() {
   out.emplace_back("one-way chain, cycle 3 <-> 4", chain);
   apsp::Graph parts;  // {0, 1}: a negative arc, no negative cycle; {2, 3} and {5, 6}: cycles
   parts.vertices = 8;
-  parts.edges = {{0, 1, -5}, {1, 0, 6}, {1, 2, 1}, {2, 3, -4}, {3, 2, 3},
+  parts.edges = {{0, 1, -5}, {1, 0, 6},  {1, 2, 1}, {2, 3, -4}, {3, 2, 3},
                  {3, 5, 1},  {5, 6, -1}, {6, 5, 0}, {6, 7, 1}};
   out.emplace_back("components, the second and third with cycles", parts);
   apsp::Graph loop = grid(5, 30);  // one loop of -1 does not pay a way to vertex 0 and back
@@ -159,7 +159,9 @@ TYPED_TEST(NegativeCycleVertex, EveryAlgorithmNamesTheSmallestOnANegativeClosedW
   using ExecSpace = typename TypeParam::exec;
   using T = typename TypeParam::value;
   ExecSpace exec;
-  for (const auto& [what, g] : cycle_graphs()) {
+  for (const auto& named : cycle_graphs()) {
+    const std::string& what = named.first;
+    const apsp::Graph& g = named.second;
     const std::int64_t want = apsp_test::reference_negative_cycle_vertex(g);
     ASSERT_GE(want, 0) << what;
     const std::int64_t v = g.vertices, e = std::int64_t(g.edges.size());
@@ -203,7 +205,8 @@ TYPED_TEST(NegativeCycleVertex, EveryAlgorithmNamesTheSmallestOnANegativeClosedW
       host(0, edge.src, edge.dst) = std::min(host(0, edge.src, edge.dst), T(edge.weight));
     Kokkos::deep_copy(batch, host);
     const auto cycles = apsp::batched::floyd_warshall(exec, batch, true);
-    EXPECT_EQ(apsp::batched::first_negative_cycle(exec, cycles).vertex, want) << what << ": batched";
+    EXPECT_EQ(apsp::batched::first_negative_cycle(exec, cycles).vertex, want)
+        << what << ": batched";
   }
 }
 
