@@ -157,7 +157,7 @@ TEST_F(Verify, SaysWhetherEveryRowWasChecked) {
   auto r = verify(g, dist);
   EXPECT_EQ(r.message, "verified: V = 61, E = " + e +
                            ": every row exact by the shortest-path certificate (V x E = " + work +
-                           ", at most 100000000000): zero diagonal, all int32 values in [0, "
+                           ", at most 10000000000): zero diagonal, all int32 values in [0, "
                            "1073741823], every edge relaxed in every row, every finite distance "
                            "the length of a path of edges it makes tight");
   apsp::VerifyOptions options;

@@ -33,8 +33,8 @@ struct CertificateGraph;
 using CertificateMaker = std::function<std::unique_ptr<RowCertificate>(const CertificateGraph&)>;
 
 // The exact check's default limit on V x E, the work of one pass over the edges for every row:
-// about a minute on two CPU cores (docs/TRUST.md); a V = 114599 road (E = 3.3e5) is within it.
-constexpr std::uint64_t default_exact_limit = 100'000'000'000;
+// about a minute on two CPU cores, seconds on a GPU (docs/TRUST.md has the measurements).
+constexpr std::uint64_t default_exact_limit = 10'000'000'000;
 
 struct VerifyOptions {
   std::int32_t samples = 8;  // rows and columns checked exactly; always 0 and V-1 (clamped to V)
