@@ -71,7 +71,7 @@ namespace {
 template <class T>
 struct Relaxed {
   T slack = 0;     // Tightness::slack of the rule: 0 where every sum is exact
-  T absolute = 0;  // with negative weights: slack times the longest path's sum of |w|
+  T absolute = 0;  // with negative weights: slack times (V - 1) max |w|, any path's sum of |w|
   KOKKOS_INLINE_FUNCTION bool operator()(T from, T w, T to) const {
     if (from == Distance<T>::infinity) return true;
     if (to == Distance<T>::infinity) return false;
@@ -263,7 +263,8 @@ class BackendCertificate final : public RowCertificate {
   // the first step.
   static bool needs_search(const std::vector<Edge>& edges, const Tightness<T>& rule) {
     return rule.slack != T(0) || rule.unit > 0 ||
-           std::any_of(edges.begin(), edges.end(), [](const Edge& e) { return !(e.weight > 0); });
+           std::any_of(edges.begin(), edges.end(),
+                       [](const Edge& e) { return !(T(e.weight) > 0); });
   }
 
   // The rows that fit in `bytes` with the search's buffers, at least one.
