@@ -2,7 +2,7 @@
 //   apsp [options] IN OUT          all-pairs shortest paths, drop-in for `./hw3 IN OUT`
 //   apsp generate [options] OUT    a random, grid or road-like HW3 graph
 //   apsp compare A B               first difference between two outputs (HW3, .npy, text)
-//   apsp verify IN OUT             checks OUT against IN without recomputing all pairs
+//   apsp verify IN OUT             checks OUT against IN, every row where V x E allows
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
 // Errors: one line on stderr, exit code 2, and no output file.
 #include <apsp/detail/measure.hpp>
@@ -117,12 +117,15 @@ const char* usage = R"(usage:
       below two of the largest tiles are too small to time.
       --tile and --shape always win; APSP_TUNING=off (0, no, false, disabled, any case)
       ignores the cache.
-  apsp verify IN OUT [--samples K] [--seed S] [--format F]
-      Checks OUT against IN without recomputing all pairs, streaming OUT in bounded memory:
-      K rows and columns exactly by Dijkstra (default 8, always vertices 0 and V-1; the others
-      drawn with seed S), and on every row the range, the zero diagonal, d(u,v) <= w for each
-      edge and the triangle inequality through the sampled vertices. Exit code 0 when every
-      check passes, 1 at the first mismatch. --format as for solving.
+  apsp verify IN OUT [--exact-limit N] [--samples K] [--seed S] [--format F] [--backend NAME]
+      Checks OUT against IN, streaming OUT in bounded memory. Where V x E <= N (default
+      10000000000; 0: never), every row exactly, on the backend: the range, the zero diagonal,
+      every edge relaxed and every finite distance the length of a path of edges that it makes
+      tight (float sums that round: within their rounding, and K sampled rows besides). Else
+      sampled, and it says so: K rows and columns by Dijkstra (default 8, always 0 and V-1, the
+      others drawn with seed S; weights >= 0 only), on every row the range, the zero diagonal,
+      d(u,v) <= w for each edge and the triangle inequality through the sampled vertices. Exit
+      code 0 when every check passes, 1 at the first mismatch. --format as for solving.
   apsp --version | --help
   mpirun -np P apsp [options] IN OUT (an MPI build)
       The same job on P ranks, one device each: every option, the same output bytes.

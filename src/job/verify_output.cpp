@@ -1,5 +1,7 @@
 // Host code only, no Kokkos: the fuzzing build (tests/fuzz) compiles this file with clang and
-// libFuzzer, without a Kokkos built by that compiler.
+// libFuzzer, without a Kokkos built by that compiler. The exact check, on a Kokkos backend,
+// comes in through VerifyOptions::certificate (verify_certificate.cpp).
+#include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
 
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -79,8 +82,8 @@ class Descriptor {
 };
 
 // The output, a few megabytes of rows at a time, each row as doubles: int32 values exactly, with
-// the int32 no-path value (hw3_no_path, checked to be the only value above the range) as +inf, like
-// the floats'.
+// the int32 no-path value (hw3_no_path) as +inf, like the floats'. Other values stay as they are,
+// in range or not: verify checks the range.
 class RowStream {
  public:
   RowStream(const std::string& path, std::int32_t vertices, const std::string& input)
@@ -130,34 +133,25 @@ class RowStream {
 
   DistanceType type() const { return type_; }
 
-  // The next row; valid until the next call. An int32 row also gives its first value outside
-  // [0, INF] in `bad` (its column, or -1), before INF becomes +inf.
-  const double* next(std::int64_t& bad) {
-    bad = -1;
+  // The next row; valid until the next call.
+  const double* next() {
     if (text_) {
       row_ = text_->next_row(type_);
       if (type_ == DistanceType::int32)
-        for (std::int64_t j = 0; j < vertices_; ++j) {
-          double& x = row_[std::size_t(j)];
-          if (bad < 0 && !(x >= 0 && x <= double(hw3_no_path))) bad = j;
-          if (x == double(hw3_no_path) && bad != j) x = unreachable;
-        }
+        for (double& x : row_)
+          if (x == double(hw3_no_path)) x = unreachable;
       return row_.data();
     }
     if (in_buffer_ == 0) fill();
     const char* raw = buffer_.data() + std::size_t(used_ * vertices_) * value_bytes(type_);
     ++used_;
     --in_buffer_;
-    bad = -1;
     visit_distance_type(type_, [&](auto t) {
       using T = decltype(t);
       const T* values = reinterpret_cast<const T*>(raw);
       if constexpr (std::is_integral<T>::value) {
-        for (std::int64_t j = 0; j < vertices_ && bad < 0; ++j)
-          if (std::uint32_t(values[j]) > std::uint32_t(hw3_no_path)) bad = j;
         for (std::int64_t j = 0; j < vertices_; ++j)
           row_[std::size_t(j)] = values[j] == hw3_no_path ? unreachable : double(values[j]);
-        if (bad >= 0) row_[std::size_t(bad)] = double(values[bad]);
       } else {
         for (std::int64_t j = 0; j < vertices_; ++j)
           row_[std::size_t(j)] = double(values[j]);
@@ -216,6 +210,9 @@ std::int64_t first_violation(std::int64_t n, Bad bad) {
 std::string dist_of(std::int64_t i, std::int64_t j) {
   return "d(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
+std::string dist_of(std::int64_t i, const char* j) {
+  return "d(" + std::to_string(i) + ", " + j + ")";
+}
 
 // Comparisons within the rounding of the output's type, from the sums themselves (0 for int32
 // and for floats whose sums are all exact). `unit` is the type's unit roundoff u (with double's
@@ -254,17 +251,10 @@ VerifyResult verify(const std::string& input, const std::string& output,
     throw Error("verify: the number of samples must not be negative, got " +
                 std::to_string(options.samples));
   VerifyResult result;
-  // Read with negative weights allowed, so that such a graph gets the reason verify refuses it
-  // rather than the reader's hint at --allow-negative, an option verify does not have.
+  // Read with negative weights allowed: the exact check takes them, and a graph that only the
+  // sampled check could take gets the reason it is refused rather than the reader's hint at
+  // --allow-negative, an option verify does not have.
   Graph graph = read_graph(input, options.format, true);
-  for (std::size_t e = 0; e < graph.edges.size(); ++e) {
-    const Edge& edge = graph.edges[e];
-    if (edge.weight < 0)
-      throw Error("verify: edge " + std::to_string(e) + " (" + std::to_string(edge.src) + " -> " +
-                  std::to_string(edge.dst) + ") has weight " + number_text(edge.weight) +
-                  " < 0; verify checks graphs with non-negative weights only (it samples rows "
-                  "by Dijkstra)");
-  }
   const std::int32_t v = graph.vertices;
   result.vertices = v;
   result.edges = std::int64_t(graph.edges.size());
@@ -279,14 +269,61 @@ VerifyResult verify(const std::string& input, const std::string& output,
     const double unit = unit_roundoff<T>() + 2 * unit_roundoff<double>();
     return Rounding{unit, rounding_bound(double(std::max(v - 1, 1)), unit)};
   });
+
+  // The exact check where V x E allows, else the sampled one, and why.
+  const std::uint64_t work =
+      result.edges > 0 && std::uint64_t(v) > UINT64_MAX / std::uint64_t(result.edges)
+          ? UINT64_MAX
+          : std::uint64_t(v) * std::uint64_t(result.edges);
+  const std::string work_text = "V x E = " + std::to_string(work);
+  std::string not_exact;
+  std::unique_ptr<RowCertificate> certificate;
+  if (options.exact_limit == 0) {
+    not_exact = "the exact check is off (--exact-limit 0)";
+  } else if (work > options.exact_limit) {
+    not_exact = work_text + " is above the exact check's limit of " +
+                std::to_string(options.exact_limit) + " (--exact-limit)";
+  } else if (!options.certificate) {
+    not_exact = "this build has no exact check";
+  } else {
+    // The check computes in the output's type, which must hold the weights and their sums.
+    not_exact = visit_distance_type(type, [&](auto t) {
+      using T = decltype(t);
+      if (std::is_integral<T>::value && !weights.integers)
+        return std::string("int32 distances cannot be sums of weights that are not whole numbers");
+      return path_bounds_problem<T>(v, weights.largest_magnitude(), weights.negative());
+    });
+    if (not_exact.empty()) {
+      certificate = options.certificate(CertificateGraph{v, &graph.edges, weights, type});
+      if (!certificate)
+        not_exact = std::string("this build has no exact check of ") + distance_type_name(type) +
+                    " distances";
+    }
+  }
+  result.exact = certificate != nullptr;
+  // Where the exact check's sums round, the sampled rows bound the rounding as well.
+  const bool sampling = !certificate || (within.unit > 0 && !weights.negative());
+  if (sampling && weights.negative()) {
+    const auto negative = std::find_if(graph.edges.begin(), graph.edges.end(),
+                                       [](const Edge& e) { return e.weight < 0; });
+    throw Error("verify: edge " + std::to_string(negative - graph.edges.begin()) + " (" +
+                std::to_string(negative->src) + " -> " + std::to_string(negative->dst) +
+                ") has weight " + number_text(negative->weight) +
+                " < 0, which the sampled check cannot take (it samples rows by Dijkstra), and " +
+                not_exact);
+  }
+
   // A weight as the output's type holds it (the solver starts from these).
   const auto stored = [&](double w) {
     return visit_distance_type(type, [&](auto t) { return double(decltype(t)(w)); });
   };
-  const ArcLists forward = detail::build_adjacency(v, graph.edges, false);
-  const ArcLists backward = detail::build_adjacency(v, graph.edges, true);
+  ArcLists forward, backward;
+  if (sampling) {
+    forward = detail::build_adjacency(v, graph.edges, false);
+    backward = detail::build_adjacency(v, graph.edges, true);
+    result.sampled = sample_vertices(v, options.samples, options.seed);
+  }
   std::vector<Edge>().swap(graph.edges);
-  result.sampled = sample_vertices(v, options.samples, options.seed);
   const std::size_t k = result.sampled.size();
   // from[t][j] = d(s_t, j) and to[t][i] = d(i, s_t), exact for whole-number weights.
   // from_edges[t][j] and to_edges[t][i]: the edges of those shortest paths.
@@ -296,7 +333,7 @@ VerifyResult verify(const std::string& input, const std::string& output,
     from[t] = shortest_distances(forward, result.sampled[t], from_edges[t]);
     to[t] = shortest_distances(backward, result.sampled[t], to_edges[t]);
   }
-  std::vector<std::int32_t> sample_index(std::size_t(v), -1);
+  std::vector<std::int32_t> sample_index(sampling ? std::size_t(v) : 0, -1);
   for (std::size_t t = 0; t < k; ++t)
     sample_index[std::size_t(result.sampled[t])] = int(t);
 
@@ -306,8 +343,19 @@ VerifyResult verify(const std::string& input, const std::string& output,
   const std::string within_text =
       within.unit > 0 ? " (within the rounding of " + std::string(distance_type_name(type)) + ")"
                       : "";
-  auto fail = [&](VerifyCheck check, std::int64_t i, std::int64_t j, std::string expected,
-                  double found, std::string reason) {
+  // The range of distances: no path, or a sum of at most V - 1 weights (with negative ones,
+  // above -(V - 1) max |w| for int32; for the floats, above what their sums may reach).
+  const double lowest =
+      !weights.negative() ? 0
+      : type == DistanceType::int32
+          ? double(std::max(v - 1, 1)) * weights.lowest
+          : -visit_distance_type(type, [](auto t) { return Distance<decltype(t)>::limit; });
+  const double highest =
+      type == DistanceType::int32 ? double(hw3_no_path) - 1 : std::numeric_limits<double>::max();
+  const std::string range = "[" + shown(lowest) + ", " + inf + "]";
+
+  auto report = [&](VerifyCheck check, std::int64_t i, std::int64_t j, std::string expected,
+                    double found, std::string reason) {
     result.passed = false;
     result.check = check;
     result.row = i;
@@ -322,17 +370,59 @@ VerifyResult verify(const std::string& input, const std::string& output,
   };
   const auto at_most = [&](double x) { return "at most " + shown(x) + within_text; };
   const auto at_least = [&](double x) { return "at least " + shown(x) + within_text; };
+  const auto edge_text = [&](std::int64_t u, std::int64_t to, double w) {
+    return "edge " + std::to_string(u) + " -> " + std::to_string(to) + " of weight " +
+           number_text(w);
+  };
+  const auto report_certificate = [&](const CertificateViolation& c) {
+    const std::int64_t i = c.row, j = c.column;
+    switch (c.check) {
+      case VerifyCheck::relaxation:
+        return report(c.check, i, j, at_most(c.bound), c.found,
+                      edge_text(c.from, j, c.weight) + " from " + dist_of(i, c.from));
+      case VerifyCheck::tight_edge:
+        if (c.bound == unreachable)
+          return report(c.check, i, j, inf, c.found,
+                        "no edge into " + std::to_string(j) + " leaves a vertex that " +
+                            std::to_string(i) + " reaches");
+        return report(c.check, i, j, at_least(c.bound), c.found,
+                      dist_of(i, j) + " is the least " + dist_of(i, "u") +
+                          " + w of the edges u -> " + std::to_string(j) + ": here " +
+                          edge_text(c.from, j, c.weight));
+      default:
+        return report(c.check, i, j, "more than " + shown(c.found) + within_text, c.found,
+                      "the edges u -> x with " + dist_of(i, "u") + " + w = " + dist_of(i, "x") +
+                          " that lead to " + std::to_string(j) +
+                          " come from a cycle of weight 0, "
+                          "not from " +
+                          std::to_string(i));
+    }
+  };
+  // Rows [checked, i) are with the exact check, not yet checked: a mismatch found later in file
+  // order waits for theirs.
+  std::int64_t checked = 0;
+  const auto check_rows = [&](std::int64_t end) {
+    std::optional<CertificateViolation> found;
+    if (certificate && end > checked) found = certificate->check(checked, end - checked);
+    checked = end;
+    return found;
+  };
+  auto fail = [&](VerifyCheck check, std::int64_t i, std::int64_t j, std::string expected,
+                  double found, std::string reason) {
+    if (const auto earlier = check_rows(i)) return report_certificate(*earlier);
+    return report(check, i, j, std::move(expected), found, std::move(reason));
+  };
 
   for (std::int32_t i = 0; i < v; ++i) {
-    std::int64_t j = -1;
-    const double* row = rows.next(j);
-    if (j < 0) j = first_violation(v, [&](std::int64_t c) { return !(row[c] >= 0); });
+    const double* row = rows.next();
+    std::int64_t j = first_violation(v, [&](std::int64_t c) {
+      return !(row[c] == unreachable || (row[c] >= lowest && row[c] <= highest));
+    });
     if (j >= 0)
-      return fail(VerifyCheck::range, i, j, "a value in [0, " + inf + "]", row[j],
-                  "not a distance");
+      return fail(VerifyCheck::range, i, j, "a value in " + range, row[j], "not a distance");
     if (row[i] != 0) return fail(VerifyCheck::diagonal, i, i, "0", row[i], "the diagonal is zero");
 
-    const int t_row = sample_index[std::size_t(i)];
+    const int t_row = sampling ? sample_index[std::size_t(i)] : -1;
     if (t_row >= 0) {
       const double* exact = from[std::size_t(t_row)].data();
       const std::int32_t* edges = from_edges[std::size_t(t_row)].data();
@@ -352,13 +442,13 @@ VerifyResult verify(const std::string& input, const std::string& output,
                                          : "Dijkstra to sampled target " + std::to_string(s));
     }
     // The solver starts from the lightest edge as stored, and only lowers it: exact.
-    for (const Arc* a = forward.begin(i); a != forward.end(i); ++a)
-      if (row[a->to] > stored(a->weight))
-        return fail(VerifyCheck::edge, i, a->to, "at most " + shown(stored(a->weight)), row[a->to],
-                    "edge " + std::to_string(i) + " -> " + std::to_string(a->to) + " of weight " +
-                        number_text(a->weight));
+    if (sampling)
+      for (const Arc* a = forward.begin(i); a != forward.end(i); ++a)
+        if (row[a->to] > stored(a->weight))
+          return fail(VerifyCheck::edge, i, a->to, "at most " + shown(stored(a->weight)),
+                      row[a->to], edge_text(i, a->to, a->weight));
 
-    if (t_row < 0) {
+    if (sampling && t_row < 0) {
       for (std::size_t t = 0; t < k; ++t) {
         const std::int32_t s = result.sampled[t];
         const double* ds = from[t].data();
@@ -380,7 +470,7 @@ VerifyResult verify(const std::string& input, const std::string& output,
                       "the path through sampled vertex " + std::to_string(s) + ", " +
                           dist_of(i, s) + " + " + dist_of(s, j));
       }
-    } else {
+    } else if (sampling) {
       // A second opinion on the sampled row that does not trust our Dijkstra: a wrong
       // Dijkstra would have to agree with a wrong output to slip through.
       for (std::int32_t u = 0; u < v; ++u) {
@@ -388,21 +478,41 @@ VerifyResult verify(const std::string& input, const std::string& output,
         for (const Arc* a = forward.begin(u); a != forward.end(u); ++a)
           if (!within.at_most(row[a->to], row[u] + stored(a->weight)))
             return fail(VerifyCheck::relaxation, i, a->to, at_most(row[u] + stored(a->weight)),
-                        row[a->to],
-                        "edge " + std::to_string(u) + " -> " + std::to_string(a->to) +
-                            " of weight " + number_text(a->weight) + " from " + dist_of(i, u));
+                        row[a->to], edge_text(u, a->to, a->weight) + " from " + dist_of(i, u));
       }
+    }
+    if (certificate) {
+      certificate->set_row(i - checked, row);
+      if (i + 1 - checked == certificate->block_rows() || i + 1 == v)
+        if (const auto found = check_rows(i + 1)) return report_certificate(*found);
     }
   }
 
   result.passed = true;
+  std::string checks;
+  if (certificate)
+    checks = std::string("every row ") +
+             (within.unit > 0 ? "within the rounding of " + std::string(distance_type_name(type))
+                              : "exact") +
+             " by the shortest-path certificate (" + work_text + ", at most " +
+             std::to_string(options.exact_limit) + ")";
+  else
+    checks = "sampled, not every row: " + not_exact + ";";
+  if (sampling)
+    checks += (certificate ? ", and " : " ") + std::to_string(k) + " sampled rows and columns " +
+              (within.unit > 0 ? "within rounding" : "exact") + " (seed " +
+              std::to_string(options.seed) + ")";
+  checks += std::string(": zero diagonal, all ") + distance_type_name(type) + " values in " + range;
+  if (certificate)
+    checks +=
+        ", every edge relaxed in every row, every finite distance the length of a path of "
+        "edges it makes tight";
+  if (sampling)
+    checks +=
+        ", d(u, v) <= w for every edge, triangle inequality through the sampled vertices on "
+        "every row";
   result.message = "verified: V = " + std::to_string(v) + ", E = " + std::to_string(result.edges) +
-                   ": " + std::to_string(k) + " sampled rows and columns " +
-                   (within.unit > 0 ? "within rounding" : "exact") + " (seed " +
-                   std::to_string(options.seed) + "), zero diagonal, all " +
-                   distance_type_name(type) + " values in [0, " + inf +
-                   "], d(u, v) <= w for every edge, triangle inequality through the sampled "
-                   "vertices on every row";
+                   ": " + checks;
   return result;
 }
 
