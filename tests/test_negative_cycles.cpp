@@ -159,18 +159,18 @@ TYPED_TEST(NegativeCycleVertex, EveryAlgorithmNamesTheSmallestOnANegativeClosedW
   using ExecSpace = typename TypeParam::exec;
   using T = typename TypeParam::value;
   ExecSpace exec;
-  for (const auto& named : cycle_graphs()) {
-    const std::string& what = named.first;
-    const apsp::Graph& g = named.second;
-    const std::int64_t want = apsp_test::reference_negative_cycle_vertex(g);
+  for (const auto& item : cycle_graphs()) {
+    const std::string& what = item.first;
+    const apsp::Graph& graph = item.second;
+    const std::int64_t want = apsp_test::reference_negative_cycle_vertex(graph);
     ASSERT_GE(want, 0) << what;
-    const std::int64_t v = g.vertices, e = std::int64_t(g.edges.size());
+    const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
     // Dense Floyd-Warshall, the one solver.
     const apsp::Plan plan = apsp::make_plan(exec, v, true, {}, apsp::Distance<T>::type);
     apsp::OneRank one;
     apsp::Solver<ExecSpace, T> dense(exec, one, plan);
     dense.check_memory(e, e, std::uint64_t(1) << 30, "the test's device");
-    dense.load(g.edges);
+    dense.load(graph.edges);
     std::int64_t named = -1;
     try {
       dense.compute();
@@ -183,13 +183,13 @@ TYPED_TEST(NegativeCycleVertex, EveryAlgorithmNamesTheSmallestOnANegativeClosedW
     std::vector<std::int32_t> reversed(static_cast<std::size_t>(v));
     std::iota(reversed.rbegin(), reversed.rend(), 0);
     for (const auto& order : {std::vector<std::int32_t>{}, reversed}) {
-      const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, order);
+      const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, graph.edges, order);
       apsp::SupernodalSolver<ExecSpace, T> solver(exec, v, v, false);
-      solver.factor(sn, g.edges, true);
+      solver.factor(sn, graph.edges, true);
       EXPECT_EQ(solver.negative_cycle_vertex(), want)
           << what << ": supernodal" << (order.empty() ? "" : ", reversed order");
-      const auto factor = apsp::supernodal_factor<T>(exec, sn, g.edges, true);
-      EXPECT_EQ(apsp::negative_cycle_verdict<T>(g, apsp::weight_range(g.edges),
+      const auto factor = apsp::supernodal_factor<T>(exec, sn, graph.edges, true);
+      EXPECT_EQ(apsp::negative_cycle_verdict<T>(graph, apsp::weight_range(graph),
                                                 factor.negative_cycle_vertex())
                     .vertex,
                 want)
@@ -201,7 +201,7 @@ TYPED_TEST(NegativeCycleVertex, EveryAlgorithmNamesTheSmallestOnANegativeClosedW
     for (std::int64_t i = 0; i < v; ++i)
       for (std::int64_t j = 0; j < v; ++j)
         host(0, i, j) = i == j ? T(0) : apsp::Distance<T>::infinity;
-    for (const apsp::Edge& edge : g.edges)
+    for (const apsp::Edge& edge : graph.edges)
       host(0, edge.src, edge.dst) = std::min(host(0, edge.src, edge.dst), T(edge.weight));
     Kokkos::deep_copy(batch, host);
     const auto cycles = apsp::batched::floyd_warshall(exec, batch, true);
