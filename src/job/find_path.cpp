@@ -332,8 +332,11 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
     with_backend(config.backend, [&](auto exec) {
       visit_distance_type(type, [&](auto t) {
         using T = decltype(t);
-        // One pair needs one search; a solver of all pairs only where --algorithm names one.
-        if (config.algorithm == Algorithm::automatic) {
+        // One pair needs one search; a solver of all pairs only where --algorithm names one, or
+        // where T's sums round (float32 above all): the search sums in double, and the answer
+        // (a cycle that rounding makes or hides included) is asked in T.
+        if (config.algorithm == Algorithm::automatic &&
+            rounding_slack<T>(graph.vertices, weights.integers, weights.largest_magnitude()) == 0) {
           pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
           return;
         }
