@@ -52,8 +52,10 @@ def in_child(body):
 
 
 def run_case(body):
-    """Runs PRELUDE + body in a new session; a hang kills the session (forked children too)."""
-    p = subprocess.Popen([sys.executable, "-c", PRELUDE + body], stdout=subprocess.PIPE,
+    """Runs PRELUDE + body in a new session; a hang kills the session (forked children too).
+    Unbuffered (-u): a child's print reaches the pipe before os._exit, and no child writes out
+    what its parent had buffered before the fork, whatever PYTHONUNBUFFERED says."""
+    p = subprocess.Popen([sys.executable, "-u", "-c", PRELUDE + body], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         stdout, stderr = p.communicate(timeout=TIMEOUT)
