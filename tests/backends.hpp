@@ -3,6 +3,8 @@
 
 #include "platform/backends.hpp"
 
+#include <apsp/distance.hpp>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -23,6 +25,34 @@ struct BackendName {
   template <class ExecSpace>
   static std::string GetName(int) {
     return apsp::backend_name<ExecSpace>();
+  }
+};
+
+// Every backend with every distance type, as (exec, value) pairs; a checking build that
+// compiles int32 alone (APSP_CHECK_INSTANTIATIONS=minimal, distance.hpp) tests int32 alone.
+template <class ExecSpace, class T>
+struct Case {
+  using exec = ExecSpace;
+  using value = T;
+};
+template <class Tuple>
+struct AsTypedCases;
+template <class... E>
+struct AsTypedCases<std::tuple<E...>> {
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+  using type = ::testing::Types<Case<E, int>...>;
+#else
+  using type = ::testing::Types<Case<E, int>..., Case<E, float>..., Case<E, double>...>;
+#endif
+};
+using BackendsAndTypes = typename AsTypedCases<apsp::EnabledBackends>::type;
+
+// Names those typed tests after both ("Supernodal/openmp_float32.Grids").
+struct CaseName {
+  template <class C>
+  static std::string GetName(int) {
+    return apsp::backend_name<typename C::exec>() + "_" +
+           apsp::distance_type_name(apsp::Distance<typename C::value>::type);
   }
 };
 

@@ -66,11 +66,13 @@ inline std::int64_t reference_negative_cycle_vertex(const apsp::Graph& g) {
   return -1;
 }
 
-inline apsp::Graph random_graph(int vertices, double density, unsigned seed,
-                                int max_weight = 1000) {
+// A random directed graph: each ordered pair an arc with probability `density`, its weight
+// uniform in [min_weight, max_weight].
+inline apsp::Graph random_graph(int vertices, double density, unsigned seed, int max_weight = 1000,
+                                int min_weight = 0) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> coin(0, 1);
-  std::uniform_int_distribution<int> weight(0, max_weight);
+  std::uniform_int_distribution<int> weight(min_weight, max_weight);
   apsp::Graph g;
   g.vertices = vertices;
   for (int i = 0; i < vertices; ++i)

@@ -28,26 +28,13 @@
 
 namespace {
 
-// A random directed graph of `vertices` with arcs of weight in [low, 100].
-apsp::Graph random_signed(int vertices, double density, int low, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> coin(0, 1);
-  std::uniform_int_distribution<int> weight(low, 100);
-  apsp::Graph g;
-  g.vertices = vertices;
-  for (int i = 0; i < vertices; ++i)
-    for (int j = 0; j < vertices; ++j)
-      if (coin(rng) < density) g.edges.push_back({i, j, weight(rng)});
-  return g;
-}
-
 // From every vertex of every component that holds a negative cycle (by the reference on the
 // component's own arcs), the search names the reference's vertex for the whole graph.
 TEST(NegativeClosedWalk, FromAnyVertexOnOneTheSmallest) {
   int with_cycles = 0, answers_elsewhere = 0;
   for (unsigned seed = 0; seed < 600; ++seed) {
     const int v = 1 + int(seed % 37);
-    const apsp::Graph g = random_signed(v, 1.5 / v + (seed % 3) * 0.02, -40, seed);
+    const apsp::Graph g = apsp_test::random_graph(v, 1.5 / v + (seed % 3) * 0.02, seed, 100, -40);
     const std::int64_t want = apsp_test::reference_negative_cycle_vertex(g);
     EXPECT_EQ(apsp::smallest_on_negative_closed_walk(g.vertices, g.edges, -1), -1);
     if (want < 0) continue;
@@ -121,39 +108,16 @@ std::vector<std::pair<std::string, apsp::Graph>> cycle_graphs() {
   out.emplace_back("5 x 5 grid, a negative self-loop at 24", loop);
   for (unsigned seed = 0; out.size() < 14; ++seed) {
     const int v = 20 + int(seed % 50);
-    apsp::Graph g = random_signed(v, 2.0 / v, -12, 1000 + seed);
+    apsp::Graph g = apsp_test::random_graph(v, 2.0 / v, 1000 + seed, 100, -12);
     if (apsp_test::reference_negative_cycle_vertex(g) >= 0)
       out.emplace_back("random V = " + std::to_string(v) + ", seed " + std::to_string(seed), g);
   }
   return out;
 }
 
-template <class ExecSpace, class T>
-struct Case {
-  using exec = ExecSpace;
-  using value = T;
-};
-template <class Tuple>
-struct Cases;
-template <class... E>
-struct Cases<std::tuple<E...>> {
-#if defined(APSP_MINIMAL_INSTANTIATIONS)
-  using type = ::testing::Types<Case<E, int>...>;
-#else
-  using type = ::testing::Types<Case<E, int>..., Case<E, float>..., Case<E, double>...>;
-#endif
-};
-struct CaseName {
-  template <class C>
-  static std::string GetName(int) {
-    return apsp::backend_name<typename C::exec>() + "_" +
-           apsp::distance_type_name(apsp::Distance<typename C::value>::type);
-  }
-};
-
 template <class C>
 class NegativeCycleVertex : public ::testing::Test {};
-TYPED_TEST_SUITE(NegativeCycleVertex, Cases<apsp::EnabledBackends>::type, CaseName);
+TYPED_TEST_SUITE(NegativeCycleVertex, apsp_test::BackendsAndTypes, apsp_test::CaseName);
 
 TYPED_TEST(NegativeCycleVertex, EveryAlgorithmNamesTheSmallestOnANegativeClosedWalk) {
   using ExecSpace = typename TypeParam::exec;

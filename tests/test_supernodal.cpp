@@ -29,31 +29,6 @@
 
 namespace {
 
-template <class ExecSpace, class T>
-struct Case {
-  using exec = ExecSpace;
-  using value = T;
-};
-template <class Tuple>
-struct Cases;
-// Every distance type; a checking build that compiles int32 alone (APSP_CHECK_INSTANTIATIONS=
-// minimal, distance.hpp) tests int32 alone.
-template <class... E>
-struct Cases<std::tuple<E...>> {
-#if defined(APSP_MINIMAL_INSTANTIATIONS)
-  using type = ::testing::Types<Case<E, int>...>;
-#else
-  using type = ::testing::Types<Case<E, int>..., Case<E, float>..., Case<E, double>...>;
-#endif
-};
-struct CaseName {
-  template <class C>
-  static std::string GetName(int) {
-    return apsp::backend_name<typename C::exec>() + "_" +
-           apsp::distance_type_name(apsp::Distance<typename C::value>::type);
-  }
-};
-
 // ---- graphs ----
 
 std::int32_t weight(std::mt19937& rng, int low = 1, int high = 100) {
@@ -288,7 +263,7 @@ class Supernodal : public ::testing::Test {
     if (!nested.empty()) check(g, nested, what + ", nested dissection");
   }
 };
-TYPED_TEST_SUITE(Supernodal, Cases<apsp::EnabledBackends>::type, CaseName);
+TYPED_TEST_SUITE(Supernodal, apsp_test::BackendsAndTypes, apsp_test::CaseName);
 
 TYPED_TEST(Supernodal, TinyGraphs) {
   for (int v : {0, 1, 2, 3}) {
