@@ -23,14 +23,7 @@ start=$(date +%s)
 targets="apsp_cli"
 part python && targets="$targets apsp_python"
 part tests && targets="$targets apsp_tests"
-cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
-  -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_PYTHON=ON \
-  -DAPSP_ENABLE_TESTS=ON -DAPSP_ENABLE_MPI=OFF -DAPSP_ENABLE_BENCHMARKS=OFF \
-  -DGTest_ROOT="$carry/deps/gtest" -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
-  -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
-  timeout 480 ninja -C $b -j 16 -k 0 $targets >>"$out/build.log" 2>&1
-echo "build: exit $? after $(($(date +%s) - start)) s"
-grep -E 'error|Error' "$out/build.log" | head -20
+build_tree $targets
 nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader
 part tests && {
   timeout 400 $b/tests/apsp_tests --gtest_brief=1 >"$out/tests.log" 2>&1

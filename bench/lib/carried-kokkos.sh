@@ -10,3 +10,18 @@ for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_6
 done
 sed -i -e "s#\"/usr/local/cuda/lib/libcudart.so\"#\"$cudart\"#" \
   -e "s#\"/usr/local/cuda/lib/stubs/libcuda.so\"#\"$stub\"#" $k/lib/cmake/Kokkos/KokkosConfig.cmake
+
+# build_tree TARGETS...: this tree ($here) in $b with that prefix, CARRY's METIS ($carry/metis)
+# and GoogleTest ($carry/deps/gtest), the module for the node's Python; the log in
+# $out/build.log, then the build's exit code and time and its first errors printed.
+build_tree() {
+  local start=$(date +%s)
+  cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
+    -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_PYTHON=ON \
+    -DAPSP_ENABLE_TESTS=ON -DAPSP_ENABLE_MPI=OFF -DAPSP_ENABLE_BENCHMARKS=OFF \
+    -DGTest_ROOT="$carry/deps/gtest" -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
+    -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
+    timeout 480 ninja -C $b -j 16 -k 0 "$@" >>"$out/build.log" 2>&1
+  echo "build: exit $? after $(($(date +%s) - start)) s"
+  grep -E 'error|Error' "$out/build.log" | head -20
+}
