@@ -244,10 +244,16 @@ class Supernodal : public ::testing::Test {
     const auto factor = apsp::supernodal_factor<T>(exec, plan, g.edges, negative);
     ASSERT_EQ(reference.cycle >= 0, factor.negative_cycle_vertex() >= 0) << what;
     if (reference.cycle >= 0) {  // the vertex every algorithm names (test_negative_cycles.cpp)
-      apsp::SupernodalSolver<ExecSpace, T> solver(exec, g.vertices, g.vertices, false);
-      solver.factor(plan, g.edges, negative);
-      EXPECT_EQ(solver.negative_cycle_vertex(), apsp_test::reference_negative_cycle_vertex(g))
-          << what;
+      apsp::OneRank one;
+      apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, plan, false, apsp::weight_range(g));
+      solver.load(g.edges);
+      std::int64_t named = -1;
+      try {
+        solver.compute();
+      } catch (const apsp::NegativeCycleError& error) {
+        named = error.vertex();
+      }
+      EXPECT_EQ(named, apsp_test::reference_negative_cycle_vertex(g)) << what;
       return;
     }
     EXPECT_EQ(supernodal_all(factor, 7, apsp::RowOrder::user, true), reference.d) << what;
@@ -429,7 +435,7 @@ void check_solver(const apsp::Graph& g, const std::vector<std::int32_t>& perm,
   plan.predecessors = true;
   apsp::OneRank one;
   apsp::Solver<ExecSpace, T> dense(exec, one, plan);
-  dense.check_memory(e, e, std::uint64_t(1) << 30, "the test's device");
+  dense.check_memory({std::uint64_t(1) << 30, 0, "the test's device"}, e);
   dense.load(g.edges);
   dense.compute();
   std::vector<T> want_d, got_d;
@@ -451,10 +457,30 @@ void check_solver(const apsp::Graph& g, const std::vector<std::int32_t>& perm,
   }
   EXPECT_THROW(dense.predecessor_rows(into(part, v), v - 1, 2), apsp::Error);
   const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm);
+  {  // Its own memory: the least is the fixed part and one row, refused below it.
+    apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, true, apsp::weight_range(g));
+    const std::uint64_t least = solver.device_bytes(e);
+    const auto refused = [&](const apsp::MemoryLimits& limits) {
+      try {
+        solver.check_memory(limits, e);
+      } catch (const apsp::Error& error) {  // agreed on the ranks: its facts say memory
+        return error.facts().kind == apsp::ErrorFacts::Kind::memory &&
+               error.facts().needed == least && error.facts().capped == (limits.cap > 0);
+      }
+      return false;
+    };
+    EXPECT_TRUE(refused({least - 1, 0, "the test's device"})) << what;
+    EXPECT_TRUE(refused({least, least - 1, "the test's device"})) << what;
+    solver.check_memory({least, 0, "the test's device"}, e);
+    EXPECT_EQ(solver.block_rows(), 1) << what;
+  }
   for (const std::int64_t block : {std::int64_t(7), v}) {
-    apsp::SupernodalSolver<ExecSpace, T> solver(exec, v, block, true);
-    solver.factor(sn, g.edges, negative);
-    ASSERT_EQ(solver.negative_cycle_vertex(), -1) << what;
+    apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, true, apsp::weight_range(g));
+    solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"}, e);
+    EXPECT_EQ(solver.block_rows(), v) << what;  // the memory holds every row
+    solver.set_block_rows(block);
+    solver.load(g.edges);
+    solver.compute();
     std::int64_t blocks = 0;
     solver.distance_rows(into(got_d, v), [&](std::int64_t, std::int64_t) { ++blocks; });
     EXPECT_EQ(blocks, solver.blocks()) << what;
@@ -463,7 +489,7 @@ void check_solver(const apsp::Graph& g, const std::vector<std::int32_t>& perm,
     solver.predecessor_rows(into(got_p, v));
     EXPECT_EQ(got_p, want_p) << what << ", blocks of " << block;
     const std::int64_t from = v / 3, to = std::min(v, from + 9);
-    solver.predecessor_rows(into(part, v), {}, from, to);
+    solver.predecessor_rows(into(part, v), from, to - from);
     for (std::int64_t i = 0; i < v; ++i)
       for (std::int64_t j = 0; j < v; ++j) {
         const std::size_t at = std::size_t(i * v + j);

@@ -18,6 +18,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace apsp {
@@ -80,6 +81,42 @@ inline std::string broadcast_string(Ranks& ranks, std::string text, int root) {
   text.resize(length);
   ranks.broadcast(&text[0], length, root);
   return text;
+}
+
+// Typed forms of the byte collectives, for plain data (trivially copyable).
+// Every rank's `mine`, concatenated in rank order, on every rank.
+template <class X>
+std::vector<X> gather_all(Ranks& ranks, const std::vector<X>& mine) {
+  static_assert(std::is_trivially_copyable<X>::value, "gathered as bytes");
+  const std::vector<char> all = ranks.gather(mine.data(), mine.size(), int(sizeof(X)));
+  std::vector<X> out(all.size() / sizeof(X));
+  if (!all.empty()) std::memcpy(out.data(), all.data(), all.size());
+  return out;
+}
+// Root's `parts` holds counts[p] elements for each rank p, in rank order; each rank gets its own.
+template <class X>
+std::vector<X> scatter_parts(Ranks& ranks, const std::vector<X>& parts,
+                             const std::vector<std::uint64_t>& counts, int root) {
+  static_assert(std::is_trivially_copyable<X>::value, "scattered as bytes");
+  const std::vector<char> mine = ranks.scatter(parts.data(), counts, int(sizeof(X)), root);
+  std::vector<X> out(mine.size() / sizeof(X));
+  if (!mine.empty()) std::memcpy(out.data(), mine.data(), mine.size());
+  return out;
+}
+// Root's vector (its size too) on every rank.
+template <class X>
+void broadcast_vector(Ranks& ranks, std::vector<X>& values, int root) {
+  static_assert(std::is_trivially_copyable<X>::value, "broadcast as bytes");
+  std::uint64_t count = values.size();
+  ranks.broadcast(&count, sizeof count, root);
+  values.resize(std::size_t(count));
+  ranks.broadcast(values.data(), count * sizeof(X), root);
+}
+// Root's value on every rank.
+template <class X>
+void broadcast_value(Ranks& ranks, X& value, int root) {
+  static_assert(std::is_trivially_copyable<X>::value, "broadcast as bytes");
+  ranks.broadcast(&value, sizeof value, root);
 }
 
 // Returns when no rank has an error (an empty message); otherwise throws, on every rank, the

@@ -12,9 +12,13 @@
 // pipeline), one pair (`apsp path`), NumPy arrays (the module). With one process the ranks are
 // OneRank and every collective is trivial (ranks.hpp).
 //
+// Every solver has this shape (SupernodalSolver in supernodal.hpp, BatchedSolver in batched.hpp):
+// made collectively on the ranks, it checks its own memory before any work, loads, computes and
+// gives its negative-cycle verdict (NegativeCycleError), then hands rows to a RowSink.
+//
 //   apsp::OneRank one;
-//   apsp::Solver<Exec, int> solver(exec, one, plan);
-//   solver.check_memory(graph.edges.size(), graph.edges.size(), usable_bytes, "the GPU");
+//   apsp::Solver<Exec, int> solver(exec, one, plan, apsp::weight_range(graph));
+//   solver.check_memory({free_bytes, 0, "the GPU"}, graph.edges.size());
 //   solver.load(graph.edges);
 //   solver.compute();
 //   solver.distance_rows([&](std::int64_t first, std::int64_t count, const int* rows,
@@ -27,10 +31,13 @@
 #include <apsp/detail/staging.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/graph.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
+#include <apsp/row_sink.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -44,19 +51,6 @@
 #include <vector>
 
 namespace apsp {
-
-// Rows [first, first + count) of a result on the host: row first + r at rows + r * stride, its
-// first V entries real. Called with blocks in increasing row order.
-template <class T>
-using RowSink =
-    std::function<void(std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride)>;
-
-// Where the time of handing rows over went: waiting for them to come off the device, in the
-// sink, (predecessors) in the search, and making them where a solve makes its rows as it hands
-// them over (SupernodalSolver).
-struct RowSeconds {
-  double download = 0, sink = 0, search = 0, compute = 0;
-};
 
 namespace detail {
 
@@ -153,12 +147,19 @@ void warm_up_predecessors(const ExecSpace& exec, Tightness<T> rule) {
 
 }  // namespace detail
 
-// What the predecessor rule needs of the weights (paths.hpp, Tightness): whether all are whole
-// numbers and the largest magnitude.
-struct WeightFacts {
-  bool integers = true;
-  double largest_magnitude = 0;
-};
+namespace detail {
+
+// The verdict on the negative cycle a solver in T found (`found`, or -1), from every edge of the
+// graph (negative_cycles.hpp: the vertex every algorithm names; where float32 rounding can make
+// or hide a cycle, double decides). `every()` gives the edges where a verdict needs them.
+template <class T, class Edges>
+CycleVerdict cycle_verdict(std::int64_t vertices, const WeightRange& weights, std::int64_t found,
+                           const Edges& every) {
+  if (found < 0 && !cycles_may_round<T>(weights, vertices)) return CycleVerdict{};
+  return negative_cycle_verdict<T>(Graph{std::int32_t(vertices), every()}, weights, found);
+}
+
+}  // namespace detail
 
 template <class ExecSpace, class T>
 class Solver {
@@ -166,9 +167,9 @@ class Solver {
   using Matrix = DistanceMatrix<ExecSpace, T>;
 
   // Collective on `ranks`: rank p holds a contiguous block of the plan's tile rows (RowBlocks).
-  // `weights` matter only with plan.predecessors.
-  Solver(const ExecSpace& exec, Ranks& ranks, const Plan& plan, WeightFacts weights = {})
-      : exec_(exec), ranks_(ranks), plan_(plan) {
+  // `weights`: the whole graph's (weight_range), for the predecessor rule and the cycle verdict.
+  Solver(const ExecSpace& exec, Ranks& ranks, const Plan& plan, const WeightRange& weights = {})
+      : exec_(exec), ranks_(ranks), plan_(plan), weights_(weights) {
     if (plan.distance != Distance<T>::type)
       throw Error(std::string("the plan is for ") + distance_type_name(plan.distance) +
                   " distances, the solver computes " + distance_type_name(Distance<T>::type));
@@ -178,7 +179,7 @@ class Solver {
     rows_ = std::int64_t(blocks_.count(ranks.rank())) * tile;
     real_rows_ =
         std::max<std::int64_t>(0, std::min(plan.vertices, first_row_ + rows_) - first_row_);
-    rule_ = tightness_for<T>(plan.vertices, weights.integers, weights.largest_magnitude);
+    rule_ = tightness_for<T>(plan.vertices, weights.integers, weights.largest_magnitude());
   }
 
   const Plan& plan() const { return plan_; }
@@ -228,17 +229,15 @@ class Solver {
       batch_ /= 2;
   }
 
-  // One process: device_bytes against the `usable` bytes of `device` (capped: by the caller's
-  // cap, not by what the device has free); throws MemoryError. Then set_budget.
-  void check_memory(std::int64_t local_edges, std::int64_t edges, std::uint64_t usable,
-                    const std::string& device, bool capped = false) {
-    const std::uint64_t need = device_bytes(local_edges, edges);
-    if (need > usable)
-      throw MemoryError("V = " + std::to_string(plan_.vertices) + " needs " +
-                            detail::size_text(need) + " on " + device + " (" + device_bytes_what() +
-                            "), but only " + detail::size_text(usable) + " can be used",
-                        need, usable, capped);
-    set_budget(usable, local_edges, edges);
+  // Collective, before load: device_bytes against the limits, for the ranks sharing the device
+  // together (memory.hpp); throws MemoryError. Then set_budget with this rank's share.
+  // `edges`: the graph's; `local_edges`: this rank's share of them (default: all).
+  void check_memory(const MemoryLimits& limits, std::int64_t edges, std::int64_t local_edges = -1) {
+    if (local_edges < 0) local_edges = edges;
+    const std::uint64_t budget =
+        apsp::check_memory(exec_, ranks_, plan_.vertices, device_bytes(local_edges, edges),
+                           device_bytes_what(), limits);
+    set_budget(budget, local_edges, edges);
   }
 
   std::int64_t predecessor_batch() const { return batch_; }
@@ -265,15 +264,11 @@ class Solver {
     });
   }
 
-  // With negative weights, a second opinion on the solver's negative cycle (-1: none found),
-  // where the type's rounding can make or hide one (float32; negative_cycles.hpp): returns the
-  // verdict. Collective, like compute().
-  using CycleCheck = std::function<CycleVerdict(std::int64_t found)>;
-
-  // Collective: Floyd-Warshall on every rank's rows, then, with negative weights, the check:
-  // throws NegativeCycleError (the smallest vertex with a negative closed walk through it,
-  // negative_cycles.hpp, or the check's verdict) on every rank.
-  ExchangeStats compute(const RoundHooks& hooks = {}, const CycleCheck& check = {}) {
+  // Collective: Floyd-Warshall on every rank's rows, then, with negative weights, the verdict:
+  // throws NegativeCycleError on every rank (the smallest vertex with a negative closed walk
+  // through it; where float32 rounding can make or hide a cycle, double decides:
+  // negative_cycles.hpp).
+  ExchangeStats compute(const RoundHooks& hooks = {}) {
     detail::ScopedRegion region("apsp::solver::compute");
     const ExchangeStats exchange = detail::floyd_warshall_rows(ranks_, exec_, local_, plan_, hooks);
     if (plan_.negative_weights) {
@@ -283,26 +278,23 @@ class Solver {
         if (v >= 0) smallest = v;
       });
       ranks_.min(&smallest, 1);
-      std::int64_t found = -1;
-      if (smallest < plan_.vertices) {
-        // Floyd-Warshall's d(v, v) < 0 marks some of the vertices with a negative closed walk,
-        // which ones depending on its order: the vertex named is the one of every algorithm,
-        // found in the whole graph (every rank's edges).
-        const std::vector<char> all =
-            ranks_.gather(cycle_edges_.data(), cycle_edges_.size(), sizeof(Edge));
-        std::vector<Edge> every(all.size() / sizeof(Edge));
-        std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
-        found = smallest_on_negative_closed_walk(std::int32_t(plan_.vertices), every, smallest);
-      }
-      throw_negative_cycle(check ? check(found) : CycleVerdict{found}, plan_.distance);
+      // Floyd-Warshall's d(v, v) < 0 marks some of the vertices with a negative closed walk,
+      // which ones depending on its order: the verdict names the one of every algorithm, found
+      // in the whole graph (every rank's edges), the same on every rank.
+      const std::int64_t found = smallest < plan_.vertices ? smallest : -1;
+      throw_negative_cycle(
+          detail::cycle_verdict<T>(plan_.vertices, weights_, found,
+                                   [&] { return gather_all(ranks_, cycle_edges_); }),
+          plan_.distance);
     }
     return exchange;
   }
 
   // This rank's distance rows (its real ones), in blocks.
-  RowSeconds distance_rows(const RowSink<T>& sink) const {
+  RowSeconds distance_rows(const RowSink<T>& sink, const BlockDone& done = {}) const {
     RowSeconds seconds;
     detail::download_rows(exec_, local_, first_row_, real_rows_, sink, seconds);
+    if (done) done(first_row_, real_rows_);
     return seconds;
   }
 
@@ -318,11 +310,9 @@ class Solver {
               tight.data(), tight.size()),
           mine);
     });
-    const std::vector<char> all = ranks_.gather(tight.data(), tight.size(), sizeof(Edge));
+    const std::vector<Edge> every = gather_all(ranks_, tight);
     std::vector<Edge>().swap(tight);
     collectively(ranks_, [&] {
-      std::vector<Edge> every(all.size() / sizeof(Edge));
-      std::copy(all.begin(), all.end(), reinterpret_cast<char*>(every.data()));
       const PathEdges<ExecSpace, T> edges =
           path_edges<T>(exec_, plan_.vertices, upload_edges(exec_, every));
       predecessors_ = std::make_unique<PredecessorRows<ExecSpace, T>>(
@@ -333,7 +323,7 @@ class Solver {
   // Predecessor rows [first, first + count) of this rank's real rows, in batches, after
   // select_paths: by default from the first of them, and to the last.
   RowSeconds predecessor_rows(const RowSink<int>& sink, std::int64_t first = -1,
-                              std::int64_t count = -1) {
+                              std::int64_t count = -1, const BlockDone& done = {}) {
     if (!predecessors_) throw Error("predecessor rows before the shortest-path edges");
     const std::int64_t end = first_row_ + real_rows_;
     if (first < 0) first = first_row_;
@@ -350,6 +340,7 @@ class Solver {
       const auto& pred = predecessors_->compute(at, now);
       seconds.search += detail::seconds_since(start);
       download(exec_, pred, at, now, sink, seconds);
+      if (done) done(at, now);
     }
     return seconds;
   }
@@ -366,6 +357,7 @@ class Solver {
   ExecSpace exec_;
   Ranks& ranks_;
   Plan plan_;
+  WeightRange weights_;
   RowBlocks blocks_;
   std::int64_t first_row_ = 0, rows_ = 0, real_rows_ = 0;
   std::int64_t batch_ = 1;

@@ -39,9 +39,11 @@
 #include <apsp/detail/supernodal_symbolic.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
+#include <apsp/ranks.hpp>
 #include <apsp/solver.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -459,36 +461,51 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
       exec, factor, first, out, order);
 }
 
-// The supernodal solve behind the drivers (the pipeline, the Python module), as Solver is the
-// dense one: the factor, then every distance row, a block of rows at a time, into a RowSink,
-// and with predecessors the predecessor rows (paths.hpp) the same way. The predecessor rule
-// needs the shortest-path edges (w(u,j) = d(u,j)), which the distance rows select block by
-// block, and then each distance row again for its search: the factor is kept and the rows are
-// not, so the predecessor rows make every block of distance rows a second time. Memory never
-// holds more than a block of rows, whatever V.
+// The supernodal solve behind the drivers, in the shape of Solver (solver.hpp): collective on
+// the ranks, each of which makes its contiguous block of the rows; its memory checked before any
+// work; the factor and the negative-cycle verdict; then every distance row, a block of rows at a
+// time, into a RowSink, and with predecessors the predecessor rows (paths.hpp) the same way. The
+// predecessor rule needs the shortest-path edges (w(u,j) = d(u,j)), which the distance rows select
+// block by block (every rank's, shared by select_paths), and then each distance row again for its
+// search: the factor is kept and the rows are not, so the predecessor rows make every block of
+// distance rows a second time. Memory never holds more than a block of rows, whatever V.
 //
-//   apsp::SupernodalSolver<Exec, int> solver(exec, graph.vertices, block, predecessors);
-//   solver.factor(plan, graph.edges, negative_weights);
-//   if (solver.negative_cycle_vertex() >= 0) ...  // shortest paths undefined
+//   apsp::SupernodalSolver<Exec, int> solver(exec, ranks, plan, predecessors, weights);
+//   solver.check_memory(limits, graph.edges.size());
+//   solver.load(graph.edges);
+//   solver.compute();                     // throws NegativeCycleError
 //   solver.distance_rows(sink);
-//   solver.select_paths();              // with predecessors
+//   solver.select_paths();                // with predecessors
 //   solver.predecessor_rows(pred_sink);
 template <class ExecSpace, class T>
 class SupernodalSolver {
  public:
   using Matrix = DistanceMatrix<ExecSpace, T>;
-  // Called after each block of rows: its first row and its count.
-  using BlockDone = std::function<void(std::int64_t first, std::int64_t count)>;
 
-  // `block` rows of the result are made at once (block_rows picks it). `weights` matter only
-  // with predecessors.
-  SupernodalSolver(const ExecSpace& exec, std::int64_t vertices, std::int64_t block,
-                   bool predecessors, WeightFacts weights = {})
+  // Collective on `ranks`: rank p makes a contiguous block of the rows (RowBlocks of single
+  // rows). `plan`: root's (rank 0's) is the one every rank runs. `weights`: the whole graph's
+  // (weight_range), for the predecessor rule and the cycle verdict.
+  SupernodalSolver(const ExecSpace& exec, Ranks& ranks, const SupernodalPlan& plan,
+                   bool predecessors, const WeightRange& weights = {})
       : exec_(exec),
-        vertices_(vertices),
-        block_(std::max<std::int64_t>(1, std::min(block, vertices))),
+        ranks_(ranks),
+        plan_(plan),
+        vertices_(plan.vertices),
         predecessors_(predecessors),
-        rule_(tightness_for<T>(vertices, weights.integers, weights.largest_magnitude)) {}
+        weights_(weights) {
+    if (ranks.size() > 1) share_plan();
+    vertices_ = plan_.vertices;
+    rule_ = tightness_for<T>(vertices_, weights.integers, weights.largest_magnitude());
+    const RowBlocks blocks{int(vertices_), ranks.size()};
+    first_row_ = blocks.first(ranks.rank());
+    real_rows_ = blocks.count(ranks.rank());
+    block_ = std::max<std::int64_t>(1, real_rows_);
+  }
+
+  const SupernodalPlan& plan() const { return plan_; }
+  // This rank's rows: [first_row, first_row + real_rows).
+  std::int64_t first_row() const { return first_row_; }
+  std::int64_t real_rows() const { return real_rows_; }
 
   // Device memory besides the rows: the factor, its fronts at their peak and, with
   // predecessors, the graph's edges and the shortest-path edges (at most every edge).
@@ -508,59 +525,81 @@ class SupernodalSolver {
     return 2 * matrix_bytes(1, vertices, sizeof(T)) +
            (predecessors ? PredecessorRows<ExecSpace, T>::bytes(1, vertices) : 0);
   }
-  // The rows made at once within `budget` bytes of device memory (at least one), at most
-  // `most_bytes` of distances, spread evenly over the blocks that takes.
-  static std::int64_t block_rows(const SupernodalPrediction& w, std::int64_t vertices,
-                                 std::int64_t edges, bool predecessors, std::uint64_t budget,
-                                 std::uint64_t most_bytes) {
-    if (vertices <= 0) return 1;
-    const std::uint64_t v = std::uint64_t(vertices),
-                        fixed = fixed_bytes(w, vertices, edges, predecessors);
-    const std::uint64_t room = budget > fixed ? budget - fixed : 0;
-    const std::uint64_t most =
-        std::max<std::uint64_t>(1, std::min({v, room / row_bytes(vertices, predecessors),
-                                             most_bytes / matrix_bytes(1, vertices, sizeof(T))}));
-    const std::uint64_t blocks = (v + most - 1) / most;
-    return std::int64_t((v + blocks - 1) / blocks);
-  }
-
   // The least device memory of a solve: the fixed part and one row.
   static std::uint64_t least_bytes(const SupernodalPrediction& w, std::int64_t vertices,
                                    std::int64_t edges, bool predecessors) {
     return detail::saturating_sum(
         {fixed_bytes(w, vertices, edges, predecessors), row_bytes(vertices, predecessors)});
   }
-
-  // The blocks of rows of one pass over the rows.
-  std::int64_t blocks() const { return (vertices_ + block_ - 1) / block_; }
-
-  // The numeric factor of a plan for this graph (the edges are kept on the device for the
-  // predecessors).
-  void factor(const SupernodalPlan& plan, const std::vector<Edge>& edges, bool negative_weights) {
-    if (plan.vertices != vertices_)
-      throw Error("supernodal: a plan of V = " + std::to_string(plan.vertices) +
-                  " for a solver of V = " + std::to_string(vertices_));
-    factor_ = supernodal_factor<T>(exec_, plan, edges, negative_weights);
-    if (predecessors_) edges_ = upload_edges(exec_, edges);
-    exec_.fence();
-    // The factor's negative diagonal finds a cycle; the vertex named is the one of every
-    // algorithm.
-    cycle_ = smallest_on_negative_closed_walk(std::int32_t(vertices_), edges,
-                                              factor_.negative_cycle_vertex());
+  // At most this many bytes of distances are made at once. On a GPU the block's rows are the
+  // sweeps' threads (supernodal_kernels.hpp): the more, the faster, and 32 GiB keeps the
+  // largest device busy; on a host a block that stays in the caches is enough.
+  static constexpr std::uint64_t most_block_bytes() {
+    return std::uint64_t(detail::host_memory<ExecSpace> ? 16 : 32768) << 20;
   }
-  // The smallest vertex with a negative closed walk through it (Floyd-Warshall's d(v, v) < 0),
-  // or -1: none.
-  std::int64_t negative_cycle_vertex() const { return cycle_; }
 
-  // Every distance row (or rows [from, to): a rank's share), in order, into sink; with
-  // predecessors each block's shortest-path edges are kept for select_paths. RowSeconds::compute:
-  // making the rows.
-  RowSeconds distance_rows(const RowSink<T>& sink, const BlockDone& done = {},
-                           std::int64_t from = 0, std::int64_t to = -1) {
-    check_range("distance", from, to);
+  // The least device memory of this solve with the graph's `edges`, and what it is, in words.
+  std::uint64_t device_bytes(std::int64_t edges) const {
+    return least_bytes(plan_.prediction, vertices_, edges, predecessors_);
+  }
+  std::string device_bytes_what() const {
+    return std::string("the supernodal factor") + (predecessors_ ? ", the edges" : "") +
+           " and one row of the result" + (predecessors_ ? " with its search" : "");
+  }
+
+  // Collective, before load: device_bytes against the limits (memory.hpp); throws MemoryError.
+  // Then the rows made at once: as many as this rank's share of the memory holds, at most
+  // most_block_bytes of distances, spread evenly over the blocks that takes.
+  void check_memory(const MemoryLimits& limits, std::int64_t edges) {
+    const std::uint64_t budget = apsp::check_memory(exec_, ranks_, vertices_, device_bytes(edges),
+                                                    device_bytes_what(), limits);
+    const std::uint64_t fixed = fixed_bytes(plan_.prediction, vertices_, edges, predecessors_);
+    const std::uint64_t room = budget > fixed ? budget - fixed : 0;
+    set_block_rows(std::int64_t(std::min<std::uint64_t>(
+        {std::uint64_t(std::max<std::int64_t>(1, real_rows_)),
+         room / row_bytes(vertices_, predecessors_),
+         most_block_bytes() / matrix_bytes(1, std::max<std::int64_t>(1, vertices_), sizeof(T))})));
+  }
+  // The rows made at once: at most `most`, spread evenly over the blocks of this rank's rows.
+  void set_block_rows(std::int64_t most) {
+    const std::int64_t rows = std::max<std::int64_t>(1, real_rows_);
+    most = std::max<std::int64_t>(1, std::min(most, rows));
+    const std::int64_t blocks = (rows + most - 1) / most;
+    block_ = (rows + blocks - 1) / blocks;
+  }
+  std::int64_t block_rows() const { return block_; }
+  // The blocks of one pass over this rank's rows.
+  std::int64_t blocks() const { return (real_rows_ + block_ - 1) / block_; }
+
+  // The graph's edges (every rank has them all), kept until compute.
+  void load(const std::vector<Edge>& edges) { edges_host_ = &edges; }
+
+  // Collective: the numeric factor (the edges are kept on the device for the predecessors),
+  // then with negative weights the verdict: throws NegativeCycleError on every rank (the
+  // vertex every algorithm names; where float32 rounding can make or hide a cycle, double
+  // decides: negative_cycles.hpp).
+  void compute() {
+    if (!edges_host_) throw Error("supernodal: compute before load");
+    const std::vector<Edge>& edges = *edges_host_;
+    collectively(ranks_, [&] {
+      factor_ = supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
+      if (predecessors_) edges_ = upload_edges(exec_, edges);
+      exec_.fence();
+      // The factor's negative diagonal finds a cycle (the same on every rank).
+      throw_negative_cycle(
+          detail::cycle_verdict<T>(vertices_, weights_, factor_.negative_cycle_vertex(),
+                                   [&] { return edges; }),
+          Distance<T>::type);
+    });
+    edges_host_ = nullptr;
+  }
+
+  // This rank's distance rows, in order, into sink; with predecessors each block's
+  // shortest-path edges are kept for select_paths. RowSeconds::compute: making the rows.
+  RowSeconds distance_rows(const RowSink<T>& sink, const BlockDone& done = {}) {
     RowSeconds seconds;
     each_block(
-        seconds, done,
+        seconds, done, first_row_, first_row_ + real_rows_,
         [&](std::int64_t first, std::int64_t count, const Matrix& part) {
           download_(exec_, part, first, count, sink, seconds);
           if (!predecessors_) return;
@@ -573,64 +612,78 @@ class SupernodalSolver {
                   tight_.data() + had, tight.size()),
               tight);
           seconds.search += detail::seconds_since(start);
-        },
-        from, to);
+        });
+    rows_passed_ = true;
     return seconds;
   }
 
-  // With predecessors, after distance_rows: the shortest-path edges by source, of the rows made
-  // here, or `every` rank's (take_path_edges) where ranks share the rows.
-  void select_paths() { select_paths(take_path_edges()); }
-  void select_paths(const std::vector<Edge>& every) {
+  // Collective, with predecessors, after compute: every rank's shortest-path edges, by source,
+  // on every rank. They come from the distance rows: a rank that has not handed its rows over
+  // makes them here (and hands them to no one).
+  void select_paths() {
     if (!predecessors_) throw Error("supernodal: shortest-path edges of a solve without paths");
-    edges_ = {};
-    paths_ = path_edges<T>(exec_, vertices_, upload_edges(exec_, every));
-  }
-  // The shortest-path edges that distance_rows found (leaving the rows it made).
-  std::vector<Edge> take_path_edges() {
-    std::vector<Edge> found;
-    found.swap(tight_);
-    return found;
+    if (!rows_passed_) distance_rows([](std::int64_t, std::int64_t, const T*, std::int64_t) {});
+    const std::vector<Edge> every = gather_all(ranks_, tight_);
+    std::vector<Edge>().swap(tight_);
+    collectively(ranks_, [&] {
+      edges_ = {};
+      paths_ = path_edges<T>(exec_, vertices_, upload_edges(exec_, every));
+    });
   }
 
-  // Every predecessor row (or rows [from, to)), in order, into sink, after select_paths: each
-  // block of distance rows made again, then searched. RowSeconds::search: the search.
-  RowSeconds predecessor_rows(const RowSink<int>& sink, const BlockDone& done = {},
-                              std::int64_t from = 0, std::int64_t to = -1) {
+  // After select_paths: how many shortest-path edges the ranks found.
+  std::int64_t path_edge_count() const { return std::int64_t(paths_.targets.extent(0)); }
+
+  // Predecessor rows [first, first + count) of this rank's rows (by default all of them), in
+  // order, into sink, after select_paths: each block of distance rows made again, then searched.
+  // RowSeconds::search: the search.
+  RowSeconds predecessor_rows(const RowSink<int>& sink, std::int64_t first = -1,
+                              std::int64_t count = -1, const BlockDone& done = {}) {
     if (!paths_.offsets.data()) throw Error("supernodal: predecessor rows before select_paths");
-    check_range("predecessor", from, to);
+    const std::int64_t end = first_row_ + real_rows_;
+    if (first < 0) first = first_row_;
+    if (count < 0) count = end - first;
+    if (first < first_row_ || count > end - first)
+      throw Error("supernodal: predecessor rows [" + std::to_string(first) + ", " +
+                  std::to_string(first + count) + ") outside this rank's rows [" +
+                  std::to_string(first_row_) + ", " + std::to_string(end) + ")");
     RowSeconds seconds;
     std::unique_ptr<PredecessorRows<ExecSpace, T>> search;
     detail::RowDownload<ExecSpace, int> download;
-    each_block(
-        seconds, done,
-        [&](std::int64_t first, std::int64_t count, const Matrix& part) {
-          const auto start = detail::Clock::now();
-          if (!search)
-            search = std::make_unique<PredecessorRows<ExecSpace, T>>(exec_, part, first, vertices_,
-                                                                     paths_, block_, rule_);
-          search->use_rows(part, first);
-          const auto& pred = search->compute(first, count);
-          seconds.search += detail::seconds_since(start);
-          download(exec_, pred, first, count, sink, seconds);
-        },
-        from, to);
+    each_block(seconds, done, first, first + count,
+               [&](std::int64_t at, std::int64_t rows, const Matrix& part) {
+                 const auto start = detail::Clock::now();
+                 if (!search)
+                   search = std::make_unique<PredecessorRows<ExecSpace, T>>(
+                       exec_, part, at, vertices_, paths_, block_, rule_);
+                 search->use_rows(part, at);
+                 const auto& pred = search->compute(at, rows);
+                 seconds.search += detail::seconds_since(start);
+                 download(exec_, pred, at, rows, sink, seconds);
+               });
     return seconds;
   }
 
  private:
-  void check_range(const char* what, std::int64_t from, std::int64_t to) const {
-    if (from < 0 || (to >= 0 && (from > to || to > vertices_)) || (to < 0 && from > vertices_))
-      throw Error(std::string("supernodal: ") + what + " rows [" + std::to_string(from) + ", " +
-                  std::to_string(to < 0 ? vertices_ : to) + ") out of range");
+  // Root's plan on every rank: each field as root has it.
+  void share_plan() {
+    SupernodalPlan& p = plan_;
+    broadcast_value(ranks_, p.vertices, 0);
+    broadcast_value(ranks_, p.tile, 0);
+    broadcast_value(ranks_, p.small_front, 0);
+    broadcast_value(ranks_, p.prediction, 0);
+    for (std::vector<std::int32_t>* v : {&p.perm, &p.position, &p.first, &p.subtree_first,
+                                         &p.parent, &p.border, &p.relative, &p.by_level})
+      broadcast_vector(ranks_, *v, 0);
+    for (std::vector<std::int64_t>* v : {&p.border_start, &p.level_start, &p.pool_offset})
+      broadcast_vector(ranks_, *v, 0);
   }
 
   // Each block of distance rows [from, to) made, then handed to work(first, count, rows).
   template <class Work>
-  void each_block(RowSeconds& seconds, const BlockDone& done, const Work& work,
-                  std::int64_t from = 0, std::int64_t to = -1) {
+  void each_block(RowSeconds& seconds, const BlockDone& done, std::int64_t from, std::int64_t to,
+                  const Work& work) {
     const std::int64_t v = vertices_;
-    if (to < 0) to = v;
     if (from >= to) return;
     if (!rows_.data())
       rows_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
@@ -648,11 +701,16 @@ class SupernodalSolver {
   }
 
   ExecSpace exec_;
-  std::int64_t vertices_, block_;
+  Ranks& ranks_;
+  SupernodalPlan plan_;
+  std::int64_t vertices_;
   bool predecessors_;
+  WeightRange weights_;
   Tightness<T> rule_;
+  std::int64_t first_row_ = 0, real_rows_ = 0, block_ = 1;
+  const std::vector<Edge>* edges_host_ = nullptr;  // between load and compute
+  bool rows_passed_ = false;                       // distance_rows has run (select_paths)
   SupernodalFactor<ExecSpace, T> factor_;
-  std::int64_t cycle_ = -1;  // negative_cycle_vertex
   Matrix rows_;
   detail::RowDownload<ExecSpace, T> download_;
   DeviceEdges<ExecSpace> edges_;  // with predecessors, until select_paths

@@ -132,6 +132,12 @@ const char* usage = R"(usage:
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
 
+#if defined(APSP_HAVE_MPI)
+constexpr bool have_mpi = true;
+#else
+constexpr bool have_mpi = false;
+#endif
+
 // Under mpirun every rank runs this program and fails alike (the solver makes all ranks agree on
 // one error): rank 0 speaks for all.
 bool reports_errors() {
@@ -462,6 +468,17 @@ std::string in_our_words(const apsp::Error& e) {
       break;
     case Kind::shape:
       message += " (see apsp shapes)";
+      break;
+    case Kind::memory:
+      if (facts.capped)
+        message += " (--max-memory)";
+      else if (facts.host)
+        message += ": use a machine with more memory";
+      else if (facts.sharing > 1)
+        message += ": run fewer ranks on each device, or on more devices";
+      else
+        message += ": run on a device with more memory, or over several with mpirun -np K" +
+                   std::string(have_mpi ? "" : " (an MPI build)");
       break;
     default:
       break;

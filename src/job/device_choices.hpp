@@ -82,19 +82,19 @@ template <class ExecSpace>
   return warning;
 }
 
-// The dense Floyd-Warshall plan of V vertices in `type` as every driver plans it, with the
-// shape of choose_planned_shape (the tuned one where the cache has one for this device and V),
-// padded to it: what apsp path and the Python module solve on and what auto weighs supernodal
-// against (device_request), as the pipeline does with the plan it builds through
-// choose_planned_shape. `warning`: choose_planned_shape's.
+}  // namespace detail
+
+// The dense Floyd-Warshall plan of V vertices in `type`, the plan for a type of every driver:
+// the shape of choose_planned_shape (the tuned one where the cache has one for this device and
+// V), padded to it. plan_run (run_plan.hpp) starts from it; the Python module's dense matrices
+// are solved on it. `warning`: choose_planned_shape's.
 template <class ExecSpace>
 Plan dense_plan(const ExecSpace& exec, std::int64_t vertices, bool negative,
                 const ShapeRequest& request, DistanceType type, std::string& warning) {
   Plan plan = make_plan(exec, vertices, negative, request, type);
-  warning = choose_planned_shape(exec, request, plan);
+  warning = detail::choose_planned_shape(exec, request, plan);
   plan.padded = padded_size(vertices, plan.shape);
   return plan;
 }
 
-}  // namespace detail
 }  // namespace apsp

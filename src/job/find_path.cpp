@@ -1,6 +1,7 @@
 // `apsp path IN U V`: one shortest path, read from a saved predecessor matrix (checked against
 // the graph) or computed with the library (src/job/pipeline.hpp, find_path).
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -13,7 +14,7 @@
 #include "job/device_choices.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
-#include "job/supernodal_choice.hpp"
+#include "job/run_plan.hpp"
 #include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -199,6 +200,12 @@ void check_against_true_distance(const Graph& graph, const WeightRange& weights,
                 number_text(shortest) + ": a stale predecessor matrix, or one of another graph");
 }
 
+// Where a solve on `exec` may take its memory: what the device has free, and --max-memory.
+template <class ExecSpace>
+MemoryLimits limits_of(const ExecSpace& exec, const SolveConfig& config) {
+  return MemoryLimits{available_memory(exec), config.max_memory, describe_device(exec), false};
+}
+
 // Row `source` of the predecessor matrix from one search, for `apsp path` without P: the
 // distances from `source` on the host (distances_from, after the whole graph's negative-cycle
 // check, which a solve of all pairs makes too), then the rule of paths.hpp on them
@@ -210,15 +217,12 @@ std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConf
                                           const Graph& graph, const WeightRange& weights,
                                           std::int64_t source) {
   const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
-  const std::uint64_t need = detail::saturating_sum(
-      {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(v, e),
-       matrix_bytes(1, v, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, v)});
-  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
-  if (need > usable)
-    throw MemoryError("V = " + std::to_string(v) + " needs " + detail::size_text(need) + " on " +
-                          describe_device(exec) + " (the edges and one row with its search), " +
-                          "but only " + detail::size_text(usable) + " can be used",
-                      need, usable, config.max_memory > 0 && usable == config.max_memory);
+  OneRank one;
+  check_memory(exec, one, v,
+               detail::saturating_sum(
+                   {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(v, e),
+                    matrix_bytes(1, v, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, v)}),
+               "the edges and one row with its search", limits_of(exec, config));
   if (weights.negative())
     throw_negative_cycle(CycleVerdict{negative_closed_walk_vertex(graph.vertices, graph.edges)},
                          Distance<T>::type);
@@ -238,82 +242,21 @@ std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConf
   return std::vector<int>(pred.data(), pred.data() + v);
 }
 
-// Row `source` of the predecessor matrix, computed with the one solver (solver.hpp) on one
-// process: the plan's shape as a run of `apsp` would choose it.
-template <class T, class ExecSpace>
-std::vector<int> computed_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
-                                          const Graph& graph, const WeightRange& weights,
-                                          std::int64_t source, std::string& warning) {
-  Plan plan = detail::dense_plan(exec, graph.vertices, weights.negative(), config.shape,
-                                 Distance<T>::type, warning);
-  plan.predecessors = true;
-  OneRank one;
-  Solver<ExecSpace, T> solver(exec, one, plan,
-                              WeightFacts{weights.integers, weights.largest_magnitude()});
-  const std::int64_t edges = std::int64_t(graph.edges.size());
-  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
-  solver.check_memory(edges, edges, usable, describe_device(exec),
-                      config.max_memory > 0 && usable == config.max_memory);
+// Row `source` of the predecessor matrix from a solver of all pairs on one process (Solver or
+// SupernodalSolver: one shape): its memory, its verdict on negative cycles, every distance row
+// (the shortest-path edges come from them), then the predecessor row.
+template <class S>
+std::vector<int> solved_predecessor_row(S& solver, const MemoryLimits& limits, const Graph& graph,
+                                        std::int64_t source) {
+  solver.check_memory(limits, std::int64_t(graph.edges.size()));
   solver.load(graph.edges);
-  // float32 rounding can make or hide a negative cycle: double decides (negative_cycles.hpp).
-  solver.compute(
-      {}, [&](std::int64_t found) { return negative_cycle_verdict<T>(graph, weights, found); });
+  solver.compute();
   solver.select_paths();
   std::vector<int> pred;
   solver.predecessor_rows([&](std::int64_t, std::int64_t, const int* row,
                               std::int64_t) { pred.assign(row, row + graph.vertices); },
                           source, 1);
   return pred;
-}
-
-// The same by supernodal Floyd-Warshall (SupernodalSolver) on `plan`: every distance row once
-// for the shortest-path edges (within a block of rows of memory), then the block of `source`.
-template <class T, class ExecSpace>
-std::vector<int> supernodal_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
-                                            const Graph& graph, const WeightRange& weights,
-                                            const SupernodalPlan& plan, std::int64_t source) {
-  using Sn = SupernodalSolver<ExecSpace, T>;
-  const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
-  const std::uint64_t need = Sn::least_bytes(plan.prediction, v, e, true);
-  const std::uint64_t usable = detail::usable_memory(exec, config.max_memory);
-  if (need > usable)
-    throw MemoryError("V = " + std::to_string(v) + " needs " + detail::size_text(need) + " on " +
-                          describe_device(exec) +
-                          " (the supernodal factor, the edges and one row of the result with "
-                          "its search), but only " +
-                          detail::size_text(usable) + " can be used",
-                      need, usable, config.max_memory > 0 && usable == config.max_memory);
-  Sn solver(exec, v, supernodal_block_rows<ExecSpace, T>(plan, e, true, usable), true,
-            WeightFacts{weights.integers, weights.largest_magnitude()});
-  solver.factor(plan, graph.edges, weights.negative());
-  throw_negative_cycle(negative_cycle_verdict<T>(graph, weights, solver.negative_cycle_vertex()),
-                       Distance<T>::type);
-  solver.distance_rows([](std::int64_t, std::int64_t, const T*, std::int64_t) {});
-  solver.select_paths();
-  std::vector<int> pred;
-  solver.predecessor_rows(
-      [&](std::int64_t, std::int64_t, const int* row, std::int64_t) { pred.assign(row, row + v); },
-      {}, source, source + 1);
-  return pred;
-}
-
-// Supernodal Floyd-Warshall's plan where --algorithm asks for it, or auto finds it worth it
-// (supernodal_choice.hpp; Dijkstra writes no predecessors); an empty plan for dense.
-template <class T, class ExecSpace>
-SupernodalChoice path_algorithm(const ExecSpace& exec, const SolveConfig& config,
-                                const Graph& graph, const WeightRange& weights,
-                                std::string& warning) {
-  if (config.algorithm == Algorithm::sssp)
-    throw Error(
-        "apsp path follows predecessors, which sssp does not write: use --algorithm fw "
-        "or supernodal");
-  const Plan plan = detail::dense_plan(exec, graph.vertices, weights.negative(), config.shape,
-                                       Distance<T>::type, warning);
-  SupernodalRequest request = device_request(exec, Distance<T>::type, graph.vertices, plan.shape);
-  request.asked = config.algorithm == Algorithm::supernodal;
-  request.automatic = config.algorithm == Algorithm::automatic;
-  request.predecessors = true;
-  return choose_supernodal(graph.vertices, graph.edges, request);
 }
 
 }  // namespace
@@ -340,11 +283,21 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
           pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
           return;
         }
-        const SupernodalChoice choice = path_algorithm<T>(exec, config, graph, weights, warning);
-        pred =
-            choice.algorithm == Algorithm::supernodal
-                ? supernodal_predecessor_row<T>(exec, config, graph, weights, choice.plan, source)
-                : computed_predecessor_row<T>(exec, config, graph, weights, source, warning);
+        if (config.algorithm == Algorithm::sssp)
+          throw Error(
+              "apsp path follows predecessors, which sssp does not write: use --algorithm fw "
+              "or supernodal");
+        RunPlan run = plan_run(exec, graph, weights, Distance<T>::type,
+                               PlanRequest{config.algorithm, config.shape, true, false});
+        warning = run.warning;
+        OneRank one;
+        if (run.plan.algorithm == Algorithm::supernodal) {
+          SupernodalSolver<decltype(exec), T> solver(exec, one, run.supernodal, true, weights);
+          pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
+        } else {
+          Solver<decltype(exec), T> solver(exec, one, run.plan, weights);
+          pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
+        }
       });
     });
     ShortestPath path = follow_predecessors(graph, pred, source, target, "apsp");

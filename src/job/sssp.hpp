@@ -18,10 +18,14 @@
 // algorithm choice below exists, and it refuses sssp with a message that says why.
 #pragma once
 
+#include <apsp/detail/measure.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/plan.hpp>
+#include <apsp/ranks.hpp>
+#include <apsp/row_sink.hpp>
 
 #include <Kokkos_Core.hpp>
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
@@ -32,6 +36,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace apsp {
 
@@ -223,6 +229,76 @@ void sssp_all_pairs(const ExecSpace& exec, const CsrGraph& graph, WriteRow&& wri
       write_row(first + i, &part(i, 0));
   }
 }
+
+// sssp in the shape of the library's solvers (apsp::Solver, solver.hpp), for the pipeline:
+// collective on the ranks, each of which runs the sources of its contiguous block of rows; its
+// host memory checked before any work; then its rows, a block at a time, into a RowSink.
+template <class ExecSpace>
+class SsspSolver {
+ public:
+  SsspSolver(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices)
+      : exec_(exec), ranks_(ranks), vertices_(vertices), block_(sssp_block_rows(exec, vertices)) {
+    const RowBlocks blocks{int(vertices), ranks.size()};
+    first_row_ = blocks.first(ranks.rank());
+    real_rows_ = blocks.count(ranks.rank());
+  }
+
+  std::int64_t first_row() const { return first_row_; }
+  std::int64_t real_rows() const { return real_rows_; }
+
+  // Host memory with the graph's `edges`: make_csr_graph's counts and sorted arcs, the CSR
+  // graph, a block of rows and each thread's queue.
+  std::uint64_t device_bytes(std::int64_t edges) const {
+    const std::uint64_t e = std::uint64_t(edges);
+    return detail::saturating_sum(
+        {3 * sizeof(CsrGraph::size_type) * std::uint64_t(vertices_ + 1) + 16 * e,
+         std::uint64_t(block_) * std::uint64_t(vertices_) * sizeof(int),
+         std::uint64_t(exec_.concurrency()) * std::uint64_t(2 * vertices_ + 1024) * sizeof(int)});
+  }
+  // Collective, before load: device_bytes against the limits (memory.hpp); throws MemoryError.
+  void check_memory(const MemoryLimits& limits, std::int64_t edges) {
+    apsp::check_memory(exec_, ranks_, vertices_, device_bytes(edges),
+                       "host memory for --algorithm sssp (E = " + std::to_string(edges) + ")",
+                       limits);
+  }
+
+  // Collective: the CSR graph of every edge (every rank has them all).
+  void load(std::vector<Edge>&& edges) {
+    collectively(ranks_, [&] {
+      csr_ = make_csr_graph(Graph{std::int32_t(vertices_), std::move(edges)});
+      rows_ = DistanceRows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::rows"),
+                           block_, vertices_);
+    });
+  }
+  // Dijkstra has no negative weights, so no cycle: the rows are made as they are handed over.
+  void compute() {}
+
+  // This rank's rows, in order, into sink. RowSeconds::compute: the searches.
+  RowSeconds distance_rows(const RowSink<int>& sink, const BlockDone& done = {}) {
+    RowSeconds seconds;
+    const std::int64_t end = first_row_ + real_rows_;
+    for (std::int64_t first = first_row_; first < end; first += block_) {
+      const std::int64_t count = std::min(block_, end - first);
+      const auto part = Kokkos::subview(rows_, std::make_pair(std::int64_t(0), count), Kokkos::ALL);
+      const auto start = detail::Clock::now();
+      sssp_rows(exec_, csr_, first, part);
+      seconds.compute += detail::seconds_since(start);
+      const auto handed = detail::Clock::now();
+      sink(first, count, part.data(), vertices_);
+      seconds.sink += detail::seconds_since(handed);
+      if (done) done(first, count);
+    }
+    return seconds;
+  }
+
+ private:
+  ExecSpace exec_;
+  Ranks& ranks_;
+  std::int64_t vertices_, block_;
+  std::int64_t first_row_ = 0, real_rows_ = 0;
+  CsrGraph csr_;
+  DistanceRows rows_;
+};
 
 #endif  // APSP_HAVE_KOKKOS_KERNELS
 

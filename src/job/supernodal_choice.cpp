@@ -64,7 +64,7 @@ SupernodalChoice choose_supernodal(std::int64_t vertices, const std::vector<Edge
     const std::string what =
         "V = " + std::to_string(vertices) + " needs about " + detail::size_text(need) +
         " of host memory for the supernodal ordering, " + detail::size_text(have) + " available";
-    if (r.asked) throw MemoryError(what + ": use a machine with more memory", need, have, false);
+    if (r.asked) throw MemoryError(what, need, have, false, 1, true);
     sn.considered = true;
     sn.decision = "auto: " + what + ": " + algorithm_name(r.chosen);
     return c;

@@ -34,7 +34,7 @@ struct SupernodalChoice {
 
 // A request with the device's facts filled in: its costs, whether it runs the fronts' tiles, and
 // dense Floyd-Warshall's padded V with the tile shape `dense`: the plan's, as choose_planned_shape
-// chose it (detail::dense_plan, device_choices.hpp), so that every driver weighs the same dense
+// chose it (dense_plan, device_choices.hpp), so that every driver weighs the same dense
 // run.
 template <class ExecSpace>
 SupernodalRequest device_request(const ExecSpace& exec, DistanceType type, std::int64_t vertices,
@@ -51,22 +51,5 @@ SupernodalRequest device_request(const ExecSpace& exec, DistanceType type, std::
 // Throws UnavailableError (asked, no METIS) or MemoryError (asked, the ordering cannot fit).
 SupernodalChoice choose_supernodal(std::int64_t vertices, const std::vector<Edge>& edges,
                                    const SupernodalRequest& request);
-
-// The rows of the result made at once: at most this many bytes of distances. On a GPU the
-// block's rows are the sweeps' threads (supernodal_kernels.hpp): the more, the faster
-// (docs/PERFORMANCE.md entries 39 and 42: a block of 9,336 rows kept 3% of an H100 busy; blocks
-// of more than 2^31 values are byte for byte those of small blocks).
-constexpr std::uint64_t supernodal_block_bytes(bool host) {
-  return std::uint64_t(host ? 16 : 32768) << 20;
-}
-
-// SupernodalSolver::block_rows within `budget` bytes and the limits above.
-template <class ExecSpace, class T>
-std::int64_t supernodal_block_rows(const SupernodalPlan& plan, std::int64_t edges,
-                                   bool predecessors, std::uint64_t budget) {
-  return SupernodalSolver<ExecSpace, T>::block_rows(
-      plan.prediction, plan.vertices, edges, predecessors, budget,
-      supernodal_block_bytes(detail::host_memory<ExecSpace>));
-}
 
 }  // namespace apsp

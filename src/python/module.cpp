@@ -21,6 +21,7 @@
 #include "batch.hpp"
 #include "io/posix_files.hpp"
 #include "job/device_choices.hpp"
+#include "job/run_plan.hpp"
 #include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
 #include "platform/ordering.hpp"
@@ -345,27 +346,44 @@ void require_memory(std::int64_t n, std::uint64_t device_need, std::uint64_t dev
   throw py::error_already_set();
 }
 
-// A solver of V = n in T (solver.hpp) whose memory is there: its own on the device (the padded
-// matrix, the edges, the predecessor rows' work space); the NumPy results and `host_extra` bytes
-// that the caller holds besides on the host (one memory on a CPU). Otherwise a MemoryError that
-// says what it needs, before any work. The plan takes `apsp tune --dtype`'s shape, if any (its
-// warning, once, as a Python warning).
+// Every real distance must stay within what T holds (path_bounds_problem, distance.hpp): else a
+// ValueError.
+template <class T>
+void check_path_bounds(std::int64_t n, const WeightRange& weights) {
+  const std::string bounds = path_bounds_problem<T>(n, weights.longest_path, weights.negative());
+  if (!bounds.empty())
+    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
+}
+
+// What the device leaves a solver: its free memory, less (one memory on a CPU) what the module
+// holds on the host (`host_need`), which require_memory has checked.
+MemoryLimits solver_limits(std::uint64_t device_free, std::uint64_t host_need) {
+  const bool one_memory = detail::host_memory<Exec>;
+  return MemoryLimits{
+      one_memory ? (device_free > host_need ? device_free - host_need : 0) : device_free, 0,
+      backend_name<Exec>(), false};
+}
+
+// A solver of V = n in T (solver.hpp) whose memory is there: the NumPy results and `host_extra`
+// bytes that the caller holds besides on the host (checked here: they are the module's), then
+// the solver's own on the device in what they leave (the solver checks it: the padded matrix,
+// the edges, the predecessor rows' work space). Otherwise a MemoryError, before any work. The
+// plan takes `apsp tune --dtype`'s shape, if any (its warning, once, as a Python warning).
 template <class T>
 std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negative,
                                                       std::int64_t edges, bool predecessors,
                                                       std::uint64_t host_extra,
-                                                      WeightFacts weights = {}) {
+                                                      const WeightRange& weights = {}) {
   std::unique_ptr<Solver<Exec, T>> solver;
-  std::uint64_t device_need = 0, device_free = 0, host_free = 0;
+  std::uint64_t device_free = 0, host_free = 0;
   std::string warning;
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       Exec exec;
-      Plan plan = detail::dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
+      Plan plan = dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
       plan.predecessors = predecessors;
       solver = std::make_unique<Solver<Exec, T>>(exec, one_rank(), plan, weights);
-      device_need = solver->device_bytes(edges, edges);
       device_free = available_memory(exec);
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
@@ -377,92 +395,89 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
   const std::uint64_t host_need = detail::saturating_sum(
       {results_bytes<T>(n, predecessors), one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)),
        host_extra});
-  require_memory<T>(n, device_need, device_free, host_need, host_free);
-  kokkos_thread().run([&] {
-    solver->set_budget(one_memory ? device_free - host_need : device_free, edges, edges);
-  });
-  return solver;
-}
-
-// Every real distance must stay within what T holds (path_bounds_problem, distance.hpp): else a
-// ValueError.
-template <class T>
-void check_path_bounds(std::int64_t n, const WeightRange& weights) {
-  const std::string bounds = path_bounds_problem<T>(n, weights.longest_path, weights.negative());
-  if (!bounds.empty())
-    throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
-}
-
-// The algorithm for an edge list: `asked` "fw", "supernodal" or "auto" (supernodal where its
-// ordering predicts less work than dense Floyd-Warshall on the planned shape, as the command
-// line decides: supernodal_choice.hpp). With it, its plan.
-template <class T>
-SupernodalChoice algorithm_for(std::int64_t n, bool negative, bool predecessors,
-                               const std::vector<Edge>& edges, const std::string& asked) {
-  if (asked != "auto" && asked != "fw" && asked != "supernodal")
-    throw py::value_error("algorithm must be auto, fw or supernodal, got '" + asked + "'");
-  SupernodalChoice choice;
-  if (asked == "fw") return choice;
-  std::string warning;
+  require_memory<T>(n, 0, device_free, host_need, host_free);
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      Exec exec;
-      const Plan plan = detail::dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
-      SupernodalRequest request = device_request(exec, Distance<T>::type, n, plan.shape);
-      request.asked = asked == "supernodal";
-      request.automatic = asked == "auto";
-      request.predecessors = predecessors;
-      choice = choose_supernodal(n, edges, request);
+      try {
+        solver->check_memory(solver_limits(device_free, host_need), edges);
+      } catch (...) {
+        solver.reset();  // Kokkos objects end on Kokkos' thread
+        throw;
+      }
     });
   }
-  warn_once(warning);
-  return choice;
+  return solver;
+}
+
+// The plan of an edge list: `asked` "fw", "supernodal" or "auto" (supernodal where its ordering
+// predicts less work than dense Floyd-Warshall on the planned shape), by the command line's rule
+// (plan_run, run_plan.hpp).
+template <class T>
+RunPlan plan_for(const Graph& graph, const WeightRange& weights, bool predecessors,
+                 const std::string& asked) {
+  const std::optional<Algorithm> algorithm = algorithm_named(asked);
+  if (!algorithm || *algorithm == Algorithm::sssp)
+    throw py::value_error("algorithm must be auto, fw or supernodal, got '" + asked + "'");
+  RunPlan run;
+  {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] {
+      run = plan_run(Exec(), graph, weights, Distance<T>::type,
+                     PlanRequest{*algorithm, {}, predecessors, false});
+    });
+  }
+  warn_once(run.warning);
+  return run;
+}
+
+// Every row of a solver that has checked its memory (Solver or SupernodalSolver: one shape),
+// into the results, on the Kokkos thread: the matrix from the edges (or fill(d), a dense input's
+// matrix, for the dense solver), the verdict on negative cycles (float32's re-check included),
+// the distance rows, the predecessor rows.
+template <class T, class S, class Fill>
+void solve_into(S& solver, const std::vector<Edge>& edges, const Fill& fill, Results<T>& results) {
+  const std::int64_t n = results.dist.shape(0);
+  T* out = results.dist.mutable_data();
+  std::int32_t* pred_out = results.pred.mutable_data();
+  if constexpr (std::is_same<Fill, std::nullptr_t>::value)
+    solver.load(edges);
+  else
+    solver.load(edges, fill);
+  solver.compute();
+  solver.distance_rows(rows_into(n, out));
+  if (results.predecessors) {
+    solver.select_paths();
+    solver.predecessor_rows(rows_into(n, pred_out));
+  }
 }
 
 // Supernodal Floyd-Warshall (SupernodalSolver) on the Kokkos thread, its rows by blocks into the
-// results: (distances, predecessors or None). Its memory checked first, as the solver's.
+// results: (distances, predecessors or None). The results' memory first, then the solver's.
 template <class T>
 py::tuple run_supernodal(const Graph& graph, const WeightRange& weights, bool predecessors,
                          const SupernodalPlan& plan) {
-  using Sn = SupernodalSolver<Exec, T>;
-  const std::int64_t n = graph.vertices, e = std::int64_t(graph.edges.size());
+  const std::int64_t n = graph.vertices;
   std::uint64_t device_free = 0, host_free = 0;
   kokkos_thread().run([&] {
     device_free = available_memory(Exec());
     host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
   });
-  const std::uint64_t device_need = Sn::least_bytes(plan.prediction, n, e, predecessors);
   const std::uint64_t host_need = results_bytes<T>(n, predecessors);
-  require_memory<T>(n, device_need, device_free, host_need, host_free);
-  const bool one_memory = detail::host_memory<Exec>;
-  const std::int64_t block = supernodal_block_rows<Exec, T>(
-      plan, e, predecessors, one_memory ? device_free - host_need : device_free);
+  require_memory<T>(n, 0, device_free, host_need, host_free);
   Results<T> results(n, predecessors);
-  T* out = results.dist.mutable_data();
-  std::int32_t* pred_out = results.pred.mutable_data();
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      Sn solver(Exec(), n, block, predecessors,
-                WeightFacts{weights.integers, weights.largest_magnitude()});
-      solver.factor(plan, graph.edges, weights.negative());
-      // float32 rounding can make or hide a negative cycle: double decides, as on the command
-      // line (negative_cycles.hpp).
-      throw_negative_cycle(
-          negative_cycle_verdict<T>(graph, weights, solver.negative_cycle_vertex()),
-          Distance<T>::type);
-      solver.distance_rows(rows_into(n, out));
-      if (predecessors) {
-        solver.select_paths();
-        solver.predecessor_rows(rows_into(n, pred_out));
-      }
+      SupernodalSolver<Exec, T> solver(Exec(), one_rank(), plan, predecessors, weights);
+      solver.check_memory(solver_limits(device_free, host_need), std::int64_t(graph.edges.size()));
+      solve_into(solver, graph.edges, nullptr, results);
     });
   }
   return results.tuple();
 }
 
-// Solves with the one solver (solver.hpp) on the Kokkos thread and returns (distances,
+// Solves with the dense solver (solver.hpp) on the Kokkos thread and returns (distances,
 // predecessors or None). The matrix is filled by fill(d) where given (a dense input in float64),
 // else from the graph's edges; the edges also give the predecessor rows and, in float32, the
 // negative-cycle verdict.
@@ -470,27 +485,18 @@ template <class T>
 py::tuple run(const Graph& graph, const WeightRange& weights, bool predecessors,
               const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
   const std::int64_t n = graph.vertices;
-  const std::vector<Edge>& edges = graph.edges;
   check_path_bounds<T>(n, weights);
-
-  std::unique_ptr<Solver<Exec, T>> solver =
-      solver_within_memory<T>(n, weights.negative(), std::int64_t(edges.size()), predecessors, 0,
-                              WeightFacts{weights.integers, weights.largest_magnitude()});
+  std::unique_ptr<Solver<Exec, T>> solver = solver_within_memory<T>(
+      n, weights.negative(), std::int64_t(graph.edges.size()), predecessors, 0, weights);
   Results<T> results(n, predecessors);
-  T* out = results.dist.mutable_data();
-  std::int32_t* pred_out = results.pred.mutable_data();
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      solver->load(edges, fill);
-      // float32 rounding can make or hide a negative cycle: double decides, as on the command
-      // line (negative_cycles.hpp).
-      solver->compute(
-          {}, [&](std::int64_t found) { return negative_cycle_verdict<T>(graph, weights, found); });
-      solver->distance_rows(rows_into(n, out));
-      if (predecessors) {
-        solver->select_paths();
-        solver->predecessor_rows(rows_into(n, pred_out));
+      try {
+        solve_into(*solver, graph.edges, fill, results);
+      } catch (...) {
+        solver.reset();
+        throw;
       }
       solver.reset();
     });
@@ -511,10 +517,9 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
     host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
   });
   require_memory<T>(n, 0, free, results_bytes<T>(n, predecessors), host_free);
-  const SupernodalChoice choice =
-      algorithm_for<T>(n, weights.negative(), predecessors, graph.edges, algorithm);
-  if (choice.algorithm == Algorithm::supernodal)
-    return run_supernodal<T>(graph, weights, predecessors, choice.plan);
+  const RunPlan plan = plan_for<T>(graph, weights, predecessors, algorithm);
+  if (plan.plan.algorithm == Algorithm::supernodal)
+    return run_supernodal<T>(graph, weights, predecessors, plan.supernodal);
   return run<T>(graph, weights, predecessors, {});
 }
 
@@ -553,7 +558,7 @@ py::tuple solve_edge_list(const HostArray<std::int64_t>& src, const HostArray<st
   });
 }
 
-// What algorithm_for decides for an edge list (the weights do not matter, only their sign):
+// What plan_for decides for an edge list (the weights do not matter, only their sign):
 // {"algorithm", "decision", "ordering", "symbolic", "predicted_updates", "dense_updates"}.
 py::dict explain_choice(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                         std::int64_t n, const std::string& dtype, bool negative, bool predecessors,
@@ -572,17 +577,18 @@ py::dict explain_choice(const HostArray<std::int64_t>& src, const HostArray<std:
                             std::to_string(n - 1));
     edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), negative ? -1 : 1};
   }
-  SupernodalChoice choice;
+  const Graph graph{std::int32_t(n), std::move(edges)};
+  RunPlan run;
   visit_distance_type(type, [&](auto t) {
-    choice = algorithm_for<decltype(t)>(n, negative, predecessors, edges, algorithm);
+    run = plan_for<decltype(t)>(graph, weight_range(graph), predecessors, algorithm);
   });
   py::dict d;
-  d["algorithm"] = algorithm_name(choice.algorithm);
-  d["decision"] = choice.stats.decision;
-  d["ordering"] = choice.stats.ordering;
-  d["symbolic"] = choice.stats.symbolic;
-  d["predicted_updates"] = choice.stats.predicted_updates;
-  d["dense_updates"] = choice.stats.dense_updates;
+  d["algorithm"] = algorithm_name(run.plan.algorithm);
+  d["decision"] = run.stats.decision;
+  d["ordering"] = run.stats.ordering;
+  d["symbolic"] = run.stats.symbolic;
+  d["predicted_updates"] = run.stats.predicted_updates;
+  d["dense_updates"] = run.stats.dense_updates;
   return d;
 }
 
@@ -641,8 +647,8 @@ py::tuple solve_dense(const HostArray<double>& weights, bool predecessors) {
 // size V (a sparse graph's vertex arrays, a dense graph's copy): `edges` and `host_bytes` (what
 // it holds besides the results) as far as it knows them. With `dense` false (an edge list that
 // auto may order) only the results and host_bytes: each algorithm checks the rest itself.
-void check_memory(std::int64_t n, const std::string& dtype, bool predecessors, std::uint64_t edges,
-                  std::uint64_t host_bytes, bool dense) {
+void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecessors,
+                        std::uint64_t edges, std::uint64_t host_bytes, bool dense) {
   if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
     throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
   DistanceType type;
@@ -727,7 +733,7 @@ PYBIND11_MODULE(_native, m) {
   m.def("explain_choice", &explain_choice, py::arg("src"), py::arg("dst"), py::arg("num_vertices"),
         py::arg("dtype"), py::arg("negative"), py::arg("predecessors"), py::arg("algorithm"));
   m.def("solve_dense_float64", &solve_dense, py::arg("weights"), py::arg("predecessors"));
-  m.def("check_memory", &check_memory, py::arg("num_vertices"), py::arg("dtype"),
+  m.def("check_memory", &check_solve_memory, py::arg("num_vertices"), py::arg("dtype"),
         py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"), py::arg("dense"));
   m.def("config", &config);
   python::register_batch(

@@ -159,7 +159,7 @@ expect_error 2 "--predecessors comes from Floyd-Warshall" "$apsp" "${backend_opt
 # fw's path. On ties.in (many tied shortest paths, zero-weight cycles) every path from two
 # sources is the one the saved predecessors give.
 "$apsp" generate --vertices 2000 --density 0.01 --seed 5 "$work/wide.in" 2>/dev/null
-expect_error 2 "but only 4.00 MiB can be used" "$apsp" path "${backend_option[@]}" --algorithm fw \
+expect_error 2 "but the cap allows 4.00 MiB (--max-memory)" "$apsp" path "${backend_option[@]}" --algorithm fw \
   --max-memory 4M "$work/wide.in" 0 1999
 for pair in "0 1999" "1999 0" "17 1234"; do
   read -r s t <<<"$pair"

@@ -60,7 +60,7 @@ case $case in
   max_memory)  # 256 x 256 distances take 256 KiB: one rank is refused, several fit
     graph 256 0.01
     options=(--tile 32) mpi_options=(--max-memory 200K)
-    [[ $np == 1 ]] && message="but --max-memory allows" ;;
+    [[ $np == 1 ]] && message="(--max-memory)" ;;
   testcase-*)
     in=$testcases/${case#testcase-}.in expected=$testcases/${case#testcase-}.out
     options=(--tile 32) ;;

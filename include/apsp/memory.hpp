@@ -1,0 +1,92 @@
+// The memory check of every solver (Solver, SupernodalSolver, BatchedSolver): before any work,
+// what a rank needs against what its device can give, for the ranks that share one device
+// together. The driver says where the memory is (MemoryLimits: what the device has free, its own
+// cap); the solver says what it needs and decides how to use its budget.
+#pragma once
+
+#include <apsp/detail/execution_spaces.hpp>
+#include <apsp/detail/measure.hpp>
+#include <apsp/error.hpp>
+#include <apsp/ranks.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace apsp {
+
+// Where a solve's memory is, as the driver finds it.
+struct MemoryLimits {
+  std::uint64_t free = 0;  // what the device has free, for all the ranks given it
+  std::uint64_t cap = 0;   // the caller's cap on each rank (0: none)
+  std::string device;      // the device's name, for errors
+  bool host = false;       // host memory (an algorithm of the host), not a device's
+};
+
+namespace detail {
+
+// Ranks that share a device share its memory: all ranks of a node on a host backend, the ranks
+// of a node given the same GPU otherwise.
+template <class ExecSpace>
+int device_key(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return exec.cuda_device();
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same<ExecSpace, HipExecutionSpace>::value) return exec.hip_device();
+#endif
+  (void)exec;
+  return 0;
+}
+
+}  // namespace detail
+
+// Collective on `ranks`: this rank needs `need` bytes of its device's memory (`what`, in words,
+// for the error). The ranks that share the device (`sharing`) need the sum of theirs. Throws
+// MemoryError on every rank when one rank's need passes the cap, or a device's the free bytes;
+// returns this rank's budget: an equal share of what the device may give (capped).
+inline std::uint64_t check_memory(Ranks& ranks, Ranks& sharing, std::int64_t vertices,
+                                  std::uint64_t need, const std::string& what,
+                                  const MemoryLimits& limits) {
+  const std::vector<std::uint64_t> needs = gather_all(sharing, std::vector<std::uint64_t>{need});
+  const std::uint64_t device_need = detail::saturating_sum(needs);
+  const int ranks_sharing = int(needs.size());
+  std::uint64_t budget = 0;
+  collectively(ranks, [&] {
+    const std::string problem = "V = " + std::to_string(vertices) + " needs ";
+    if (limits.cap > 0 && need > limits.cap)
+      throw MemoryError(problem + detail::size_text(need) +
+                            (limits.host ? "" : " of device memory") + " on this rank (" + what +
+                            "), but the cap allows " + detail::size_text(limits.cap),
+                        need, limits.cap, true, ranks_sharing, limits.host);
+    if (device_need > limits.free)
+      throw MemoryError(problem + detail::size_text(device_need) + " on " + limits.device + " (" +
+                            what +
+                            (ranks_sharing > 1 ? " on each of the " +
+                                                     std::to_string(ranks_sharing) +
+                                                     " ranks sharing it"
+                                               : "") +
+                            "), but only " + detail::size_text(limits.free) + " can be used",
+                        device_need, limits.free, false, ranks_sharing, limits.host);
+    const std::uint64_t usable =
+        limits.cap > 0 && limits.cap < limits.free ? limits.cap : limits.free;
+    budget = usable / std::uint64_t(ranks_sharing);
+  });
+  return budget;
+}
+
+// The same for a solver on `exec`: the ranks sharing its device found from the device.
+template <class ExecSpace>
+std::uint64_t check_memory(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices,
+                           std::uint64_t need, const std::string& what,
+                           const MemoryLimits& limits) {
+  const std::unique_ptr<Ranks> sharing = ranks.sharing_device(detail::device_key(exec));
+  return check_memory(ranks, *sharing, vertices, need, what, limits);
+}
+
+}  // namespace apsp

@@ -1,0 +1,71 @@
+// The plan of a run, by one rule for every driver (the pipeline's rank 0, `apsp path`, the
+// Python module): the dense plan in the run's distance type with its tile shape
+// (choose_planned_shape), then the algorithm: the one asked for, or auto's choice between
+// Dijkstra (sssp.hpp) and dense Floyd-Warshall, then supernodal Floyd-Warshall where asked for or
+// where its ordering predicts less work than that choice (supernodal_choice.hpp), with its plan.
+#pragma once
+
+#include <apsp/graph.hpp>
+#include <apsp/plan.hpp>
+#include <apsp/supernodal.hpp>
+
+#include "job/device_choices.hpp"
+#include "job/pipeline.hpp"
+#include "job/sssp.hpp"
+#include "job/supernodal_choice.hpp"
+#include "platform/backends.hpp"
+
+#include <string>
+#include <utility>
+
+namespace apsp {
+
+// What a driver asks of the plan.
+struct PlanRequest {
+  Algorithm algorithm = Algorithm::automatic;
+  ShapeRequest shape;         // --tile, --shape
+  bool predecessors = false;  // Dijkstra writes none: auto chooses between the Floyd-Warshalls
+  bool sssp = true;           // the driver runs Dijkstra (the pipeline): auto may choose it
+};
+
+struct RunPlan {
+  Plan plan;                  // the algorithm, the type, the dense shape (padded V for fw)
+  SupernodalPlan supernodal;  // when plan.algorithm is supernodal
+  SupernodalStats stats;      // what auto weighed
+  std::string warning;        // choose_planned_shape's ("" when all is well)
+};
+
+// The plan of `graph` (weights: its weight_range) in distance type `type`. Throws what
+// choose_algorithm and choose_supernodal throw (an algorithm this build or device cannot run).
+template <class ExecSpace>
+RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& weights,
+                 DistanceType type, const PlanRequest& request) {
+  RunPlan run;
+  Plan& p = run.plan;
+  // Checked whichever algorithm runs: a --tile or --shape that this device cannot run is an
+  // error, not silently ignored when auto picks another algorithm.
+  p = dense_plan(exec, graph.vertices, weights.negative(), request.shape, type,
+                         run.warning);
+  p.predecessors = request.predecessors;
+  const Algorithm asked = request.predecessors && request.algorithm == Algorithm::automatic
+                              ? Algorithm::floyd_warshall
+                              : request.algorithm;
+  const bool supernodal = asked == Algorithm::supernodal;
+  const Algorithm dense_or_sssp = supernodal ? Algorithm::floyd_warshall : asked;
+  SupernodalRequest sn = device_request(exec, type, graph.vertices, p.shape);
+  sn.asked = supernodal;
+  sn.automatic = request.algorithm == Algorithm::automatic;
+  sn.chosen = request.sssp ? choose_algorithm(dense_or_sssp, backend_name<ExecSpace>(),
+                                              detail::host_memory<ExecSpace>, graph, type)
+              : dense_or_sssp == Algorithm::automatic ? Algorithm::floyd_warshall
+                                                      : dense_or_sssp;
+  sn.predecessors = request.predecessors;
+  SupernodalChoice choice = choose_supernodal(graph.vertices, graph.edges, sn);
+  p.algorithm = choice.algorithm;
+  if (p.algorithm != Algorithm::floyd_warshall) p.padded = p.vertices;
+  run.supernodal = std::move(choice.plan);
+  run.stats = std::move(choice.stats);
+  return run;
+}
+
+}  // namespace apsp
