@@ -53,9 +53,10 @@ SupernodalChoice choose_supernodal(std::int64_t vertices, const std::vector<Edge
                                    const SupernodalRequest& request);
 
 // The rows of the result made at once: at most this many bytes of distances. On a GPU the
-// block's rows are the sweeps' threads (supernodal_kernels.hpp): the more, the faster
-// (docs/PERFORMANCE.md entries 39 and 42: a block of 9,336 rows kept 3% of an H100 busy; blocks
-// of more than 2^31 values are byte for byte those of small blocks).
+// block's rows are the sweeps' threads (supernodal_kernels.hpp), and a block of some thousand
+// rows leaves most of a GPU's hundred thousand threads idle: the larger the block, the faster.
+// A block of more than 2^31 values gives the bytes of small blocks (docs/PERFORMANCE.md entry 43
+// checks one of 2.3e9 against dense Floyd-Warshall).
 constexpr std::uint64_t supernodal_block_bytes(bool host) {
   return std::uint64_t(host ? 16 : 32768) << 20;
 }
