@@ -97,8 +97,9 @@ struct SolveStats {
   // the library prints nothing. Not part of to_json().
   std::vector<std::string> warnings;
 
-  // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9): dense Floyd-Warshall's
-  // work, whichever algorithm ran (an effective rate for sssp and supernodal).
+  // V^3 / compute time, and GOPS (2 V^3 / compute time / 1e9, the add and the min of an update
+  // counted apart): dense Floyd-Warshall's work, whichever algorithm ran (an effective rate for
+  // sssp and supernodal).
   double updates_per_s() const;
   double gops() const;
   std::string to_json() const;
