@@ -139,10 +139,9 @@ struct IsPathEdge {
   }
 };
 
-// The kernels of tight_edges and path_edges, as named functors: as nvcc's host-device lambdas
-// (KOKKOS_LAMBDA), the count of tight_edges was called through a null function pointer on the
-// Serial backend of a CUDA build (nvcc 13.0, the unit tests of SupernodalSolver; entry 42 of
-// docs/PERFORMANCE.md).
+// The kernels of tight_edges and path_edges, as named functors: nvcc 13.0 compiles a host-device
+// lambda (KOKKOS_LAMBDA) of this reduction, run on the Serial backend of a CUDA build, into a call
+// through a null function pointer.
 template <class Edges, class Tight>
 struct CountTightEdges {
   Edges edges;

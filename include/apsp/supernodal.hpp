@@ -532,8 +532,10 @@ class SupernodalSolver {
         {fixed_bytes(w, vertices, edges, predecessors), row_bytes(vertices, predecessors)});
   }
   // At most this many bytes of distances are made at once. On a GPU the block's rows are the
-  // sweeps' threads (supernodal_kernels.hpp): the more, the faster, and 32 GiB keeps the
-  // largest device busy; on a host a block that stays in the caches is enough.
+  // sweeps' threads (supernodal_kernels.hpp), and a block of some thousand rows leaves most of a
+  // GPU's hundred thousand threads idle: the larger the block, the faster. A block of more than
+  // 2^31 values gives the bytes of small blocks (docs/PERFORMANCE.md entry 43 checks one of
+  // 2.3e9 against dense Floyd-Warshall). On a host a block that stays in the caches is enough.
   static constexpr std::uint64_t most_block_bytes() {
     return std::uint64_t(detail::host_memory<ExecSpace> ? 16 : 32768) << 20;
   }

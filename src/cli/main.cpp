@@ -512,7 +512,7 @@ int main(int argc, char** argv) {
   // Kokkos' OpenMP backend prints four lines of advice at every start when OMP_PROC_BIND is
   // unset; the OpenMP runtime has read its environment by now, so setting it here changes no
   // binding, only silences the advice. Users who want threads bound set OMP_PROC_BIND and
-  // OMP_PLACES themselves (README, "Performance").
+  // OMP_PLACES themselves (docs/USAGE.md, "The command line").
   setenv("OMP_PROC_BIND", "false", 0);
   // CUDA loads kernels lazily by default, and some loading still lands in the first rounds
   // after the warm-up; loading them all at start-up costs less than that (docs/PERFORMANCE.md,

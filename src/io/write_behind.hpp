@@ -5,11 +5,11 @@
 // size.
 //
 // Where the file system takes O_DIRECT, the writer writes the buffers' whole blocks that way,
-// past the page cache: on a 2-core VM buffered writes and their writeback reached 320 MB/s,
-// direct ones 1.5 GB/s (docs/PERFORMANCE.md entry 40), and the final fsync finds nothing left
-// but metadata. Buffers cover aligned ranges of the file for that, so that only the ends of a
-// run of consecutive pieces (a rank's first and last rows) go through the page cache. Where
-// O_DIRECT is refused, the writer starts the disk's writeback of what it wrote as it goes
+// past the page cache: the page cache would only add a copy of every byte and a writeback that
+// the final fsync has to wait for (docs/PERFORMANCE.md entry 40 compares the two), and the fsync
+// finds nothing left but metadata. Buffers cover aligned ranges of the file for that, so that only
+// the ends of a run of consecutive pieces (a rank's first and last rows) go through the page cache.
+// Where O_DIRECT is refused, the writer starts the disk's writeback of what it wrote as it goes
 // (sync_file_range), so that the fsync that finishes the file finds little left either way.
 #pragma once
 

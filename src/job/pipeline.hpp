@@ -97,8 +97,9 @@ struct SolveStats {
   // the library prints nothing. Not part of to_json().
   std::vector<std::string> warnings;
 
-  // V^3 / compute time, and the seeds' GOPS (2 V^3 / compute time / 1e9): dense Floyd-Warshall's
-  // work, whichever algorithm ran (an effective rate for sssp and supernodal).
+  // V^3 / compute time, and GOPS (2 V^3 / compute time / 1e9, the add and the min of an update
+  // counted apart): dense Floyd-Warshall's work, whichever algorithm ran (an effective rate for
+  // sssp and supernodal).
   double updates_per_s() const;
   double gops() const;
   std::string to_json() const;
@@ -126,9 +127,9 @@ using Progress = std::function<void(const ProgressStep&)>;
 class SupernodalWork {
  public:
   // What one edge of a search costs against one update of the rows' sweeps (a search reads its
-  // row at random, the sweeps stream whole vectors), from the time of the predecessor pass's
-  // blocks against the distance pass's: 56-94 on the 2-core EPYC (a 20,000 grid and a 20,000
-  // road, 2026-11-27), about 140 on an H100 (the 115k road of docs/PERFORMANCE.md entry 43).
+  // row at random, the sweeps stream whole vectors): the predecessor pass's time a block against
+  // the distance pass's, on a CPU and on a GPU (docs/PERFORMANCE.md entry 43). Only the progress
+  // shown depends on it, never a result.
   static double search_edge_updates(bool host) { return host ? 80 : 140; }
 
   SupernodalWork(double factor_updates, double row_updates, std::int64_t vertices,

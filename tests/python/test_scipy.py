@@ -142,7 +142,7 @@ def sparse_enough_for_johnson(n=40):
 def test_a_negative_self_loop_is_a_negative_cycle(kind):
     """One rule, the command line's and solve()'s: a self-loop of weight >= 0 never lowers
     dist(i, i) = 0, a negative one is a negative cycle. SciPy's 'J' and 'BF' (and 'auto' where it
-    picks 'J') agree; its 'FW' and 'D' ignore the diagonal (README)."""
+    picks 'J') agree; its 'FW' and 'D' ignore the diagonal (docs/USAGE.md, "Python")."""
     g = sparse_enough_for_johnson()
     g[5, 5], g[9, 9] = -0.5, 3.0
 

@@ -46,8 +46,8 @@ struct ExchangeStats {
 // before_round(r) at the start of each round (tests inject failures there). Either may be empty.
 // lookahead: whether one process closes round r + 1's pivot beside round r's tiles (below); by
 // default where the backend runs two instances at once (detail/instances.hpp). On one instance
-// the same launches only reorder the work, which made OpenMP slower (docs/PERFORMANCE.md,
-// "Lookahead"), so tests alone ask for it there.
+// the same launches only reorder the work, and OpenMP runs them slower in that order
+// (docs/PERFORMANCE.md, "Lookahead"), so tests alone ask for it there.
 struct RoundHooks {
   std::function<void(int, int)> progress;
   std::function<void(int)> before_round;

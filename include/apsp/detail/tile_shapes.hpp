@@ -109,10 +109,10 @@ struct HostVectorRegisters {
   static constexpr int block_cols = (count >= 32 ? 4 : 2) * bytes / int(sizeof(T));
 };
 
-// The per-backend table. GPUs: 64x64 tiles (the measured best on NVIDIA in the seeds' study),
-// 8x8 registers per thread so that every k step needs only four 16-byte scratch loads for 64
-// updates; 16x16 threads with 4x4 registers (the seeds' design); 32x32 (the seeds' best on
-// AMD MI100/MI210).
+// The per-backend table. GPUs: 64x64 tiles (the fastest on NVIDIA GPUs), 8x8 registers per
+// thread so that every k step needs only four 16-byte scratch loads for 64 updates; 16x16
+// threads with 4x4 registers (the classic design of hand-written CUDA); 32x32 (the best of
+// hand-written HIP versions on AMD MI100/MI210).
 // docs/PERFORMANCE.md has the measurements behind the order.
 // CPUs: one thread per team and a register block of 4 rows x HostVectorRegisters::block_cols
 // (4 x 64 with AVX-512, 4 x 16 with AVX2, 4 x 16 with NEON, 4 x 8 with SSE2). The last,
@@ -147,11 +147,12 @@ struct ShapeTable<
 };
 
 #if defined(KOKKOS_ENABLE_HIP)
-// AMD GPUs: wavefronts of 64 and a 64 KB LDS; the seeds found 32x32 tiles best on MI100/MI210,
-// 64x64 next. The 8x8-register shape comes last. Under Kokkos' default launch bound (1024
-// threads per team) the compiler caps a thread at 128 VGPRs, and that kernel spilled (70 VGPRs
-// on gfx90a, 85 on gfx942); bounded launches (64 threads for it) lift the cap. Compile-time
-// evidence only, see docs/PORTABILITY.md.
+// AMD GPUs: wavefronts of 64 and a 64 KB LDS; no AMD GPU has run this code, so the order is
+// that of hand-written HIP versions of the design on MI100/MI210: 32x32 tiles best, 64x64 next.
+// The 8x8-register shape comes last. Under Kokkos' default launch bound (1024 threads per team)
+// the compiler caps a thread at 128 VGPRs, and that kernel spills there (70 VGPRs on gfx90a, 85
+// on gfx942); bounded launches (64 threads for it) lift the cap. Compile-time evidence only,
+// see docs/PORTABILITY.md.
 template <class T>
 struct ShapeTable<HipExecutionSpace, T, void> {
   static constexpr int scratch_level = 0;
