@@ -269,4 +269,58 @@ TYPED_TEST(Batched, NegativeCycleIsReportedForItsGraphOnly) {
   }
 }
 
+// BatchedSolver in float32: graph by graph, the single-graph solver's verdict (negative_cycles.hpp)
+// where float32 rounding hides a negative cycle (1 + -1.0000000000000002 < 0 in float64, 0 in
+// float32); the graphs around it keep their distances, and the verdict of a good graph is none.
+TYPED_TEST(Batched, SolverTakesDoublesWordOnAFloat32Cycle) {
+  using Exec = TypeParam;
+  if (!apsp::distance_type_compiled<float>) GTEST_SKIP() << "float32 not compiled";
+  apsp::OneRank one;
+  apsp::batched::BatchOptions<float> options;
+  options.negative_weights = true;
+  apsp::BatchedSolver<Exec, float> solver(Exec(), one, {2, 2, 3}, options);
+  solver.check_memory(6, std::uint64_t(1) << 30, std::uint64_t(1) << 30, "the test");
+  const std::vector<apsp::batched::BatchEdge<double>> edges{
+      {0, 1, 1.5}, {0, 1, 1.0}, {1, 0, -1.0000000000000002}, {0, 1, 2.0}, {1, 2, 0.5}, {2, 0, 1}};
+  solver.load({0, 1, 3, 6}, edges);
+  std::vector<float> dist(std::size_t(solver.values()));
+  solver.compute(dist.data());
+  const auto& verdicts = solver.verdicts();
+  ASSERT_EQ(verdicts.size(), 3u);
+  EXPECT_EQ(verdicts[0].vertex, -1);
+  EXPECT_EQ(verdicts[1].vertex, 0);
+  EXPECT_TRUE(verdicts[1].rounding_suspected);
+  EXPECT_FALSE(verdicts[1].made);
+  EXPECT_EQ(verdicts[2].vertex, -1);
+  EXPECT_EQ(solver.first_negative_cycle(), 1);
+  EXPECT_THROW(solver.throw_negative_cycle(1), apsp::NegativeCycleError);
+  const float inf = apsp::Distance<float>::infinity;
+  EXPECT_EQ(std::vector<float>(dist.begin(), dist.begin() + 4),
+            (std::vector<float>{0, 1.5f, inf, 0}));
+  EXPECT_EQ(std::vector<float>(dist.begin() + 8, dist.end()),
+            (std::vector<float>{0, 2, 2.5f, 1.5f, 0, 0.5f, 1, 3, 0}));
+}
+
+// BatchedSolver's memory check: a MemoryError that says what it needs, before any work.
+TYPED_TEST(Batched, SolverChecksItsMemoryFirst) {
+  using Exec = TypeParam;
+  apsp::OneRank one;
+  apsp::batched::BatchOptions<int> options;
+  options.predecessors = true;
+  options.padded = true;
+  const apsp::BatchedSolver<Exec, int> solver(Exec(), one, {1, 3000}, options);
+  EXPECT_EQ(solver.values(), 2 * 3000 * 3000);
+  const std::uint64_t need = solver.device_bytes(0) + solver.host_bytes(0);
+  EXPECT_GE(need, std::uint64_t(2) * 3000 * 3000 * (sizeof(int) + sizeof(int)));
+  try {
+    solver.check_memory(0, need / 2, need / 2, "the test");
+    FAIL() << "no MemoryError";
+  } catch (const apsp::MemoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("2 graphs (18000000 distances of int32, padded) needs"),
+              std::string::npos)
+        << e.what();
+  }
+  solver.check_memory(0, need, need, "the test");
+}
+
 }  // namespace

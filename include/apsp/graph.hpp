@@ -79,20 +79,30 @@ struct WeightRange {
 // A self-loop of weight >= 0 never lowers dist(i,i) = 0, so it is left out of the range (the
 // fill skips it too): a 1e308 self-loop does not make the paths too long for every type. It
 // still counts for whether the weights are whole numbers (the type auto picks).
-inline WeightRange weight_range(const Graph& graph) {
+// The edges of a graph of `vertices` vertices in any form (an edge list, a dense matrix, one
+// graph of a batch): each_edge(add) calls add(src, dst, weight) once per edge.
+template <class EachEdge>
+WeightRange weight_range(std::int64_t vertices, const EachEdge& each_edge) {
   WeightRange range;
-  LargestMagnitudes longest(std::max<std::int64_t>(graph.vertices - 1, 1));
+  LargestMagnitudes longest(std::max<std::int64_t>(vertices - 1, 1));
   bool first = true;
-  for (const Edge& e : graph.edges) {
-    range.integers = range.integers && e.weight == std::floor(e.weight);
-    if (e.src == e.dst && e.weight >= 0) continue;
-    range.lowest = first ? e.weight : std::min(range.lowest, e.weight);
-    range.highest = first ? e.weight : std::max(range.highest, e.weight);
-    longest.add(e.weight);
+  each_edge([&](std::int64_t src, std::int64_t dst, double weight) {
+    range.integers = range.integers && weight == std::floor(weight);
+    if (src == dst && weight >= 0) return;
+    range.lowest = first ? weight : std::min(range.lowest, weight);
+    range.highest = first ? weight : std::max(range.highest, weight);
+    longest.add(weight);
     first = false;
-  }
+  });
   range.longest_path = longest.sum();
   return range;
+}
+
+inline WeightRange weight_range(const Graph& graph) {
+  return weight_range(graph.vertices, [&](const auto& add) {
+    for (const Edge& e : graph.edges)
+      add(e.src, e.dst, e.weight);
+  });
 }
 
 // The distance type of a run: the one asked for, after checking that it can hold the graph's

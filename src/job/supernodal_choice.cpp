@@ -17,17 +17,14 @@ namespace {
 
 using detail::Clock;
 
-// When auto considers supernodal Floyd-Warshall. The ordering is skipped below this size (dense
-// Floyd-Warshall takes milliseconds there) and above this average degree (arcs per vertex: such
-// graphs have large separators: social networks, random graphs). Then the work of each
+// When auto considers supernodal Floyd-Warshall: supernodal_min_vertices and
+// supernodal_max_degree (supernodal_choice.hpp). Then the work of each
 // algorithm is predicted in dense Floyd-Warshall updates (padded V^3 for fw): a supernodal
 // update costs this many (its kernels run below the dense ones' rate), each level of the tree
 // this many more (its launches: the level's small fronts in one), each front too large for
 // that launch this many (its own launches); a bucket-queue Dijkstra's arc this many (sssp,
 // V x arcs). Measured on an H100 and on a 2-core EPYC, docs/PERFORMANCE.md entries 32 and 36;
 // the least work runs.
-constexpr std::int64_t min_vertices = 1024;
-constexpr double max_degree = 16;
 struct Costs {
   double per_update, per_level, per_large_front;
 };
@@ -55,7 +52,7 @@ SupernodalChoice choose_supernodal(std::int64_t vertices, const std::vector<Edge
         "--algorithm supernodal orders the graph with METIS, which this build lacks: use "
         "--algorithm fw, or rebuild apsp with METIS (scripts/bootstrap-deps installs it)");
   if (!r.asked && (!r.automatic || !have_nested_dissection() || !r.tile_32 ||
-                   vertices < min_vertices || arcs > max_degree * v))
+                   vertices < supernodal_min_vertices || arcs > supernodal_max_degree * v))
     return c;
   // Memory first: the ordering of a huge graph is not tried when it cannot fit.
   const std::uint64_t need = plan_bytes * (std::uint64_t(vertices) + std::uint64_t(edges.size()));

@@ -16,6 +16,12 @@
 
 namespace apsp {
 
+// Auto considers supernodal Floyd-Warshall from this many vertices (below, dense Floyd-Warshall
+// takes milliseconds) and up to this average degree (arcs per vertex: beyond, graphs have large
+// separators: social networks, random graphs).
+constexpr std::int64_t supernodal_min_vertices = 1024;
+constexpr double supernodal_max_degree = 16;
+
 struct SupernodalRequest {
   bool asked = false;  // --algorithm supernodal: runs whatever the prediction (errors if it cannot)
   bool automatic = false;  // auto: runs where it predicts less work than `chosen`

@@ -1,14 +1,16 @@
 // apsp._native's batched part (batch.cpp): many graphs in one call (apsp.solve_batch, 3-D arrays
 // in apsp.floyd_warshall) and the path of one small graph (apsp.floyd_warshall on a small
-// matrix), both on the library's in-scratch closure (apsp/batched.hpp).
+// matrix), on the library's BatchedSolver and solve_on_this_thread (apsp/batched.hpp).
 #pragma once
 
+#include <apsp/error.hpp>
 #include <apsp/graph.hpp>
 
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace apsp {
 namespace python {
@@ -16,9 +18,13 @@ namespace python {
 // Runs a function on the module's Kokkos thread (module.cpp) and waits for it.
 using OnKokkos = std::function<void(const std::function<void()>&)>;
 
+// A library error in the module's words (module.cpp: dtype= where the command line says --dtype).
+using InPythonWords = std::function<std::string(const Error&)>;
+
 // Registers solve_batch_* and solve_dense_batch_float64 on the module; `negative_cycle` is the
 // module's NegativeCycleError.
-void register_batch(pybind11::module_& m, OnKokkos on_kokkos, pybind11::handle negative_cycle);
+void register_batch(pybind11::module_& m, OnKokkos on_kokkos, pybind11::handle negative_cycle,
+                    InPythonWords words);
 
 // Graphs of up to this many vertices are solved by one call of the closure on the caller's
 // thread: no Kokkos launch, no plan, no padding to a tile.

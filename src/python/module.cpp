@@ -736,6 +736,11 @@ PYBIND11_MODULE(_native, m) {
   m.def("check_memory", &check_solve_memory, py::arg("num_vertices"), py::arg("dtype"),
         py::arg("predecessors"), py::arg("edges"), py::arg("host_bytes"), py::arg("dense"));
   m.def("config", &config);
+  // Where auto considers supernodal Floyd-Warshall (the command line's thresholds): a dense
+  // input this sparse goes to the solver as edges (apsp/__init__.py).
+  m.attr("SUPERNODAL_MIN_VERTICES") = supernodal_min_vertices;
+  m.attr("SUPERNODAL_MAX_DEGREE") = supernodal_max_degree;
   python::register_batch(
-      m, [](const std::function<void()>& f) { kokkos_thread().run(f); }, negative_cycle);
+      m, [](const std::function<void()>& f) { kokkos_thread().run(f); }, negative_cycle,
+      python_words);
 }

@@ -212,3 +212,41 @@ def test_one_small_call_is_the_batch_slice():
     dist, pred = apsp.floyd_warshall(w[None], return_predecessors=True)
     assert np.array_equal(alone, dist[0]) and np.array_equal(alone_pred, pred[0])
     np.testing.assert_allclose(alone, csgraph.floyd_warshall(w), rtol=1e-12)
+
+
+def test_solve_batch_float32_takes_float64s_word_on_a_negative_cycle():
+    """A float32 batch gives the single-graph solver's verdict where float32 rounding makes or
+    hides a negative cycle (negative_cycles.hpp): float64 decides, per graph, and the error says
+    which; where the single solver finds none, the batch returns its distances."""
+    graphs = {"made": (3, [0, 1, 2], [1, 2, 0], [0.1, 0.2, -0.3]),
+              "hid": (2, [0, 1], [1, 0], [1.0, -1.0000000000000002])}
+    for name, (n, src, dst, w) in graphs.items():
+        single = outcome(lambda: apsp.solve(src, dst, w, n, dtype="float32", algorithm="fw"))
+        # Graph 1 of the batch: a good graph of 2 vertices first.
+        batch = outcome(lambda: apsp.solve_batch(
+            [2, n], [0] + [s + 2 for s in src], [1] + [d + 2 for d in dst], [0.5] + w,
+            dtype="float32"))
+        assert name == "made" or isinstance(single, apsp.NegativeCycleError), name
+        if not isinstance(single, apsp.NegativeCycleError):
+            assert np.array_equal(batch[1, :n, :n], single), (name, batch)
+            continue
+        assert isinstance(batch, apsp.NegativeCycleError), (name, batch)
+        words = "float32 rounding %s" % ("made it" if "made it" in str(single) else "hid")
+        assert words in str(single), str(single)
+        assert batch.graph == 1 and batch.vertex == single.vertex, (name, str(batch))
+        assert words in str(batch) and "graph 1" in str(batch), str(batch)
+
+
+def outcome(call):
+    """What call() returns, or the NegativeCycleError it raises."""
+    try:
+        return call()
+    except apsp.NegativeCycleError as error:
+        return error
+
+
+def test_the_sparse_thresholds_are_the_command_lines():
+    """A dense input goes to the solver as edges (where auto may order it) by the command line's
+    thresholds for considering supernodal Floyd-Warshall, which the module exposes from C++."""
+    assert apsp._SPARSE_MIN_VERTICES == apsp._native.SUPERNODAL_MIN_VERTICES == 1024
+    assert apsp._SPARSE_MAX_DEGREE == apsp._native.SUPERNODAL_MAX_DEGREE == 16

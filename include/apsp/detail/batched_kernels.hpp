@@ -224,6 +224,23 @@ struct EdgeSource {
   }
 };
 
+// Dense weights of W, (B, n, n) row-major: d(i,j) = w(i,j), +inf no edge, d(i,i) = 0 whatever the
+// diagonal holds.
+template <class W>
+struct DenseWeightSource {
+  const W* weights;
+  std::int64_t n;
+  template <class Member, class T>
+  KOKKOS_INLINE_FUNCTION void load(const Member& team, int g, T* d, int rows,
+                                   std::int64_t ld) const {
+    const W* from = weights + std::int64_t(g) * n * n;
+    for_each_entry(team, rows, int(ld), [&](int i, int j) {
+      const W x = j < n ? from[i * n + j] : Distance<W>::infinity;
+      d[i * ld + j] = i == j ? T(0) : x == Distance<W>::infinity ? Distance<T>::infinity : T(x);
+    });
+  }
+};
+
 // Stores graph g's closed matrix into a batch of U in memory (U may differ from T: infinity
 // becomes U's), ragged or padded; in a padded layout the rest of g's block gets `outside`.
 template <class MemorySpace, class U>

@@ -53,9 +53,9 @@ __all__ = ["floyd_warshall", "shortest_path", "solve", "solve_batch", "RaggedRes
 _METHODS = ("auto", "FW", "D", "J", "BF")
 # A dense input goes to the solver as edges, where auto may order it, from this many vertices
 # and at most this many edges per vertex (the command line's thresholds for considering
-# supernodal Floyd-Warshall, src/job/supernodal_choice.cpp).
-_SPARSE_MIN_VERTICES = 1024
-_SPARSE_MAX_DEGREE = 16
+# supernodal Floyd-Warshall).
+_SPARSE_MIN_VERTICES = _native.SUPERNODAL_MIN_VERTICES
+_SPARSE_MAX_DEGREE = _native.SUPERNODAL_MAX_DEGREE
 _DTYPES = ("auto", "int32", "float32", "float64")
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
