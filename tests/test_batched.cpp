@@ -279,7 +279,7 @@ TYPED_TEST(Batched, SolverTakesDoublesWordOnAFloat32Cycle) {
   apsp::batched::BatchOptions<float> options;
   options.negative_weights = true;
   apsp::BatchedSolver<Exec, float> solver(Exec(), one, {2, 2, 3}, options);
-  solver.check_memory(6, std::uint64_t(1) << 30, std::uint64_t(1) << 30, "the test");
+  solver.check_memory({std::uint64_t(1) << 30, 0, "the test"}, 6, std::uint64_t(1) << 30);
   const std::vector<apsp::batched::BatchEdge<double>> edges{
       {0, 1, 1.5}, {0, 1, 1.0}, {1, 0, -1.0000000000000002}, {0, 1, 2.0}, {1, 2, 0.5}, {2, 0, 1}};
   solver.load({0, 1, 3, 6}, edges);
@@ -313,14 +313,14 @@ TYPED_TEST(Batched, SolverChecksItsMemoryFirst) {
   const std::uint64_t need = solver.device_bytes(0) + solver.host_bytes(0);
   EXPECT_GE(need, std::uint64_t(2) * 3000 * 3000 * (sizeof(int) + sizeof(int)));
   try {
-    solver.check_memory(0, need / 2, need / 2, "the test");
+    solver.check_memory({need / 2, 0, "the test"}, 0, need / 2);
     FAIL() << "no MemoryError";
   } catch (const apsp::MemoryError& e) {
     EXPECT_NE(std::string(e.what()).find("2 graphs (18000000 distances of int32, padded) needs"),
               std::string::npos)
         << e.what();
   }
-  solver.check_memory(0, need, need, "the test");
+  solver.check_memory({need, 0, "the test"}, 0, need);
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include <apsp/detail/staging.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/graph.hpp>
 #include <apsp/negative_cycles.hpp>
@@ -464,7 +465,7 @@ struct BatchOptions {
 //
 //   apsp::OneRank one;
 //   apsp::BatchedSolver<Exec, int, double> solver(exec, one, sizes, options);
-//   solver.check_memory(edges.size(), device_free, host_free, "the GPU");  // MemoryError
+//   solver.check_memory({device_free, 0, "the GPU"}, edges.size(), host_free);  // MemoryError
 //   solver.load(edge_offsets, edges);         // or load_dense(weights) for a (B, n, n) batch
 //   solver.compute(distances);                // into the caller's memory on the host
 //   if (solver.first_negative_cycle() < 0) solver.predecessor_rows(predecessors);
@@ -545,9 +546,12 @@ class BatchedSolver {
   }
   // What a solve with `edges` edges needs (device_bytes, host_bytes) against what can be used:
   // one memory on a host backend. Throws MemoryError before any work.
-  void check_memory(std::int64_t edges, std::uint64_t device_usable, std::uint64_t host_usable,
-                    const std::string& device) const {
+  void check_memory(const MemoryLimits& limits, std::int64_t edges,
+                    std::uint64_t host_usable) const {
     using apsp::detail::size_text;
+    const std::uint64_t device_usable =
+        limits.cap > 0 && limits.cap < limits.free ? limits.cap : limits.free;
+    const std::string& device = limits.device;
     const std::uint64_t on_device = device_bytes(edges), on_host = host_bytes(edges);
     const std::string what =
         std::to_string(sizes_.size()) + " graphs (" + std::to_string(values()) + " distances of " +

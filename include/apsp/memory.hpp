@@ -6,6 +6,7 @@
 
 #include <apsp/detail/execution_spaces.hpp>
 #include <apsp/detail/measure.hpp>
+#include <apsp/detail/staging.hpp>
 #include <apsp/error.hpp>
 #include <apsp/ranks.hpp>
 
@@ -27,6 +28,14 @@ struct MemoryLimits {
   std::string device;      // the device's name, for errors
   bool host = false;       // host memory (an algorithm of the host), not a device's
 };
+
+// Memory as the solvers count it, for drivers that count their own beside it: sums that saturate
+// instead of wrapping, sizes in words ("6.40 GiB"), and whether ExecSpace's memory is the host's
+// (then a driver's host memory and the solver's come out of one budget).
+using detail::saturating_sum;
+using detail::size_text;
+template <class ExecSpace>
+constexpr bool host_memory = detail::host_memory<ExecSpace>;
 
 namespace detail {
 

@@ -583,17 +583,17 @@ class SupernodalSolver {
   void compute() {
     if (!edges_host_) throw Error("supernodal: compute before load");
     const std::vector<Edge>& edges = *edges_host_;
+    CycleVerdict verdict;
     collectively(ranks_, [&] {
       factor_ = supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
       if (predecessors_) edges_ = upload_edges(exec_, edges);
       exec_.fence();
       // The factor's negative diagonal finds a cycle (the same on every rank).
-      throw_negative_cycle(
-          detail::cycle_verdict<T>(vertices_, weights_, factor_.negative_cycle_vertex(),
-                                   [&] { return edges; }),
-          Distance<T>::type);
+      verdict = detail::cycle_verdict<T>(vertices_, weights_, factor_.negative_cycle_vertex(),
+                                         [&] { return edges; });
     });
     edges_host_ = nullptr;
+    throw_negative_cycle(verdict, Distance<T>::type);
   }
 
   // This rank's distance rows, in order, into sink; with predecessors each block's

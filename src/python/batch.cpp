@@ -79,7 +79,7 @@ void check_memory(const Solver& solver, std::int64_t edges) {
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
   }
-  solver.check_memory(edges, device_free, host_free, backend_name<Exec>());
+  solver.check_memory({device_free, 0, backend_name<Exec>()}, edges, host_free);
 }
 
 // The batch on the Kokkos thread, where the solver ends too (its Views): load(solver), the

@@ -11,6 +11,7 @@
 // wraps Kokkos memory.
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -301,7 +302,7 @@ OneRank& one_rank() {
 // The NumPy results of V = n: the distances, and the predecessors where asked for.
 template <class T>
 std::uint64_t results_bytes(std::int64_t n, bool predecessors) {
-  return detail::saturating_sum(
+  return saturating_sum(
       {matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : std::uint64_t(0)});
 }
 
@@ -328,9 +329,7 @@ struct Results {
 template <class T>
 void require_memory(std::int64_t n, std::uint64_t device_need, std::uint64_t device_free,
                     std::uint64_t host_need, std::uint64_t host_free) {
-  using detail::saturating_sum;
-  using detail::size_text;
-  const bool one_memory = detail::host_memory<Exec>;
+  const bool one_memory = host_memory<Exec>;
   if (one_memory ? saturating_sum({device_need, host_need}) <= device_free
                  : device_need <= device_free && host_need <= host_free)
     return;
@@ -358,7 +357,7 @@ void check_path_bounds(std::int64_t n, const WeightRange& weights) {
 // What the device leaves a solver: its free memory, less (one memory on a CPU) what the module
 // holds on the host (`host_need`), which require_memory has checked.
 MemoryLimits solver_limits(std::uint64_t device_free, std::uint64_t host_need) {
-  const bool one_memory = detail::host_memory<Exec>;
+  const bool one_memory = host_memory<Exec>;
   return MemoryLimits{
       one_memory ? (device_free > host_need ? device_free - host_need : 0) : device_free, 0,
       backend_name<Exec>(), false};
@@ -390,9 +389,9 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
   }
   warn_once(warning);
   const std::int64_t padded = solver->plan().padded;
-  const bool one_memory = detail::host_memory<Exec>;
+  const bool one_memory = host_memory<Exec>;
   // The results, and on a device a dense input's padded matrix on its way up from the host.
-  const std::uint64_t host_need = detail::saturating_sum(
+  const std::uint64_t host_need = saturating_sum(
       {results_bytes<T>(n, predecessors), one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)),
        host_extra});
   require_memory<T>(n, 0, device_free, host_need, host_free);
@@ -663,7 +662,7 @@ void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecess
         host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
       });
       const std::uint64_t need =
-          detail::saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
+          saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
       return require_memory<T>(n, 0, free, need, host_free);
     }
     auto solver = solver_within_memory<T>(n, false, std::int64_t(edges), predecessors, host_bytes);
@@ -713,16 +712,18 @@ PYBIND11_MODULE(_native, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const NegativeCycleError& c) {
-      // SciPy's words: "Negative cycle detected through vertex ...", then the library's.
-      const std::string words = python_words(c), lead = "negative cycle";
-      const std::string message =
-          "Negative cycle detected" +
-          (words.compare(0, lead.size(), lead) == 0 ? words.substr(lead.size()) : ": " + words);
-      py::object error = negative_cycle(message);
-      error.attr("vertex") = c.vertex();
-      PyErr_SetObject(negative_cycle.ptr(), error.ptr());
     } catch (const Error& e) {
+      if (e.facts().kind == ErrorFacts::Kind::negative_cycle) {
+        // SciPy's words: "Negative cycle detected through vertex ...", then the library's.
+        const std::string words = python_words(e), lead = "negative cycle";
+        const std::string message =
+            "Negative cycle detected" +
+            (words.compare(0, lead.size(), lead) == 0 ? words.substr(lead.size()) : ": " + words);
+        py::object error = negative_cycle(message);
+        error.attr("vertex") = e.facts().vertex;
+        PyErr_SetObject(negative_cycle.ptr(), error.ptr());
+        return;
+      }
       PyErr_SetString(
           e.facts().kind == ErrorFacts::Kind::memory ? PyExc_MemoryError : PyExc_RuntimeError,
           python_words(e).c_str());
