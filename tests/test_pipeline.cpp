@@ -304,7 +304,7 @@ TEST(RowBlocks, FloydWarshallOnEachRanksRows) {
   const apsp::Graph g = apsp_test::random_graph(300, 0.02, 10);
   apsp::ShapeRequest request;
   request.tile = apsp::available_shapes(exec).back().tile;
-  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, false, request);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, g.vertices, false, request);
   const apsp::RowBlocks blocks{int(plan.padded / plan.shape.tile), ranks.size()};
   const std::int64_t first = std::int64_t(blocks.first(ranks.rank())) * plan.shape.tile;
   const std::int64_t count = std::int64_t(blocks.count(ranks.rank())) * plan.shape.tile;

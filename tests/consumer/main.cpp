@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
       if (i != j && rng() % 40 == 0) graph.edges.push_back({i, j, int(rng() % 1001)});
 
   Exec exec;
-  const apsp::Plan plan = apsp::make_plan(exec, graph.vertices);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, graph.vertices);
   apsp::DistanceMatrix<Exec> dist("dist", plan.padded, plan.padded);
   apsp::fill_distance_matrix(exec, dist, graph.edges);
   apsp::floyd_warshall(exec, dist, plan);
