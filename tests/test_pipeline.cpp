@@ -8,6 +8,7 @@
 
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/ordering.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/supernodal.hpp>
 
@@ -17,7 +18,6 @@
 #include "job/sssp.hpp"
 #include "job/verify_output.hpp"
 #include "platform/backends.hpp"
-#include "platform/ordering.hpp"
 #if defined(APSP_HAVE_MPI)
 #include "platform/mpi.hpp"
 #endif

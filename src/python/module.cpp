@@ -12,6 +12,7 @@
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/ordering.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solver.hpp>
@@ -23,7 +24,6 @@
 #include "job/device_choices.hpp"
 #include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
-#include "platform/ordering.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
