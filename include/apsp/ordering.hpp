@@ -6,7 +6,8 @@
 // and exists only where apsp was built with METIS (CMake's APSP_ENABLE_METIS;
 // find_package(Apsp COMPONENTS ordering)). The application uses the same code; a build without
 // METIS compiles into the application a stand-in whose have_nested_dissection() is false, so ask
-// it before calling.
+// it before calling. A program linked with Apsp::ordering gets its rand() and srand(), as METIS
+// does: glibc's generator with a state per thread (src/platform/ordering.cpp says why).
 #pragma once
 
 #include <apsp/error.hpp>
