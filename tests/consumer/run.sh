@@ -8,7 +8,8 @@
 #   run.sh BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER KOKKOS_PREFIX GENERATOR COMPONENT...
 set -euo pipefail
 [[ $# -ge 7 ]] || {
-  echo "usage: run.sh BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER KOKKOS_PREFIX GENERATOR COMPONENT..." >&2
+  echo "usage: run.sh BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER KOKKOS_PREFIX GENERATOR" \
+    "COMPONENT..." >&2
   exit 2
 }
 build=$1 source=$2 work=$3 cxx=$4 kokkos=$5 generator=$6
