@@ -60,7 +60,7 @@ void floyd_warshall_benchmark(benchmark::State& state, const apsp::ShapeChoice& 
   const ExecSpace exec;
   apsp::ShapeRequest request;
   request.shape = shape.index;
-  const apsp::Plan plan = apsp::make_plan(exec, vertices, false, request, apsp::Distance<T>::type);
+  const apsp::Plan plan = apsp::make_plan<T>(exec, vertices, false, request);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace, T> dist(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::bench::dist"), n, n);

@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
       best[0], best[1], best[2], row_updates / best[2] * 1e-9, best[3], ordering);
 
   if (run_dense || check) {
-    const apsp::Plan plan = apsp::make_plan(exec, v);
+    const apsp::Plan plan = apsp::make_plan<T>(exec, v);
     apsp::DistanceMatrix<Exec, T> dist("dist", plan.padded, plan.padded);
     apsp::fill_distance_matrix(exec, dist, g.edges);
     exec.fence();

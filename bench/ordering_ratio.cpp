@@ -17,9 +17,9 @@
 #include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/ordering.hpp>
 
 #include "io/formats.hpp"
-#include "platform/ordering.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -32,7 +32,7 @@ Single solve_single(const apsp::Graph& g, bool negative) {
   const std::int64_t v = g.vertices;
   Single out;
   if (v == 0) return out;
-  const apsp::Plan plan = apsp::make_plan(exec, v, negative);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, v, negative);
   apsp::DistanceMatrix<ExecSpace> dist("dist", plan.padded, plan.padded);
   const auto edges = apsp::upload_edges(exec, g.edges);
   apsp::fill_distance_matrix(exec, dist, edges);

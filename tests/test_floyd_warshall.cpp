@@ -28,7 +28,7 @@ std::vector<int> solve_padded(const apsp::Graph& g, const apsp::ShapeChoice& sha
   ExecSpace exec;
   apsp::ShapeRequest request;
   request.shape = shape.index;  // -1 (a default ShapeChoice): the backend's default
-  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, false, request);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, g.vertices, false, request);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   apsp::fill_distance_matrix(exec, dist, g.edges);
@@ -281,7 +281,7 @@ TYPED_TEST(FloydWarshall, ReportsProgressUpToTheLastRound) {
     request.shape = shape.index;
     std::vector<std::pair<int, int>> calls;
     const std::int64_t n = 5 * tile;
-    const apsp::Plan plan = apsp::make_plan(exec, n, false, request);
+    const apsp::Plan plan = apsp::make_plan<int>(exec, n, false, request);
     apsp::DistanceMatrix<TypeParam> dist("dist", n, n);
     apsp::fill_distance_matrix(exec, dist, {});
     apsp::floyd_warshall(exec, dist, plan,
@@ -322,7 +322,7 @@ TYPED_TEST(FloydWarshall, RejectsAnUnavailableTileSize) {
 
 TYPED_TEST(FloydWarshall, RejectsMatricesThatDoNotFitTheTile) {
   TypeParam exec;
-  const apsp::Plan plan = apsp::make_plan(exec, 1);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, 1);
   const int tile = plan.shape.tile;
   apsp::DistanceMatrix<TypeParam> not_square("dist", tile, 2 * tile);
   try {
@@ -367,7 +367,7 @@ TYPED_TEST(FloydWarshall, LookaheadChangesNoBit) {
       for (bool negative : {false, true}) {
         apsp::ShapeRequest request;
         request.shape = shape.index;
-        const apsp::Plan plan = apsp::make_plan(exec, g.vertices, negative, request);
+        const apsp::Plan plan = apsp::make_plan<int>(exec, g.vertices, negative, request);
         const std::int64_t n = plan.padded;
         std::vector<int> results[2];
         for (bool lookahead : {false, true}) {

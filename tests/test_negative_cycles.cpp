@@ -130,7 +130,7 @@ TYPED_TEST(NegativeCycleVertex, EveryAlgorithmNamesTheSmallestOnANegativeClosedW
     ASSERT_GE(want, 0) << what;
     const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
     // Dense Floyd-Warshall, the one solver.
-    const apsp::Plan plan = apsp::make_plan(exec, v, true, {}, apsp::Distance<T>::type);
+    const apsp::Plan plan = apsp::make_plan<T>(exec, v, true);
     apsp::OneRank one;
     apsp::Solver<ExecSpace, T> dense(exec, one, plan);
     dense.check_memory({std::uint64_t(1) << 30, 0, "the test's device"}, e);

@@ -74,7 +74,7 @@ std::vector<int> solve_padded(const apsp::Graph& g, int shape, std::int64_t* n_o
   ExecSpace exec;
   apsp::ShapeRequest request;
   request.shape = shape;
-  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, true, request);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, g.vertices, true, request);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   apsp::fill_distance_matrix(exec, dist, g.edges);

@@ -2,7 +2,7 @@
 // on every shape of input, the same order for the same graph on any number of threads, and the
 // directed structure ordered as its symmetrization. Skipped in a build without METIS, where the
 // call must throw.
-#include "platform/ordering.hpp"
+#include <apsp/ordering.hpp>
 
 #include <gtest/gtest.h>
 

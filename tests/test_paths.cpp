@@ -38,7 +38,7 @@ Solved solve(const apsp::Graph& g, const apsp::ShapeChoice& shape, bool paths, b
   apsp::ShapeRequest request;
   request.shape = shape.index;
   const std::int64_t v = g.vertices;
-  const apsp::Plan plan = apsp::make_plan(exec, v, negative, request);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, v, negative, request);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   const auto edges = apsp::upload_edges(exec, g.edges);
@@ -251,7 +251,7 @@ TYPED_TEST(Paths, NegativeCycleIsFound) {
       TypeParam exec;
       apsp::ShapeRequest request;
       request.shape = shape.index;
-      const apsp::Plan plan = apsp::make_plan(exec, g.vertices, true, request);
+      const apsp::Plan plan = apsp::make_plan<int>(exec, g.vertices, true, request);
       const std::int64_t n = plan.padded;
       apsp::DistanceMatrix<TypeParam> dist("dist", n, n);
       apsp::fill_distance_matrix(exec, dist, g.edges);

@@ -8,6 +8,7 @@
 
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/ordering.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/supernodal.hpp>
 
@@ -17,7 +18,6 @@
 #include "job/sssp.hpp"
 #include "job/verify_output.hpp"
 #include "platform/backends.hpp"
-#include "platform/ordering.hpp"
 #if defined(APSP_HAVE_MPI)
 #include "platform/mpi.hpp"
 #endif
@@ -304,7 +304,7 @@ TEST(RowBlocks, FloydWarshallOnEachRanksRows) {
   const apsp::Graph g = apsp_test::random_graph(300, 0.02, 10);
   apsp::ShapeRequest request;
   request.tile = apsp::available_shapes(exec).back().tile;
-  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, false, request);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, g.vertices, false, request);
   const apsp::RowBlocks blocks{int(plan.padded / plan.shape.tile), ranks.size()};
   const std::int64_t first = std::int64_t(blocks.first(ranks.rank())) * plan.shape.tile;
   const std::int64_t count = std::int64_t(blocks.count(ranks.rank())) * plan.shape.tile;

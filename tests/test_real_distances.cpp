@@ -18,6 +18,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -54,7 +55,7 @@ std::vector<T> solve(int v, const std::vector<RealEdge>& edges, int shape, bool 
   ExecSpace exec;
   apsp::ShapeRequest request;
   request.shape = shape;
-  const apsp::Plan plan = apsp::make_plan(exec, v, negative, request, apsp::Distance<T>::type);
+  const apsp::Plan plan = apsp::make_plan<T>(exec, v, negative, request);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace, T> dist("dist", n, n);
   auto host = Kokkos::create_mirror_view(dist);
@@ -198,7 +199,7 @@ TYPED_TEST(RealDistances, PredecessorRowsOfRealWeightsAreShortestPathTrees) {
     const int v = 90;
     const auto edges = random_edges(v, 0.06, 11, false, negative);
     Exec exec;
-    const apsp::Plan plan = apsp::make_plan(exec, v, negative, {}, apsp::DistanceType::float64);
+    const apsp::Plan plan = apsp::make_plan<double>(exec, v, negative);
     const std::int64_t n = plan.padded;
     apsp::DistanceMatrix<Exec, double> dist("dist", n, n);
     Kokkos::View<RealEdge*, typename Exec::memory_space> device_edges("edges", edges.size());
@@ -249,7 +250,7 @@ bool solve_with_predecessors(int v, const std::vector<RealEdge>& edges, int rows
     negative = negative || e.weight < 0;
     largest = std::max(largest, std::fabs(e.weight));
   }
-  const apsp::Plan plan = apsp::make_plan(exec, v, negative, {}, apsp::Distance<T>::type);
+  const apsp::Plan plan = apsp::make_plan<T>(exec, v, negative);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace, T> d("dist", n, n);
   Kokkos::View<RealEdge*, typename ExecSpace::memory_space> device_edges("edges", edges.size());
@@ -386,9 +387,37 @@ TYPED_TEST(RealDistances, PathsUpToTheLargestValueAreExact) {
 
 TYPED_TEST(RealDistances, APlanForAnotherTypeIsRefused) {
   TypeParam exec;
-  const apsp::Plan plan = apsp::make_plan(exec, 10);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, 10);
   apsp::DistanceMatrix<TypeParam, double> dist("dist", plan.padded, plan.padded);
   EXPECT_THROW(apsp::floyd_warshall(exec, dist, plan), apsp::Error);
+}
+
+// make_plan takes the distance type in the call and has no default one: a plan made without it
+// would be an int32 plan that a float64 matrix refuses at run time.
+template <class ExecSpace, class = void>
+struct UntypedPlan : std::false_type {};
+template <class ExecSpace>
+struct UntypedPlan<ExecSpace, decltype(void(apsp::make_plan(ExecSpace(), std::int64_t(10))))>
+    : std::true_type {};
+static_assert(!UntypedPlan<Kokkos::DefaultHostExecutionSpace>::value,
+              "make_plan without a distance type");
+
+TYPED_TEST(RealDistances, APlanMadeForDoubleSolvesADoubleMatrix) {
+  TypeParam exec;
+  const std::vector<RealEdge> edges = {{0, 1, 0.5}, {1, 2, 0.25}, {0, 2, 1.0}};
+  const apsp::Plan plan = apsp::make_plan<double>(exec, 3);
+  EXPECT_EQ(plan.distance, apsp::DistanceType::float64);
+  apsp::DistanceMatrix<TypeParam, double> dist("dist", plan.padded, plan.padded);
+  Kokkos::View<RealEdge*, typename TypeParam::memory_space> device_edges("edges", edges.size());
+  Kokkos::deep_copy(
+      device_edges,
+      Kokkos::View<const RealEdge*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          edges.data(), edges.size()));
+  apsp::fill_distance_matrix(exec, dist, device_edges);
+  apsp::floyd_warshall(exec, dist, plan);
+  const auto d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist);
+  EXPECT_EQ(d(0, 2), 0.75);
+  EXPECT_EQ(d(2, 0), apsp::Distance<double>::infinity);
 }
 
 }  // namespace

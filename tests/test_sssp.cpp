@@ -124,7 +124,7 @@ std::vector<int> sssp_matrix(const apsp::Graph& g) {
 template <class ExecSpace>
 std::vector<int> fw_matrix(const apsp::Graph& g) {
   ExecSpace exec;
-  const apsp::Plan plan = apsp::make_plan(exec, g.vertices);
+  const apsp::Plan plan = apsp::make_plan<int>(exec, g.vertices);
   const std::int64_t n = plan.padded;
   apsp::DistanceMatrix<ExecSpace> dist("dist", n, n);
   apsp::fill_distance_matrix(exec, dist, g.edges);

@@ -188,7 +188,7 @@ struct Dense {
 template <class ExecSpace, class T>
 Dense<ExecSpace, T> dense(const apsp::Graph& g, bool negative) {
   ExecSpace exec;
-  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, negative, {}, apsp::Distance<T>::type);
+  const apsp::Plan plan = apsp::make_plan<T>(exec, g.vertices, negative);
   apsp::DistanceMatrix<ExecSpace, T> dist("dist", plan.padded, plan.padded);
   apsp::fill_distance_matrix(exec, dist, g.edges);
   apsp::floyd_warshall(exec, dist, plan);
@@ -431,7 +431,7 @@ void check_solver(const apsp::Graph& g, const std::vector<std::int32_t>& perm,
   ExecSpace exec;
   const std::int64_t v = g.vertices, e = std::int64_t(g.edges.size());
   const bool negative = apsp::weight_range(g).negative();
-  apsp::Plan plan = apsp::make_plan(exec, v, negative, {}, apsp::Distance<T>::type);
+  apsp::Plan plan = apsp::make_plan<T>(exec, v, negative);
   plan.predecessors = true;
   apsp::OneRank one;
   apsp::Solver<ExecSpace, T> dense(exec, one, plan);

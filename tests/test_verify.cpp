@@ -602,7 +602,7 @@ std::vector<double> solved(const apsp::Graph& g) {
   Exec exec;
   const bool negative =
       std::any_of(g.edges.begin(), g.edges.end(), [](const apsp::Edge& e) { return e.weight < 0; });
-  const apsp::Plan plan = apsp::make_plan(exec, g.vertices, negative, {}, apsp::Distance<T>::type);
+  const apsp::Plan plan = apsp::make_plan<T>(exec, g.vertices, negative);
   apsp::DistanceMatrix<Exec, T> d("dist", plan.padded, plan.padded);
   apsp::fill_distance_matrix(exec, d, g.edges);
   apsp::floyd_warshall(exec, d, plan);

@@ -209,7 +209,7 @@ Offsets<ExecSpace> run(const ExecSpace& exec,
   }
   for (const int g : large) {
     const std::int64_t n = offsets(g + 1) - offsets(g);
-    const Plan plan = make_plan(exec, n, Negative, {}, Distance<T>::type);
+    const Plan plan = make_plan<T>(exec, n, Negative);
     DistanceMatrix<ExecSpace, T> d(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::batched::large"), plan.padded,
         plan.padded);

@@ -7,7 +7,7 @@
 // initializes a View of 2^32 elements or more in one launch whose 32-bit index arithmetic wraps
 // (at N = 65536 it never ends; detail/index_ranges.hpp).
 //
-//   const apsp::Plan plan = apsp::make_plan(exec, graph.vertices);
+//   const apsp::Plan plan = apsp::make_plan<int>(exec, graph.vertices);
 //   apsp::DistanceMatrix<Exec> dist(Kokkos::view_alloc(Kokkos::WithoutInitializing, "dist"),
 //                                   plan.padded, plan.padded);  // the fill sets every entry
 //   apsp::fill_distance_matrix(exec, dist, graph.edges);
@@ -26,6 +26,7 @@
 #include <apsp/graph.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
+#include <apsp/shapes.hpp>
 
 #include <Kokkos_Core.hpp>
 

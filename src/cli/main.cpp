@@ -5,7 +5,6 @@
 //   apsp verify IN OUT             checks OUT against IN, every row where V x E allows
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
 // Errors: one line on stderr, exit code 2, and no output file.
-#include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/version.hpp>
@@ -28,6 +27,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -179,7 +179,8 @@ apsp::Format format_option(const std::string& value) {
 class ProgressLine {
  public:
   void operator()(const apsp::ProgressStep& step) {
-    const double elapsed = apsp::detail::seconds_since(start_);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (elapsed < printed_ + 2.0 && step.done < step.total) return;
     printed_ = elapsed;
     const double fraction = step.fraction;
@@ -190,7 +191,7 @@ class ProgressLine {
   }
 
  private:
-  apsp::detail::Clock::time_point start_ = apsp::detail::Clock::now();
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   double printed_ = 0;  // seconds after start_ of the last line
 };
 

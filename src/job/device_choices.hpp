@@ -5,6 +5,7 @@
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
 #include <apsp/plan.hpp>
+#include <apsp/shapes.hpp>
 #include <apsp/solver.hpp>
 
 #include "io/posix_files.hpp"
@@ -91,7 +92,7 @@ template <class ExecSpace>
 template <class ExecSpace>
 Plan dense_plan(const ExecSpace& exec, std::int64_t vertices, bool negative,
                 const ShapeRequest& request, DistanceType type, std::string& warning) {
-  Plan plan = make_plan(exec, vertices, negative, request, type);
+  Plan plan = make_plan(exec, type, vertices, negative, request);
   warning = detail::choose_planned_shape(exec, request, plan);
   plan.padded = padded_size(vertices, plan.shape);
   return plan;

@@ -1,5 +1,6 @@
 // The record of a run (pipeline.hpp): rates, and the JSON of --stats.
 #include <apsp/plan.hpp>
+#include <apsp/shapes.hpp>
 
 #include "io/json.hpp"
 #include "job/pipeline.hpp"

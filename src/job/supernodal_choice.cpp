@@ -2,9 +2,9 @@
 
 #include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
+#include <apsp/ordering.hpp>
 
 #include "platform/backends.hpp"
-#include "platform/ordering.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -34,7 +34,7 @@ template <class T, class ExecSpace>
 double measure(const ExecSpace& exec, int index, std::int64_t vertices, int runs) {
   ShapeRequest request;
   request.shape = index;
-  const Plan plan = make_plan(exec, vertices, false, request, Distance<T>::type);
+  const Plan plan = make_plan<T>(exec, vertices, false, request);
   const std::int64_t n = plan.padded;
   const std::uint64_t needed = matrix_bytes(n, n, sizeof(T));
   const std::uint64_t usable = detail::usable_memory(exec, 0);

@@ -1,4 +1,4 @@
-#include "platform/ordering.hpp"
+#include <apsp/ordering.hpp>
 
 #include <algorithm>
 #include <cstdint>

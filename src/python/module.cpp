@@ -13,6 +13,7 @@
 #include <apsp/error.hpp>
 #include <apsp/memory.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/ordering.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solver.hpp>
@@ -25,7 +26,6 @@
 #include "job/run_plan.hpp"
 #include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
-#include "platform/ordering.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -3,6 +3,8 @@
 # The application's folders include one way: cli, python -> job -> platform -> io (and each
 # folder itself; all of them the algorithm layer, <apsp/...>). Prints each include against that
 # order and fails when there is one, so that no circle of includes between folders comes back.
+# The command line (cli) is a user of the library like any other: it includes the public headers
+# of the algorithm layer, never its internals (<apsp/detail/...>).
 set -euo pipefail
 [[ $# -eq 1 && -d $1 ]] || { echo "usage: app_folders.sh SRC_DIR" >&2; exit 2; }
 declare -A allowed=(
@@ -27,4 +29,9 @@ if [[ $bad -ne 0 ]]; then
   echo "app_folders: the includes above go against cli, python -> job -> platform -> io" >&2
   exit 1
 fi
-echo "app_folders: every include of src/ goes cli, python -> job -> platform -> io"
+if [[ -d $1/cli ]] && grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<apsp/detail/' "$1/cli"; then
+  echo "app_folders: the command line includes the library's internals above (apsp/detail/)" >&2
+  exit 1
+fi
+echo "app_folders: every include of src/ goes cli, python -> job -> platform -> io;" \
+  "cli includes no apsp/detail/"

@@ -2,8 +2,12 @@
 // and Kumar 1998) on the graph's symmetrized structure. Floyd-Warshall is min-plus Gaussian
 // elimination, so an order that eliminates the two sides of a small vertex separator before the
 // separator keeps the updates with a finite operand within the sides (the supernodal algorithm's
-// input). A compiled part of the application layer: it links METIS, which a build may lack
-// (CMake's APSP_ENABLE_METIS); ask have_nested_dissection() before calling.
+// input). The one compiled part of the algorithm layer: its target Apsp::ordering links METIS
+// and exists only where apsp was built with METIS (CMake's APSP_ENABLE_METIS;
+// find_package(Apsp COMPONENTS ordering)). The application uses the same code; a build without
+// METIS compiles into the application a stand-in whose have_nested_dissection() is false, so ask
+// it before calling. A program linked with Apsp::ordering gets its rand() and srand(), as METIS
+// does: glibc's generator with a state per thread (src/platform/ordering.cpp says why).
 #pragma once
 
 #include <apsp/error.hpp>
