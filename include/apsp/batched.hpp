@@ -33,9 +33,9 @@
 #include <apsp/detail/staging.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
-#include <apsp/memory.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -453,8 +453,10 @@ struct BatchOptions {
   int none = no_vertex;  // no predecessor
   // The input is load_dense's (B, n, n) weights (on a device, a copy of them), not edges.
   bool dense_weights = false;
-  // Of the whole batch, for the predecessor rule (paths.hpp, Tightness).
-  WeightFacts weights;
+  // Of the whole batch, for the predecessor rule (paths.hpp, Tightness): whether every weight
+  // is a whole number, and the largest |w|.
+  bool integer_weights = true;
+  double largest_magnitude = 0;
 };
 
 }  // namespace batched
@@ -505,8 +507,8 @@ class BatchedSolver {
         value_offsets_[g] = std::int64_t(g) * largest_ * largest_;
     // Integer sums are exact, and so are their results in U: the exact rule.
     if (!std::is_integral<T>::value)
-      rule_ = tightness_for<U>(std::max<std::int64_t>(largest_, 1), options_.weights.integers,
-                               options_.weights.largest_magnitude);
+      rule_ = tightness_for<U>(std::max<std::int64_t>(largest_, 1), options_.integer_weights,
+                               options_.largest_magnitude);
   }
 
   int graphs() const { return int(sizes_.size()); }

@@ -74,14 +74,13 @@ inline std::uint64_t check_memory(Ranks& ranks, Ranks& sharing, std::int64_t ver
                             "), but the cap allows " + detail::size_text(limits.cap),
                         need, limits.cap, true, ranks_sharing, limits.host);
     if (device_need > limits.free)
-      throw MemoryError(problem + detail::size_text(device_need) + " on " + limits.device + " (" +
-                            what +
-                            (ranks_sharing > 1 ? " on each of the " +
-                                                     std::to_string(ranks_sharing) +
-                                                     " ranks sharing it"
-                                               : "") +
-                            "), but only " + detail::size_text(limits.free) + " can be used",
-                        device_need, limits.free, false, ranks_sharing, limits.host);
+      throw MemoryError(
+          problem + detail::size_text(device_need) + " on " + limits.device + " (" + what +
+              (ranks_sharing > 1
+                   ? " on each of the " + std::to_string(ranks_sharing) + " ranks sharing it"
+                   : "") +
+              "), but only " + detail::size_text(limits.free) + " can be used",
+          device_need, limits.free, false, ranks_sharing, limits.host);
     const std::uint64_t usable =
         limits.cap > 0 && limits.cap < limits.free ? limits.cap : limits.free;
     budget = usable / std::uint64_t(ranks_sharing);

@@ -44,8 +44,7 @@ RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& w
   Plan& p = run.plan;
   // Checked whichever algorithm runs: a --tile or --shape that this device cannot run is an
   // error, not silently ignored when auto picks another algorithm.
-  p = dense_plan(exec, graph.vertices, weights.negative(), request.shape, type,
-                         run.warning);
+  p = dense_plan(exec, graph.vertices, weights.negative(), request.shape, type, run.warning);
   p.predecessors = request.predecessors;
   const Algorithm asked = request.predecessors && request.algorithm == Algorithm::automatic
                               ? Algorithm::floyd_warshall

@@ -249,7 +249,8 @@ py::tuple solve_batch_in(const EdgeScan& scan, const HostArray<std::int64_t>& sr
   options.predecessors = predecessors;
   options.padded = padded;
   options.none = scipy_none;
-  options.weights = WeightFacts{scan.whole, scan.max_abs};
+  options.integer_weights = scan.whole;
+  options.largest_magnitude = scan.max_abs;
   OneRank one;
   auto solver = std::make_unique<BatchedSolver<Exec, T, U>>(Exec(), one, sizes, options);
   const std::int64_t edges = std::int64_t(scan.graph.size()) * (directed ? 1 : 2);
@@ -333,7 +334,8 @@ py::tuple solve_dense_batch_in(const HostArray<double>& weights, std::int64_t co
   options.negative_weights = negative;
   options.predecessors = predecessors;
   options.dense_weights = true;
-  options.weights = WeightFacts{whole, max_abs};
+  options.integer_weights = whole;
+  options.largest_magnitude = max_abs;
   OneRank one;
   auto solver = std::make_unique<BatchedSolver<Exec, T, double>>(
       Exec(), one, std::vector<std::int64_t>(std::size_t(count), n), options);

@@ -11,8 +11,8 @@
 // wraps Kokkos memory.
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
-#include <apsp/memory.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/ordering.hpp>
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
@@ -391,9 +391,9 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
   const std::int64_t padded = solver->plan().padded;
   const bool one_memory = host_memory<Exec>;
   // The results, and on a device a dense input's padded matrix on its way up from the host.
-  const std::uint64_t host_need = saturating_sum(
-      {results_bytes<T>(n, predecessors), one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)),
-       host_extra});
+  const std::uint64_t host_need =
+      saturating_sum({results_bytes<T>(n, predecessors),
+                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)), host_extra});
   require_memory<T>(n, 0, device_free, host_need, host_free);
   {
     py::gil_scoped_release release;
@@ -661,8 +661,7 @@ void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecess
         free = available_memory(Exec());
         host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
       });
-      const std::uint64_t need =
-          saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
+      const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
       return require_memory<T>(n, 0, free, need, host_free);
     }
     auto solver = solver_within_memory<T>(n, false, std::int64_t(edges), predecessors, host_bytes);
