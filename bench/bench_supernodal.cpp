@@ -13,6 +13,7 @@
 #include <apsp/detail/measure.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/supernodal.hpp>
+#include <apsp/supernodal_symbolic.hpp>
 
 #include "platform/backends.hpp"
 

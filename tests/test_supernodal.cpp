@@ -13,6 +13,8 @@
 #include <apsp/ranks.hpp>
 #include <apsp/solver.hpp>
 #include <apsp/supernodal.hpp>
+#include <apsp/supernodal_plan.hpp>
+#include <apsp/supernodal_symbolic.hpp>
 
 #include <gtest/gtest.h>
 
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -235,11 +238,14 @@ class Supernodal : public ::testing::Test {
   using T = typename C::value;
 
   // Supernodal against dense on g under `perm`, every way of asking for rows.
+  // `schedule` > 0: the factor closes the fronts in the schedule of that many vertices instead
+  // of the plan's (as on a device whose scratch holds fewer than plan.small_front).
   void check(const apsp::Graph& g, const std::vector<std::int32_t>& perm, const std::string& what,
-             apsp::SupernodalOptions options = {}) {
+             apsp::SupernodalOptions options = {}, int schedule = 0) {
     const bool negative = apsp::weight_range(g).negative();
     const auto reference = dense<ExecSpace, T>(g, negative);
-    const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(g.vertices, g.edges, perm, options);
+    apsp::SupernodalPlan plan = apsp::supernodal_symbolic(g.vertices, g.edges, perm, options);
+    if (schedule > 0) plan.schedule = apsp::detail::front_schedule(plan, schedule);
     ExecSpace exec;
     const auto factor = apsp::supernodal_factor<T>(exec, plan, g.edges, negative);
     ASSERT_EQ(reference.cycle >= 0, factor.negative_cycle_vertex() >= 0) << what;
@@ -383,6 +389,12 @@ TYPED_TEST(Supernodal, SmallFronts) {
       this->check(top, grid_dissection(13, 11), "cycle through the top separator, " + what,
                   options);
     }
+  // Fewer small fronts than the plan's pool expects: pooled Schur complements of large fronts.
+  apsp::SupernodalOptions twenty;
+  twenty.small_front = 20;
+  for (const int fewer : {4, 12})
+    this->check(g, grid_dissection(23, 19), "grid, the schedule of " + std::to_string(fewer),
+                twenty, fewer);
 }
 
 TYPED_TEST(Supernodal, RealWeightsWithinRounding) {
@@ -575,6 +587,197 @@ TEST(SupernodalSymbolic, PredictionsAndErrors) {
   EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1}), apsp::Error);
   EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1, 1}), apsp::Error);
   EXPECT_THROW(apsp::supernodal_symbolic(2, {{0, 2, 1}}), apsp::Error);
+}
+
+TEST(SupernodalSymbolic, ScheduleInThePlan) {
+  apsp::SupernodalOptions twenty;
+  twenty.small_front = 20;
+  const apsp::Graph g = grid(23, 19, 23, 0.05);
+  const apsp::SupernodalPlan plan =
+      apsp::supernodal_symbolic(g.vertices, g.edges, grid_dissection(23, 19), twenty);
+  const std::int64_t supernodes = plan.supernodes();
+  for (std::int64_t s = 0; s < supernodes; ++s)
+    for (std::int32_t j = plan.first[s]; j < plan.first[s + 1]; ++j)
+      EXPECT_EQ(plan.supernode_of[std::size_t(j)], s) << "column " << j;
+  // The child lists: each supernode under its parent, ascending.
+  ASSERT_EQ(std::int64_t(plan.child_start.size()), supernodes + 1);
+  std::int64_t children = 0;
+  for (std::int64_t s = 0; s < supernodes; ++s) {
+    children += plan.parent[s] >= 0;
+    for (std::int32_t k = plan.child_start[s]; k < plan.child_start[s + 1]; ++k) {
+      EXPECT_EQ(plan.parent[plan.child[std::size_t(k)]], s);
+      if (k > plan.child_start[s]) EXPECT_LT(plan.child[std::size_t(k) - 1], plan.child[k]);
+    }
+  }
+  EXPECT_EQ(std::int64_t(plan.child.size()), children);
+  // The values: C_ss, A(s,Bd), A(Bd,s) of each supernode, rows padded to 16, back to back.
+  ASSERT_EQ(std::int64_t(plan.values_start.size()), supernodes + 1);
+  EXPECT_EQ(plan.values_start[0], 0);
+  const auto pad16 = [](std::int64_t n) { return (n + 15) / 16 * 16; };
+  for (std::int64_t s = 0; s < supernodes; ++s) {
+    const std::int64_t c = plan.columns(s), b = plan.border_size(s);
+    EXPECT_EQ(plan.values_start[s + 1] - plan.values_start[s],
+              c * pad16(c) + c * pad16(b) + b * pad16(c))
+        << "supernode " << s;
+  }
+  EXPECT_EQ(std::uint64_t(plan.values_start.back()), plan.prediction.factor_values);
+  // Each level's small fronts and large ones, for the plan's limit and a smaller one: together
+  // the level in ascending ids, the small ones within the limit; the workspace holds the
+  // largest large front that leaves nothing in its front.
+  for (const int limit : {20, 16}) {
+    const apsp::SupernodalSchedule schedule =
+        limit == 20 ? plan.schedule : apsp::detail::front_schedule(plan, limit);
+    EXPECT_EQ(schedule.small_front, limit);
+    ASSERT_EQ(schedule.levels(), plan.prediction.levels);
+    std::int64_t workspace = 0, small = 0;
+    for (std::int64_t h = 0; h < schedule.levels(); ++h) {
+      std::vector<std::int32_t> level;
+      int largest = 0;
+      for (std::int64_t e = schedule.small_start[h]; e < schedule.small_start[h + 1]; ++e) {
+        const std::int32_t s = schedule.small[std::size_t(e)];
+        EXPECT_LE(plan.columns(s) + plan.border_size(s), limit);
+        largest = std::max(largest, plan.columns(s) + plan.border_size(s));
+        level.push_back(s);
+        ++small;
+      }
+      EXPECT_EQ(schedule.small_largest[std::size_t(h)], largest);
+      for (std::int64_t e = schedule.large_start[h]; e < schedule.large_start[h + 1]; ++e) {
+        const std::int32_t s = schedule.large[std::size_t(e)];
+        EXPECT_GT(plan.columns(s) + plan.border_size(s), limit);
+        if (plan.pool_offset[s] >= 0 || plan.parent[s] < 0)
+          workspace = std::max<std::int64_t>(workspace, plan.front_size(s));
+        level.push_back(s);
+      }
+      std::sort(level.begin(), level.end());
+      EXPECT_EQ(level, std::vector<std::int32_t>(plan.by_level.begin() + plan.level_start[h],
+                                                 plan.by_level.begin() + plan.level_start[h + 1]))
+          << "level " << h << ", small fronts up to " << limit;
+    }
+    EXPECT_EQ(schedule.workspace, workspace) << limit;
+    if (limit == 20) {
+      EXPECT_EQ(small, plan.prediction.small_fronts);
+      EXPECT_GT(small, 0);
+    }
+    EXPECT_GT(std::int64_t(schedule.large.size()), 0) << limit;
+  }
+}
+
+// Every field of two plans alike.
+void expect_same_plan(const apsp::SupernodalPlan& a, const apsp::SupernodalPlan& b,
+                      const std::string& what) {
+  EXPECT_EQ(a.vertices, b.vertices) << what;
+  EXPECT_EQ(a.tile, b.tile) << what;
+  EXPECT_EQ(a.perm, b.perm) << what;
+  EXPECT_EQ(a.position, b.position) << what;
+  EXPECT_EQ(a.first, b.first) << what;
+  EXPECT_EQ(a.supernode_of, b.supernode_of) << what;
+  EXPECT_EQ(a.subtree_first, b.subtree_first) << what;
+  EXPECT_EQ(a.parent, b.parent) << what;
+  EXPECT_EQ(a.child_start, b.child_start) << what;
+  EXPECT_EQ(a.child, b.child) << what;
+  EXPECT_EQ(a.border_start, b.border_start) << what;
+  EXPECT_EQ(a.border, b.border) << what;
+  EXPECT_EQ(a.relative, b.relative) << what;
+  EXPECT_EQ(a.values_start, b.values_start) << what;
+  EXPECT_EQ(a.small_front, b.small_front) << what;
+  EXPECT_EQ(a.by_level, b.by_level) << what;
+  EXPECT_EQ(a.level_start, b.level_start) << what;
+  EXPECT_EQ(a.pool_offset, b.pool_offset) << what;
+  EXPECT_EQ(a.schedule.small_front, b.schedule.small_front) << what;
+  EXPECT_EQ(a.schedule.small, b.schedule.small) << what;
+  EXPECT_EQ(a.schedule.small_start, b.schedule.small_start) << what;
+  EXPECT_EQ(a.schedule.small_largest, b.schedule.small_largest) << what;
+  EXPECT_EQ(a.schedule.large, b.schedule.large) << what;
+  EXPECT_EQ(a.schedule.large_start, b.schedule.large_start) << what;
+  EXPECT_EQ(a.schedule.workspace, b.schedule.workspace) << what;
+  const apsp::SupernodalPrediction &p = a.prediction, &q = b.prediction;
+  EXPECT_EQ(p.supernodes, q.supernodes) << what;
+  EXPECT_EQ(p.largest_supernode, q.largest_supernode) << what;
+  EXPECT_EQ(p.largest_border, q.largest_border) << what;
+  EXPECT_EQ(p.largest_front, q.largest_front) << what;
+  EXPECT_EQ(p.factor_values, q.factor_values) << what;
+  EXPECT_EQ(p.front_values, q.front_values) << what;
+  EXPECT_EQ(p.pool_values, q.pool_values) << what;
+  EXPECT_EQ(p.levels, q.levels) << what;
+  EXPECT_EQ(p.small_fronts, q.small_fronts) << what;
+  EXPECT_EQ(p.factor_updates, q.factor_updates) << what;
+  EXPECT_EQ(p.row_updates, q.row_updates) << what;
+  EXPECT_EQ(p.dense_updates, q.dense_updates) << what;
+  EXPECT_EQ(p.fill_exceeded, q.fill_exceeded) << what;
+}
+
+// Two ranks in one process: rank 0 records what it broadcasts, rank 1 receives it from the
+// record, in the same order and sizes.
+class TapeRanks final : public apsp::Ranks {
+ public:
+  TapeRanks(int rank, std::vector<std::vector<char>>& tape) : rank_(rank), tape_(tape) {}
+  int rank() const override { return rank_; }
+  int size() const override { return 2; }
+  void broadcast(void* data, std::uint64_t bytes, int root) override {
+    ASSERT_EQ(root, 0);
+    char* p = static_cast<char*>(data);
+    if (rank_ == root) {
+      tape_.emplace_back(p, p + bytes);
+      return;
+    }
+    ASSERT_LT(next_, tape_.size());
+    ASSERT_EQ(tape_[next_].size(), bytes);
+    std::copy(tape_[next_].begin(), tape_[next_].end(), p);
+    ++next_;
+  }
+  void min(std::int64_t*, int) override { FAIL() << "not a collective of broadcast_plan"; }
+  std::vector<char> gather(const void*, std::uint64_t, int) override {
+    ADD_FAILURE() << "not a collective of broadcast_plan";
+    return {};
+  }
+  std::vector<char> scatter(const void*, const std::vector<std::uint64_t>&, int, int) override {
+    ADD_FAILURE() << "not a collective of broadcast_plan";
+    return {};
+  }
+  std::unique_ptr<apsp::Ranks> split(int) override { return nullptr; }
+  std::unique_ptr<apsp::Ranks> sharing_device(int) override { return nullptr; }
+
+ private:
+  int rank_;
+  std::vector<std::vector<char>>& tape_;
+  std::size_t next_ = 0;
+};
+
+TEST(SupernodalSymbolic, PlanBroadcast) {
+  apsp::SupernodalOptions twenty;
+  twenty.small_front = 20;
+  const apsp::Graph g = grid(23, 19, 23, 0.05);
+  apsp::SupernodalOptions tiny_fill;
+  tiny_fill.max_fill = 10;
+  for (const auto& [plan, what] :
+       {std::pair{apsp::supernodal_symbolic(g.vertices, g.edges, grid_dissection(23, 19), twenty),
+                  std::string("grid")},
+        {apsp::supernodal_symbolic(g.vertices, g.edges, {}, tiny_fill), "fill exceeded"},
+        {apsp::supernodal_symbolic(0, {}), "no vertex"}}) {
+    // From bytes.
+    expect_same_plan(apsp::detail::plan_from_bytes(apsp::detail::plan_bytes(plan)), plan,
+                     what + ", from bytes");
+    // One rank: root keeps its plan.
+    apsp::OneRank one;
+    apsp::SupernodalPlan kept = plan;
+    apsp::broadcast_plan(one, kept);
+    expect_same_plan(kept, plan, what + ", one rank");
+    // Two: rank 1 starts from nothing (or another plan) and ends with rank 0's.
+    std::vector<std::vector<char>> tape;
+    TapeRanks root(0, tape), other(1, tape);
+    apsp::SupernodalPlan sent = plan, received = apsp::supernodal_symbolic(3, {{0, 1, 5}});
+    apsp::broadcast_plan(root, sent);
+    apsp::broadcast_plan(other, received);
+    expect_same_plan(sent, plan, what + ", root");
+    expect_same_plan(received, plan, what + ", rank 1");
+  }
+  // Bytes cut short or followed by more are refused.
+  std::vector<char> bytes = apsp::detail::plan_bytes(
+      apsp::supernodal_symbolic(g.vertices, g.edges, grid_dissection(23, 19), twenty));
+  bytes.push_back(0);
+  EXPECT_THROW(apsp::detail::plan_from_bytes(bytes), apsp::Error);
+  bytes.resize(bytes.size() / 2);
+  EXPECT_THROW(apsp::detail::plan_from_bytes(bytes), apsp::Error);
 }
 
 }  // namespace

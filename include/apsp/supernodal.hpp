@@ -11,8 +11,9 @@
 //   apsp::DistanceMatrix<Exec, T> rows("rows", count, graph.vertices);
 //   apsp::supernodal_rows(exec, factor, first, rows);  // rows [first, first + count)
 //
-//   1. symbolic (host, detail/supernodal_symbolic.hpp): the elimination tree of the permuted
-//      symmetrized structure, supernodes, their borders Bd(s), the predictions;
+//   1. symbolic (host, supernodal_symbolic.hpp): the elimination tree of the permuted
+//      symmetrized structure, supernodes, their borders Bd(s), the factor's schedule, the
+//      predictions;
 //   2. factor: each supernode's front F = s u Bd(s) (its original edges and its children's
 //      Schur complements) goes through one Floyd-Warshall round with pivot block s: closure of
 //      A(s,s), the panels A(s,Bd), A(Bd,s), the Schur complement A(Bd,Bd). A(s,s), the panels
@@ -36,7 +37,6 @@
 #include <apsp/detail/blocked_rounds.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/supernodal_kernels.hpp>
-#include <apsp/detail/supernodal_symbolic.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/memory.hpp>
@@ -45,6 +45,7 @@
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/solver.hpp>
+#include <apsp/supernodal_symbolic.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -115,8 +116,7 @@ struct FrontEdges {
 // The edges go to their supernode's bucket (a counting pass), then each bucket is sorted by
 // position, then weight: small sorts instead of one of every edge.
 template <class T>
-FrontEdges<T> front_edges(const SupernodalPlan& plan, const std::vector<Edge>& edges,
-                          const std::vector<std::int32_t>& supernode_of) {
+FrontEdges<T> front_edges(const SupernodalPlan& plan, const std::vector<Edge>& edges) {
   const std::size_t supernodes = std::size_t(plan.supernodes());
   const auto local = [&](std::int32_t s, std::int32_t v) {
     if (v < plan.first[s + 1]) return v - plan.first[s];
@@ -129,7 +129,7 @@ FrontEdges<T> front_edges(const SupernodalPlan& plan, const std::vector<Edge>& e
   for (std::size_t e = 0; e < edges.size(); ++e) {
     const std::int32_t a = plan.position[std::size_t(edges[e].src)],
                        b = plan.position[std::size_t(edges[e].dst)];
-    owner[e] = supernode_of[std::size_t(std::min(a, b))];
+    owner[e] = plan.supernode_of[std::size_t(std::min(a, b))];
     ++bucket[std::size_t(owner[e]) + 1];
   }
   for (std::size_t s = 0; s < supernodes; ++s)
@@ -161,11 +161,195 @@ FrontEdges<T> front_edges(const SupernodalPlan& plan, const std::vector<Edge>& e
   return out;
 }
 
+// The index of the backend's tile shape of this tile (the blocked kernels' fronts are padded to
+// the plan's tile). Throws ShapeError when there is none.
+template <class ExecSpace, class T>
+int front_shape_index(const ExecSpace& exec, int tile) {
+  for (const ShapeChoice& shape : available_shapes<ExecSpace, T>(exec))
+    if (shape.tile == tile) return shape.index;
+  throw ShapeError("supernodal: no tile shape of " + std::to_string(tile) + " on " +
+                   ExecSpace::name() + " for " + distance_type_name(Distance<T>::type) +
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+                   " (tile " + std::to_string(tile) +
+                   " is not compiled into this build: APSP_CHECK_INSTANTIATIONS=minimal)"
+#else
+                   ""
+#endif
+  );
+}
+
+// The fronts of one factor on the device, closed in a schedule's order: each level's small fronts
+// in one launch (SmallFronts), then its large ones one at a time by the blocked kernels. A Schur
+// complement waits for its parent in the pool (small borders) or in its own front; the large
+// fronts that leave nothing in their front share one workspace.
+template <class ExecSpace, class T>
+class FactorFronts {
+ public:
+  using memory_space = typename ExecSpace::memory_space;
+  using Front = Kokkos::View<T*, memory_space>;
+  template <class X>
+  using ids = Kokkos::View<const X*, memory_space>;
+
+  // The schedule's and the plan's metadata go to the device at once, for every level.
+  FactorFronts(const ExecSpace& exec, const SupernodalPlan& plan,
+               const SupernodalSchedule& schedule, const std::vector<Edge>& edges,
+               const SupernodeViews<memory_space>& views, T* values)
+      : exec_(exec), plan_(plan), schedule_(schedule), views_(views), values_(values) {
+    FrontEdges<T> host = front_edges<T>(plan, edges);
+    edge_at_ = to_device(exec, host.at, "apsp::supernodal::edge_at");
+    weight_ = to_device(exec, host.weight, "apsp::supernodal::edge_weight");
+    relative_ = to_device(exec, plan.relative, "apsp::supernodal::relative");
+    small_ = to_device(exec, schedule.small, "apsp::supernodal::small");
+    child_start_ = to_device(exec, plan.child_start, "apsp::supernodal::child_start");
+    child_ = to_device(exec, plan.child, "apsp::supernodal::children");
+    pool_offset_ = to_device(exec, plan.pool_offset, "apsp::supernodal::pool_at");
+    edge_start_ = to_device(exec, host.start, "apsp::supernodal::edge_start");
+    edge_start_host_ = std::move(host.start);
+    pool_ = Front(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::pool"),
+                  plan.prediction.pool_values);
+    workspace_ =
+        Front(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::workspace"),
+              schedule.workspace * schedule.workspace);
+    fronts_.resize(std::size_t(plan.supernodes()));
+  }
+
+  // Every front, level by level, with the blocked kernels of Shape and Relax's arithmetic.
+  template <class Shape, class Relax>
+  void close() {
+    SmallFronts<ExecSpace, Relax> small = small_fronts<Relax>();
+    for (std::int64_t h = 0; h < schedule_.levels(); ++h) {
+      small.from = schedule_.small_start[std::size_t(h)];
+      const std::int64_t count = schedule_.small_start[std::size_t(h) + 1] - small.from;
+      if (count > 0) small.launch(exec_, int(count), schedule_.small_largest[std::size_t(h)]);
+      for (std::int64_t e = schedule_.large_start[std::size_t(h)];
+           e < schedule_.large_start[std::size_t(h) + 1]; ++e)
+        close_large_front<Shape, Relax>(schedule_.large[std::size_t(e)]);
+    }
+  }
+
+ private:
+  // The small fronts' kernel, for any level (its range: SmallFronts::from and the count).
+  template <class Relax>
+  SmallFronts<ExecSpace, Relax> small_fronts() const {
+    SmallFronts<ExecSpace, Relax> small;
+    small.supernode = small_;
+    small.tile = plan_.tile;
+    small.first = views_.first;
+    small.child_start = child_start_;
+    small.child = child_;
+    small.relative = relative_;
+    small.edge_at = edge_at_;
+    small.border_start = views_.border_start;
+    small.values_start = views_.values_start;
+    small.pool_offset = pool_offset_;
+    small.edge_start = edge_start_;
+    small.weight = weight_;
+    small.values = values_;
+    small.pool = pool_.data();
+    return small;
+  }
+
+  // One large front: assembled, one Floyd-Warshall round per pivot tile of its columns, its
+  // factor kept and its Schur complement placed for the parent.
+  template <class Shape, class Relax>
+  void close_large_front(std::int32_t s) {
+    const int c = plan_.columns(s), b = plan_.border_size(s);
+    const std::int64_t size = plan_.front_size(s), offset = plan_.padded(c);
+    const Front front = assemble_front(s);
+    const int tiles = int(size / Shape::tile);
+    BlockedRounds<ExecSpace, Shape, Relax> rounds(exec_, front.data(), 0, tiles, tiles);
+    for (int r = 0; r < offset / Shape::tile; ++r)
+      rounds.round(r, SharedPivotRows{});
+    keep_factor(exec_, front.data(), size, offset, c, b, values_ + plan_.values_start[s]);
+    place_schur_complement(s, front);
+  }
+
+  // A front whose Schur complement is not pooled stays alive until its parent has added it.
+  bool keeps_front(std::int32_t s) const { return !plan_.pooled(s) && plan_.border_size(s) > 0; }
+
+  // The front of s: its own memory where it stays alive, else the workspace; its original edges,
+  // then each child's Schur complement by extend-add (a kept child front is freed once added).
+  Front assemble_front(std::int32_t s) {
+    const std::int64_t size = plan_.front_size(s);
+    const Front front =
+        keeps_front(s)
+            ? Front(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::front"),
+                    size * size)
+            : workspace_;
+    assemble_edges(exec_, front.data(), size, edge_at_, weight_, edge_start_host_[s],
+                   edge_start_host_[s + 1]);
+    for (std::int32_t k = plan_.child_start[s]; k < plan_.child_start[s + 1]; ++k) {
+      const std::int32_t child = plan_.child[std::size_t(k)];
+      const std::int64_t child_border = plan_.border_size(child);
+      if (plan_.pooled(child)) {
+        extend_add(exec_, front.data(), size, pool_.data() + plan_.pool_offset[child], child_border,
+                   0, relative_, plan_.border_start[child], child_border);
+      } else {
+        extend_add(exec_, front.data(), size, fronts_[std::size_t(child)].data(),
+                   plan_.front_size(child), plan_.padded(plan_.columns(child)), relative_,
+                   plan_.border_start[child], child_border);
+        fronts_[std::size_t(child)] = Front();
+      }
+    }
+    return front;
+  }
+
+  // The Schur complement of a closed front where its parent finds it: the front kept, or its
+  // border block into the pool (a root has none).
+  void place_schur_complement(std::int32_t s, const Front& front) {
+    const int b = plan_.border_size(s);
+    if (keeps_front(s))
+      fronts_[std::size_t(s)] = front;
+    else if (b > 0)
+      schur_to_pool(exec_, front.data(), plan_.front_size(s), plan_.padded(plan_.columns(s)), b,
+                    pool_.data() + plan_.pool_offset[s]);
+  }
+
+  ExecSpace exec_;
+  const SupernodalPlan& plan_;
+  const SupernodalSchedule& schedule_;
+  SupernodeViews<memory_space> views_;
+  T* values_;
+  ids<std::int32_t> edge_at_, relative_, small_, child_start_, child_;
+  ids<T> weight_;
+  ids<std::int64_t> pool_offset_, edge_start_;
+  std::vector<std::int64_t> edge_start_host_;
+  Front pool_, workspace_;
+  std::vector<Front> fronts_;  // the kept fronts, until their parent has added them
+};
+
+// The smallest user vertex whose factor diagonal is negative (a negative cycle has its highest
+// vertex there), or -1.
+template <class ExecSpace, class T>
+std::int64_t negative_diagonal_vertex(
+    const ExecSpace& exec, const SupernodalPlan& plan,
+    const SupernodeViews<typename ExecSpace::memory_space>& views,
+    const Kokkos::View<T*, typename ExecSpace::memory_space>& values) {
+  const auto perm = to_device(exec, plan.perm, "apsp::supernodal::perm");
+  const auto first = views.first;
+  const auto start = views.values_start;
+  const std::int64_t vertices = plan.vertices;
+  std::int64_t found = vertices;
+  Kokkos::parallel_reduce(
+      "apsp::supernodal::negative_cycle",
+      Kokkos::RangePolicy<ExecSpace>(exec, 0, int(plan.supernodes())),
+      KOKKOS_LAMBDA(int s, std::int64_t& smallest) {
+        const int c = first(s + 1) - first(s), ldc = factor_ld(c);
+        for (int k = 0; k < c; ++k)
+          if (values(start(s) + std::int64_t(k) * ldc + k) < T(0) && perm(first(s) + k) < smallest)
+            smallest = perm(first(s) + k);
+      },
+      Kokkos::Min<std::int64_t>(found));
+  return found < vertices ? found : -1;
+}
+
 }  // namespace detail
 
 // The numeric factor (phase A). `edges` are the graph's (user numbering); negative_weights
 // selects the signed arithmetic (required when some weight is negative). The fronts are closed
-// with the backend's tile shape of plan.tile. Throws apsp::Error when no shape has that tile.
+// with the backend's tile shape of plan.tile, in the plan's schedule, or where a team's scratch
+// on this device holds fewer vertices than plan.small_front, in the schedule of what it holds.
+// Throws apsp::Error when no shape has that tile.
 template <class T, class ExecSpace>
 SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const SupernodalPlan& plan,
                                                  const std::vector<Edge>& edges,
@@ -175,187 +359,36 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
   SupernodalFactor<ExecSpace, T> factor;
   factor.plan_ = plan;
   factor.negative_ = negative_weights;
-  const std::int64_t supernodes = plan.supernodes();
-
-  std::vector<std::int32_t> supernode_of(static_cast<std::size_t>(plan.vertices));
-  std::vector<std::int64_t> values_start(std::size_t(supernodes) + 1, 0);
-  for (std::int64_t s = 0; s < supernodes; ++s) {
-    for (std::int32_t j = plan.first[s]; j < plan.first[s + 1]; ++j)
-      supernode_of[std::size_t(j)] = std::int32_t(s);
-    const int c = plan.columns(s), b = plan.border_size(s);
-    values_start[s + 1] = values_start[s] + std::int64_t(c + b) * detail::factor_ld(c) +
-                          std::int64_t(c) * detail::factor_ld(b);
-  }
   auto& views = factor.views_;
   views.first = detail::to_device(exec, plan.first, "apsp::supernodal::first");
   views.subtree_first = detail::to_device(exec, plan.subtree_first, "apsp::supernodal::subtree");
   views.border = detail::to_device(exec, plan.border, "apsp::supernodal::border");
   views.border_start = detail::to_device(exec, plan.border_start, "apsp::supernodal::border_start");
-  views.values_start = detail::to_device(exec, values_start, "apsp::supernodal::values_start");
-  views.supernodes = std::int32_t(supernodes);
+  views.values_start = detail::to_device(exec, plan.values_start, "apsp::supernodal::values_start");
+  views.supernodes = std::int32_t(plan.supernodes());
   factor.position_ = detail::to_device(exec, plan.position, "apsp::supernodal::position");
   factor.values_ = Kokkos::View<T*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::factor"),
-      values_start.back());
-  if (supernodes == 0) return factor;
+      plan.values_start.empty() ? 0 : plan.values_start.back());
+  if (plan.supernodes() == 0) return factor;
 
-  const detail::FrontEdges<T> host_edges = detail::front_edges<T>(plan, edges, supernode_of);
-  const auto edge_at = detail::to_device(exec, host_edges.at, "apsp::supernodal::edge_at");
-  const auto weight = detail::to_device(exec, host_edges.weight, "apsp::supernodal::edge_weight");
-  const auto relative = detail::to_device(exec, plan.relative, "apsp::supernodal::relative");
-
-  int shape_index = -1;
-  for (const ShapeChoice& shape : available_shapes<ExecSpace, T>(exec))
-    if (shape.tile == plan.tile) {
-      shape_index = shape.index;
-      break;
-    }
-  if (shape_index < 0)
-    throw ShapeError("supernodal: no tile shape of " + std::to_string(plan.tile) + " on " +
-                     ExecSpace::name() + " for " + distance_type_name(Distance<T>::type) +
-#if defined(APSP_MINIMAL_INSTANTIATIONS)
-                     " (tile " + std::to_string(plan.tile) +
-                     " is not compiled into this build: APSP_CHECK_INSTANTIATIONS=minimal)"
-#else
-                     ""
-#endif
-    );
-
-  // The schedule (plan.by_level): each level's small fronts in one launch (SmallFronts), then its
-  // other fronts one at a time by the blocked kernels. A small front needs a team's scratch:
-  // the plan's limit, or less where the device's scratch holds less. The metadata of every
-  // level goes to the device at once.
+  const int shape_index = detail::front_shape_index<ExecSpace, T>(exec, plan.tile);
+  // A small front needs a team's scratch: the plan's schedule, or one for what the device holds.
   const int small =
       std::min(plan.small_front,
                detail::SmallFronts<ExecSpace, detail::PlainRelaxation<T>>::largest_front());
-  const std::int64_t levels = std::int64_t(plan.level_start.size()) - 1;
-  std::vector<std::int32_t> small_ids, child_start(std::size_t(supernodes) + 1, 0), child_list;
-  std::vector<std::int64_t> small_start(std::size_t(levels) + 1, 0);
-  std::vector<int> small_largest(static_cast<std::size_t>(levels), 0);
-  std::int64_t workspace_size = 0;
-  const auto front_of = [&](std::int64_t s) { return plan.columns(s) + plan.border_size(s); };
-  for (std::int64_t h = 0; h < levels; ++h) {
-    for (std::int64_t e = plan.level_start[h]; e < plan.level_start[h + 1]; ++e) {
-      const std::int32_t s = plan.by_level[std::size_t(e)];
-      if (front_of(s) <= small) {
-        small_ids.push_back(s);
-        small_largest[std::size_t(h)] = std::max(small_largest[std::size_t(h)], front_of(s));
-      } else if (plan.pool_offset[s] >= 0 || plan.parent[s] < 0) {
-        workspace_size = std::max<std::int64_t>(workspace_size, plan.front_size(s));
-      }
-    }
-    small_start[std::size_t(h) + 1] = std::int64_t(small_ids.size());
-  }
-  for (std::int64_t s = 0; s < supernodes; ++s)
-    if (plan.parent[s] >= 0) ++child_start[std::size_t(plan.parent[s]) + 1];
-  for (std::int64_t s = 0; s < supernodes; ++s)
-    child_start[std::size_t(s) + 1] += child_start[std::size_t(s)];
-  child_list.resize(std::size_t(child_start.back()));
-  {
-    std::vector<std::int32_t> at(child_start.begin(), child_start.end() - 1);
-    for (std::int64_t s = 0; s < supernodes; ++s)
-      if (plan.parent[s] >= 0)
-        child_list[std::size_t(at[std::size_t(plan.parent[s])]++)] = std::int32_t(s);
-  }
-  const auto small_device = detail::to_device(exec, small_ids, "apsp::supernodal::small");
-  const auto child_start_device =
-      detail::to_device(exec, child_start, "apsp::supernodal::child_start");
-  const auto child_device = detail::to_device(exec, child_list, "apsp::supernodal::children");
-  const auto pool_offset = detail::to_device(exec, plan.pool_offset, "apsp::supernodal::pool_at");
-  const auto edge_start = detail::to_device(exec, host_edges.start, "apsp::supernodal::edge_start");
-  using Front = Kokkos::View<T*, memory_space>;
-  const Front pool(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::pool"),
-                   plan.prediction.pool_values);
-  const Front workspace(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::workspace"),
-      workspace_size * workspace_size);
-  // Fronts whose Schur complement is not in the pool, until their parent has added it.
-  std::vector<Front> fronts(static_cast<std::size_t>(supernodes));
-
-  detail::visit_shape(
-      typename detail::ShapeTable<ExecSpace, T>::type{}, shape_index, [&](auto shape) {
-        using Shape = decltype(shape);
-        detail::visit_relaxation<T>(negative_weights, [&](auto relax) {
-          using Relax = decltype(relax);
-          detail::SmallFronts<ExecSpace, Relax> batch;
-          batch.supernode = small_device;
-          batch.tile = plan.tile;
-          batch.first = views.first;
-          batch.child_start = child_start_device;
-          batch.child = child_device;
-          batch.relative = relative;
-          batch.edge_at = edge_at;
-          batch.border_start = views.border_start;
-          batch.values_start = views.values_start;
-          batch.pool_offset = pool_offset;
-          batch.edge_start = edge_start;
-          batch.weight = weight;
-          batch.values = factor.values_.data();
-          batch.pool = pool.data();
-          for (std::int64_t h = 0; h < levels; ++h) {
-            batch.from = small_start[std::size_t(h)];
-            const std::int64_t count = small_start[std::size_t(h) + 1] - batch.from;
-            if (count > 0) batch.launch(exec, int(count), small_largest[std::size_t(h)]);
-            for (std::int64_t e = plan.level_start[h]; e < plan.level_start[h + 1]; ++e) {
-              const std::int32_t s = plan.by_level[std::size_t(e)];
-              if (front_of(s) <= small) continue;
-              const int c = plan.columns(s), b = plan.border_size(s);
-              const std::int64_t size = plan.front_size(s), offset = plan.padded(c);
-              const bool keep = plan.pool_offset[s] < 0 && b > 0;
-              const Front front = keep ? Front(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                                  "apsp::supernodal::front"),
-                                               size * size)
-                                       : workspace;
-              detail::assemble_edges(exec, front.data(), size, edge_at, weight, host_edges.start[s],
-                                     host_edges.start[s + 1]);
-              for (std::int32_t k = child_start[s]; k < child_start[s + 1]; ++k) {
-                const std::int32_t child = child_list[std::size_t(k)];
-                const std::int64_t child_border = plan.border_size(child);
-                if (plan.pool_offset[child] >= 0) {
-                  detail::extend_add(exec, front.data(), size,
-                                     pool.data() + plan.pool_offset[child], child_border, 0,
-                                     relative, plan.border_start[child], child_border);
-                } else {
-                  detail::extend_add(exec, front.data(), size, fronts[std::size_t(child)].data(),
-                                     plan.front_size(child), plan.padded(plan.columns(child)),
-                                     relative, plan.border_start[child], child_border);
-                  fronts[std::size_t(child)] = Front();
-                }
-              }
-              const int tiles = int(size / Shape::tile);
-              detail::BlockedRounds<ExecSpace, Shape, Relax> rounds(exec, front.data(), 0, tiles,
-                                                                    tiles);
-              for (int r = 0; r < offset / Shape::tile; ++r)
-                rounds.round(r, detail::SharedPivotRows{});
-              detail::keep_factor(exec, front.data(), size, offset, c, b,
-                                  factor.values_.data() + values_start[s]);
-              if (keep)
-                fronts[std::size_t(s)] = front;
-              else if (b > 0)
-                detail::schur_to_pool(exec, front.data(), size, offset, b,
-                                      pool.data() + plan.pool_offset[s]);
-            }
-          }
-        });
-      });
-
-  // The negative-cycle check: the smallest user vertex with a negative factor diagonal.
-  const auto perm = detail::to_device(exec, plan.perm, "apsp::supernodal::perm");
-  const auto first = views.first;
-  const auto start = views.values_start;
-  const auto values = factor.values_;
-  const std::int64_t vertices = plan.vertices;
-  std::int64_t found = vertices;
-  Kokkos::parallel_reduce(
-      "apsp::supernodal::negative_cycle", Kokkos::RangePolicy<ExecSpace>(exec, 0, int(supernodes)),
-      KOKKOS_LAMBDA(int s, std::int64_t& smallest) {
-        const int c = first(s + 1) - first(s), ldc = detail::factor_ld(c);
-        for (int k = 0; k < c; ++k)
-          if (values(start(s) + std::int64_t(k) * ldc + k) < T(0) && perm(first(s) + k) < smallest)
-            smallest = perm(first(s) + k);
-      },
-      Kokkos::Min<std::int64_t>(found));
-  factor.cycle_ = found < vertices ? found : -1;
+  const SupernodalSchedule device_schedule =
+      small < plan.small_front ? detail::front_schedule(plan, small) : SupernodalSchedule{};
+  detail::FactorFronts<ExecSpace, T> fronts(
+      exec, plan, small < plan.small_front ? device_schedule : plan.schedule, edges, views,
+      factor.values_.data());
+  detail::visit_shape(typename detail::ShapeTable<ExecSpace, T>::type{}, shape_index,
+                      [&](auto shape) {
+                        detail::visit_relaxation<T>(negative_weights, [&](auto relax) {
+                          fronts.template close<decltype(shape), decltype(relax)>();
+                        });
+                      });
+  factor.cycle_ = detail::negative_diagonal_vertex(exec, plan, views, factor.values_);
   return factor;
 }
 

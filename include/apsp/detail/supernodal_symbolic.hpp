@@ -1,26 +1,14 @@
-// The symbolic phase of supernodal Floyd-Warshall (supernodal.hpp), on the host: everything the
-// numeric phases need from the structure alone, and what they will cost.
-//
-// Floyd-Warshall is Gaussian elimination in the (min, +) semiring, so the fill of sparse
-// Cholesky on the symmetrized structure bounds where finite values can appear (George & Liu,
-// "Computer solution of large sparse positive definite systems", 1981; the supernodal APSP of
-// Sao, Kannan, Gera, Vuduc, PPoPP 2020). The steps, as in sparse Cholesky codes:
-//   1. the elimination tree of the permuted symmetrized structure (Liu's algorithm with path
-//      compression: J. Liu, "The role of elimination trees in sparse factorization", 1990);
-//   2. its postorder, composed with the caller's permutation: every subtree becomes a contiguous
-//      range of indices that ends at its root, which changes no fill;
-//   3. the column counts |struct(L(:,j))|, merging the children's structures in postorder;
-//   4. supernodes: small subtrees whole, chains of the tree merged while the explicit
-//      infinities they add stay few
-//      (relaxed amalgamation: fundamental supernodes add none, small fronts cost launches);
-//   5. the border Bd(s) of each supernode: the later vertices adjacent to its subtree in the
-//      filled graph (= struct of its last column), and where each lands in its parent's front;
-//   6. the factor's schedule: the supernodes by height in the tree (those of one height are
-//      independent), and where each small Schur complement waits for its parent (the pool).
+// The steps of the symbolic phase of supernodal Floyd-Warshall (supernodal_symbolic.hpp), on
+// the host, in the order the phase runs them: the structure alone decides where finite values
+// can appear (the fill of sparse Cholesky on the symmetrized structure: George & Liu, "Computer
+// solution of large sparse positive definite systems", 1981), which columns go together, where
+// each supernode's Schur complement goes, in which order the factor closes the fronts, and what
+// it will all cost (Sao, Kannan, Gera, Vuduc, PPoPP 2020).
 #pragma once
 
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/supernodal_plan.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -31,80 +19,6 @@
 #include <vector>
 
 namespace apsp {
-
-// What the symbolic phase is told: the tile the fronts are padded to (0: 32, which every
-// backend's table has), how far supernodes are merged and which fronts count as small.
-struct SupernodalOptions {
-  int tile = 0;
-  // Fronts of at most this many vertices (columns + border, unpadded; a multiple of 4) are closed
-  // a tree level at a time, one team each in scratch, where the device's scratch holds them
-  // (supernodal.hpp); Schur complements of borders up to this size wait in one pool. 0: none,
-  // every front through the blocked kernels.
-  int small_front = 128;
-  int small_supernode = 16;       // chains merged up to this many columns whatever they add
-  double relaxed_fraction = 0.1;  // ... and beyond it while the added infinities stay below this
-                                  // fraction of the merged supernode's values
-  int small_subtree = 32;         // a subtree of at most this many columns is one supernode
-  // Stop once the factor's structure (the fill, entries below the diagonal) passes this many
-  // entries, 0: never. A caller that only wants the plan where the fill is small bounds the
-  // symbolic phase's own time and memory this way (a random graph fills in almost densely).
-  double max_fill = 0;
-};
-
-// Predictions of the symbolic phase, before any numeric work (values: distances of the type
-// the numeric phase uses; bytes = values x sizeof(T)).
-struct SupernodalPrediction {
-  std::int64_t supernodes = 0;
-  std::int64_t largest_supernode = 0;  // columns
-  std::int64_t largest_border = 0;     // |Bd(s)|
-  std::int64_t largest_front = 0;      // padded front size
-  std::uint64_t factor_values = 0;     // the factor kept for the rows: sum |s| (|s| + 2 |Bd(s)|),
-                                       // rows padded to whole vectors
-  std::uint64_t front_values = 0;      // peak of the fronts alive at once during the factor, the
-                                       // pool and the workspace of the blocked kernels included
-  std::uint64_t pool_values = 0;       // the pool: the Schur complements of borders of at most
-                                       // small_front vertices, b x b each
-  std::int64_t levels = 0;             // heights in the supernodal tree (the factor's steps)
-  std::int64_t small_fronts = 0;       // supernodes whose front is small (c + b <= small_front)
-  double factor_updates = 0;           // min-plus updates of the factor, padding included
-  double row_updates = 0;              // ... of all V rows (both passes)
-  double dense_updates = 0;            // V^3: dense Floyd-Warshall
-  bool fill_exceeded = false;          // stopped at SupernodalOptions::max_fill: no plan
-  double updates() const { return factor_updates + row_updates; }
-};
-
-// The result of the symbolic phase. Vertices are numbered in the plan's order: vertex `new` is
-// the user's perm[new]; position[old] = new. Supernode s holds the columns
-// [first[s], first[s + 1]); its subtree the columns [subtree_first[s], first[s + 1]).
-struct SupernodalPlan {
-  std::int64_t vertices = 0;
-  int tile = 32;
-  std::vector<std::int32_t> perm;
-  std::vector<std::int32_t> position;
-  std::vector<std::int32_t> first;          // S + 1
-  std::vector<std::int32_t> subtree_first;  // S
-  std::vector<std::int32_t> parent;         // S, -1 at roots
-  std::vector<std::int64_t> border_start;   // S + 1, into border
-  std::vector<std::int32_t> border;         // Bd(s), ascending, plan numbering
-  std::vector<std::int32_t> relative;       // per border entry: its row in the parent's front
-  // The factor's schedule: supernodes by height (leaves 0, a parent one above its highest
-  // child), ascending ids within a height: level h is by_level[level_start[h] ..
-  // level_start[h + 1]). pool_offset[s]: where supernode s leaves its Schur complement (b x b,
-  // row-major) in the pool, or -1 (no border, or more than small_front vertices: its front stays).
-  int small_front = 0;
-  std::vector<std::int32_t> by_level;     // S
-  std::vector<std::int64_t> level_start;  // levels + 1
-  std::vector<std::int64_t> pool_offset;  // S
-  SupernodalPrediction prediction;
-
-  std::int64_t supernodes() const { return std::int64_t(parent.size()); }
-  int columns(std::int64_t s) const { return first[s + 1] - first[s]; }
-  int border_size(std::int64_t s) const { return int(border_start[s + 1] - border_start[s]); }
-  // A front is its supernode's columns, then its border, each padded to the tile.
-  int padded(int n) const { return (n + tile - 1) / tile * tile; }
-  int front_size(std::int64_t s) const { return padded(columns(s)) + padded(border_size(s)); }
-};
-
 namespace detail {
 
 // Rows of the factor are padded to this many values, so that the rows' kernels run whole host
@@ -193,9 +107,9 @@ inline std::vector<std::int32_t> tree_postorder(const std::vector<std::int32_t>&
   return order;
 }
 
-// |struct(L(:,j))| for every column (parent[j] > j: postorder): the column's later neighbours and
-// its children's structures, less itself. A child's structure is freed once its parent has it.
-// Empty once their sum passes max_fill (> 0).
+// Step 3: |struct(L(:,j))| for every column (parent[j] > j: postorder): the column's later
+// neighbours and its children's structures, less itself. A child's structure is freed once its
+// parent has it. Empty once their sum passes max_fill (> 0).
 inline std::vector<std::int32_t> column_counts(std::int64_t vertices, const Adjacency& g,
                                                const std::vector<std::int32_t>& parent,
                                                double max_fill = 0) {
@@ -231,16 +145,12 @@ inline std::vector<std::int32_t> column_counts(std::int64_t vertices, const Adja
   return counts;
 }
 
-}  // namespace detail
-
-// The symbolic phase: V vertices, the edges (directed or not: the structure is symmetrized) and
-// a fill-reducing permutation, perm[new] = old (empty: the identity). Every permutation gives
-// exact results; a nested-dissection one gives small fronts. Throws apsp::Error on a bad
-// permutation or edge.
-inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vector<Edge>& edges,
-                                          const std::vector<std::int32_t>& perm = {},
-                                          const SupernodalOptions& options = {}) {
-  using detail::factor_ld;
+// The caller's order, checked with the options and the edges: perm[new] = old, or the identity
+// where perm is empty.
+inline std::vector<std::int32_t> checked_order(std::int64_t vertices,
+                                               const std::vector<Edge>& edges,
+                                               const std::vector<std::int32_t>& perm,
+                                               const SupernodalOptions& options) {
   if (vertices < 0 || vertices > INT32_MAX)
     throw Error("supernodal: V = " + std::to_string(vertices) + " is out of range");
   if (options.tile < 0 || options.tile % 4 != 0)
@@ -249,13 +159,7 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
     throw Error("supernodal: small_front " + std::to_string(options.small_front) +
                 " is not a multiple of 4");
   const std::size_t n = std::size_t(vertices);
-  SupernodalPlan plan;
-  plan.vertices = vertices;
-  plan.tile = options.tile > 0 ? options.tile : 32;
-  plan.small_front = options.small_front;
-
-  // The caller's order, checked.
-  std::vector<std::int32_t> given(n), given_position(n, -1);
+  std::vector<std::int32_t> given(n), seen(n, 0);
   if (perm.empty()) {
     for (std::size_t v = 0; v < n; ++v)
       given[v] = std::int32_t(v);
@@ -267,69 +171,83 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
   }
   for (std::size_t k = 0; k < n; ++k) {
     const std::int32_t v = given[k];
-    if (v < 0 || std::size_t(v) >= n || given_position[std::size_t(v)] >= 0)
+    if (v < 0 || std::size_t(v) >= n || seen[std::size_t(v)])
       throw Error("supernodal: the permutation is not one of 0 .. V - 1 (entry " +
                   std::to_string(k) + ": " + std::to_string(v) + ")");
-    given_position[std::size_t(v)] = std::int32_t(k);
+    seen[std::size_t(v)] = 1;
   }
   for (std::size_t e = 0; e < edges.size(); ++e)
     if (edges[e].src < 0 || edges[e].src >= vertices || edges[e].dst < 0 ||
         edges[e].dst >= vertices)
       throw Error("supernodal: edge " + std::to_string(e) + " has a vertex outside [0, " +
                   std::to_string(vertices) + ")");
+  return given;
+}
 
-  // 1-2. Tree, postorder, the plan's numbering.
-  const detail::Adjacency given_graph =
-      detail::symmetric_structure(vertices, edges, given_position);
-  const std::vector<std::int32_t> given_parent = detail::elimination_tree(vertices, given_graph);
-  const std::vector<std::int32_t> order = detail::tree_postorder(given_parent);
-  std::vector<std::int32_t> rank(n);
-  for (std::size_t k = 0; k < n; ++k)
-    rank[std::size_t(order[k])] = std::int32_t(k);
-  plan.perm.resize(n);
-  plan.position.resize(n);
-  std::vector<std::int32_t> parent(n);
+// position[perm[k]] = k.
+inline std::vector<std::int32_t> inverse(const std::vector<std::int32_t>& perm) {
+  std::vector<std::int32_t> position(perm.size());
+  for (std::size_t k = 0; k < perm.size(); ++k)
+    position[std::size_t(perm[k])] = std::int32_t(k);
+  return position;
+}
+
+// The elimination tree in postorder, and the order that numbers it so: every subtree is a
+// contiguous range of columns ending at its root, which changes no fill and lets a supernode
+// own its subtree as one range.
+struct PostorderedTree {
+  std::vector<std::int32_t> perm, position;  // the plan's order: perm[new] = old
+  std::vector<std::int32_t> parent;          // in that order, parent[j] > j; -1 at roots
+  Adjacency graph;                           // the symmetrized structure in that order
+};
+
+// Steps 1-2: the tree of the caller's order, its postorder composed with that order.
+inline PostorderedTree postordered_tree(std::int64_t vertices, const std::vector<Edge>& edges,
+                                        const std::vector<std::int32_t>& given) {
+  const std::size_t n = std::size_t(vertices);
+  const std::vector<std::int32_t> given_parent =
+      elimination_tree(vertices, symmetric_structure(vertices, edges, inverse(given)));
+  const std::vector<std::int32_t> order = tree_postorder(given_parent);
+  const std::vector<std::int32_t> rank = inverse(order);
+  PostorderedTree tree;
+  tree.perm.resize(n);
+  tree.parent.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
-    plan.perm[k] = given[std::size_t(order[k])];
+    tree.perm[k] = given[std::size_t(order[k])];
     const std::int32_t p = given_parent[std::size_t(order[k])];
-    parent[k] = p < 0 ? -1 : rank[std::size_t(p)];
+    tree.parent[k] = p < 0 ? -1 : rank[std::size_t(p)];
   }
-  for (std::size_t k = 0; k < n; ++k)
-    plan.position[std::size_t(plan.perm[k])] = std::int32_t(k);
-  const detail::Adjacency graph = detail::symmetric_structure(vertices, edges, plan.position);
+  tree.position = inverse(tree.perm);
+  tree.graph = symmetric_structure(vertices, edges, tree.position);
+  return tree;
+}
 
-  // 3. Column counts.
-  const std::vector<std::int32_t> counts =
-      detail::column_counts(vertices, graph, parent, options.max_fill);
-  if (counts.size() != n) {
-    SupernodalPlan none;
-    none.vertices = vertices;
-    none.tile = plan.tile;
-    none.small_front = plan.small_front;
-    none.prediction.fill_exceeded = true;
-    return none;
-  }
-
-  // 4. Supernodes: the chain ending at column j - 1 joins column j when j is its parent (then it
-  // is j's last child) and what it adds stays within the options. Values of a supernode of c
-  // columns and border b: c (c + 2 b).
+// Step 4, relaxed amalgamation (supernodes): fundamental supernodes (chains that add no
+// infinity) save launches, and so do small fronts merged while the infinities they add stay few.
+// The chain ending at column j - 1 joins column j when j is its parent (then it is j's last
+// child) and what it adds stays within the options; a subtree of few columns (the leaves of a
+// dissection, branching) becomes one supernode whole: its range is contiguous and its border
+// is its root's. Returns first: supernode s holds the columns [first[s], first[s + 1]).
+inline std::vector<std::int32_t> amalgamate(const std::vector<std::int32_t>& parent,
+                                            const std::vector<std::int32_t>& counts,
+                                            const SupernodalOptions& options) {
+  const std::int32_t vertices = std::int32_t(parent.size());
+  // The values of a supernode of c columns and border b.
   const auto values = [](double c, double b) { return c * (c + 2 * b); };
-  // A subtree of few columns (the leaves of a dissection, branching) becomes one supernode whole:
-  // its range is contiguous and its border is its root's.
-  std::vector<std::int32_t> subtree_start(n);
-  for (std::size_t j = 0; j < n; ++j)
-    subtree_start[j] = std::int32_t(j);
-  for (std::size_t j = 0; j < n; ++j)
+  std::vector<std::int32_t> subtree_start(parent.size());
+  for (std::int32_t j = 0; j < vertices; ++j)
+    subtree_start[std::size_t(j)] = j;
+  for (std::int32_t j = 0; j < vertices; ++j)
     if (parent[j] >= 0)
       subtree_start[std::size_t(parent[j])] =
-          std::min(subtree_start[std::size_t(parent[j])], subtree_start[j]);
-  plan.first.push_back(0);
+          std::min(subtree_start[std::size_t(parent[j])], subtree_start[std::size_t(j)]);
+  std::vector<std::int32_t> first{0};
   double chain_values = 0, chain_zeros = 0;
   for (std::int32_t j = 0; j < vertices; ++j) {
     const double own = values(1, counts[j]);
     bool merged_chain = false;
     if (j > 0 && parent[j - 1] == j) {
-      const double columns = double(j - plan.first.back() + 1);
+      const double columns = double(j - first.back() + 1);
       const double merged = values(columns, counts[j]);
       const double zeros = chain_zeros + merged - chain_values - own;
       if (merged - chain_values - own <= 0 || columns <= options.small_supernode ||
@@ -340,32 +258,38 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
       }
     }
     if (!merged_chain) {
-      if (j > 0) plan.first.push_back(j);
+      if (j > 0) first.push_back(j);
       chain_values = own;
       chain_zeros = 0;
     }
     const std::int32_t from = subtree_start[std::size_t(j)];
-    if (j - from + 1 <= options.small_subtree && plan.first.back() > from) {
-      while (plan.first.back() > from)
-        plan.first.pop_back();
-      if (plan.first.back() < from) plan.first.push_back(from);
+    if (j - from + 1 <= options.small_subtree && first.back() > from) {
+      while (first.back() > from)
+        first.pop_back();
+      if (first.back() < from) first.push_back(from);
       chain_values = values(j - from + 1, counts[j]);
       chain_zeros = 0;
     }
   }
-  if (vertices > 0) plan.first.push_back(std::int32_t(vertices));
+  if (vertices > 0) first.push_back(vertices);
+  return first;
+}
+
+// Step 5a, borders: Bd(s), the later vertices adjacent to s's subtree in the filled graph (the
+// structure of its last column), is what s's own columns reach plus its children's borders; its
+// lowest vertex names s's parent. Fills supernode_of, the supernodal tree (parent, child lists,
+// subtree_first) and the borders, ascending.
+inline void find_borders(SupernodalPlan& plan, const Adjacency& graph) {
   const std::int64_t supernodes = std::int64_t(plan.first.size()) - 1;
-  std::vector<std::int32_t> supernode_of(n);
+  plan.supernode_of.resize(std::size_t(plan.vertices));
   for (std::int64_t s = 0; s < supernodes; ++s)
     for (std::int32_t j = plan.first[s]; j < plan.first[s + 1]; ++j)
-      supernode_of[std::size_t(j)] = std::int32_t(s);
-
-  // 5. Borders (ascending), parents, subtrees, positions in the parent's front.
+      plan.supernode_of[std::size_t(j)] = std::int32_t(s);
   plan.parent.assign(std::size_t(supernodes), -1);
   plan.subtree_first.resize(std::size_t(supernodes));
   plan.border_start.assign(1, 0);
   std::vector<std::vector<std::int32_t>> children(static_cast<std::size_t>(supernodes));
-  std::vector<std::int32_t> mark(n, -1), bd;
+  std::vector<std::int32_t> mark(std::size_t(plan.vertices), -1), bd;
   for (std::int64_t s = 0; s < supernodes; ++s) {
     const std::int32_t f = plan.first[s], last = plan.first[s + 1] - 1;
     bd.clear();
@@ -386,14 +310,24 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
     }
     std::sort(bd.begin(), bd.end());
     if (!bd.empty()) {
-      plan.parent[s] = supernode_of[std::size_t(bd.front())];
+      plan.parent[s] = plan.supernode_of[std::size_t(bd.front())];
       children[std::size_t(plan.parent[s])].push_back(std::int32_t(s));
     }
     plan.border.insert(plan.border.end(), bd.begin(), bd.end());
     plan.border_start.push_back(std::int64_t(plan.border.size()));
   }
+  plan.child_start.assign(1, 0);
+  for (const std::vector<std::int32_t>& list : children) {
+    plan.child.insert(plan.child.end(), list.begin(), list.end());
+    plan.child_start.push_back(std::int32_t(plan.child.size()));
+  }
+}
+
+// Step 5b: where each border vertex lands in its parent's front (padded front coordinates: the
+// parent's columns, then its border from padded(columns)), for the extend-add.
+inline void place_in_parents(SupernodalPlan& plan) {
   plan.relative.resize(plan.border.size());
-  for (std::int64_t s = 0; s < supernodes; ++s) {
+  for (std::int64_t s = 0; s < plan.supernodes(); ++s) {
     const std::int32_t p = plan.parent[s];
     if (p < 0) continue;
     const auto pb = plan.border.begin() + plan.border_start[p],
@@ -411,9 +345,12 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
       }
     }
   }
+}
 
-  // 6. Heights (a parent comes after its children), the levels, the pool's offsets in the order
-  // the factor fills it.
+// Step 6a: the tree's levels. Supernodes of one height (leaves 0, a parent one above its
+// highest child) are independent, so the factor closes a level at a time.
+inline void level_by_height(SupernodalPlan& plan) {
+  const std::int64_t supernodes = plan.supernodes();
   std::vector<std::int32_t> height(static_cast<std::size_t>(supernodes), 0);
   std::int32_t top = -1;
   for (std::int64_t s = 0; s < supernodes; ++s) {
@@ -428,63 +365,112 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
   for (std::size_t h = 0; h + 1 < plan.level_start.size(); ++h)
     plan.level_start[h + 1] += plan.level_start[h];
   plan.by_level.resize(std::size_t(supernodes));
-  {
-    std::vector<std::int64_t> at(plan.level_start.begin(), plan.level_start.end() - 1);
-    for (std::int64_t s = 0; s < supernodes; ++s)
-      plan.by_level[std::size_t(at[std::size_t(height[std::size_t(s)])]++)] = std::int32_t(s);
-  }
-  const auto pooled = [&](std::int64_t s) {
-    const int b = plan.border_size(s);
-    return b > 0 && b <= plan.small_front;
-  };
-  plan.pool_offset.assign(std::size_t(supernodes), -1);
-  std::int64_t pool = 0;
-  for (const std::int32_t s : plan.by_level)
-    if (pooled(s)) {
-      plan.pool_offset[std::size_t(s)] = pool;
-      pool += std::int64_t(plan.border_size(s)) * plan.border_size(s);
-    }
+  std::vector<std::int64_t> at(plan.level_start.begin(), plan.level_start.end() - 1);
+  for (std::int64_t s = 0; s < supernodes; ++s)
+    plan.by_level[std::size_t(at[std::size_t(height[std::size_t(s)])]++)] = std::int32_t(s);
+}
 
-  // Predictions. Memory, in the factor's order (level by level): the pool; one workspace for the
-  // fronts that leave nothing behind (a pooled Schur complement, or none: a root), at most the
-  // largest such front (the small ones are closed in scratch where the device's scratch holds
-  // them); and each other front from its own step until its parent has added it.
-  SupernodalPrediction& pr = plan.prediction;
+// Step 6b: the pool. A Schur complement of a border of at most small_front vertices waits for
+// its parent there (b x b, in the factor's order), so that its front need not stay alive.
+inline void place_in_pool(SupernodalPlan& plan) {
+  plan.pool_offset.assign(std::size_t(plan.supernodes()), -1);
+  std::int64_t pool = 0;
+  for (const std::int32_t s : plan.by_level) {
+    const int b = plan.border_size(s);
+    if (b > 0 && b <= plan.small_front) {
+      plan.pool_offset[std::size_t(s)] = pool;
+      pool += std::int64_t(b) * b;
+    }
+  }
+}
+
+// Step 6c: where each supernode's values start in the factor: C_ss, A(s,Bd) and A(Bd,s), rows
+// padded to factor_ld (the layout of SupernodeViews).
+inline void place_values(SupernodalPlan& plan) {
+  plan.values_start.assign(std::size_t(plan.supernodes()) + 1, 0);
+  for (std::int64_t s = 0; s < plan.supernodes(); ++s) {
+    const int c = plan.columns(s), b = plan.border_size(s);
+    plan.values_start[std::size_t(s) + 1] = plan.values_start[std::size_t(s)] +
+                                            std::int64_t(c + b) * factor_ld(c) +
+                                            std::int64_t(c) * factor_ld(b);
+  }
+}
+
+// Step 6d: the factor's order of work where fronts of at most small_front vertices (columns +
+// border, unpadded) are small: each level's small fronts, its large ones, and the workspace
+// that the large fronts leaving nothing behind share. The symbolic phase makes the plan's own;
+// the numeric phase another where the device's scratch holds fewer vertices.
+inline SupernodalSchedule front_schedule(const SupernodalPlan& plan, int small_front) {
+  SupernodalSchedule schedule;
+  schedule.small_front = small_front;
+  const std::size_t levels = plan.level_start.empty() ? 0 : plan.level_start.size() - 1;
+  schedule.small_start.assign(1, 0);
+  schedule.large_start.assign(1, 0);
+  schedule.small_largest.assign(levels, 0);
+  for (std::size_t h = 0; h < levels; ++h) {
+    for (std::int64_t e = plan.level_start[h]; e < plan.level_start[h + 1]; ++e) {
+      const std::int32_t s = plan.by_level[std::size_t(e)];
+      const int front = plan.columns(s) + plan.border_size(s);
+      if (front <= small_front) {
+        schedule.small.push_back(s);
+        schedule.small_largest[h] = std::max(schedule.small_largest[h], front);
+      } else {
+        schedule.large.push_back(s);
+        if (plan.pooled(s) || plan.parent[s] < 0)
+          schedule.workspace = std::max<std::int64_t>(schedule.workspace, plan.front_size(s));
+      }
+    }
+    schedule.small_start.push_back(std::int64_t(schedule.small.size()));
+    schedule.large_start.push_back(std::int64_t(schedule.large.size()));
+  }
+  return schedule;
+}
+
+// Step 7, the prediction: memory and work before any numeric work. Memory, in the factor's
+// order (level by level): the pool; one workspace for the fronts that leave nothing behind (a
+// pooled Schur complement, or none: a root), at most the largest such front (the small ones
+// are closed in scratch where the device's scratch holds them); and each other front from its
+// own step until its parent has added it.
+inline SupernodalPrediction predict(const SupernodalPlan& plan) {
+  SupernodalPrediction pr;
+  const std::int64_t supernodes = plan.supernodes();
   pr.supernodes = supernodes;
-  pr.levels = top + 1;
-  pr.pool_values = std::uint64_t(pool);
-  pr.dense_updates = double(vertices) * double(vertices) * double(vertices);
+  pr.levels = std::int64_t(plan.level_start.size()) - 1;
+  for (const std::int32_t s : plan.by_level)
+    if (plan.pooled(s)) pr.pool_values += std::uint64_t(plan.border_size(s)) * plan.border_size(s);
+  pr.dense_updates = double(plan.vertices) * double(plan.vertices) * double(plan.vertices);
   std::uint64_t alive = 0, peak = 0, workspace = 0;
   for (const std::int32_t s : plan.by_level) {
     const std::uint64_t front = std::uint64_t(plan.front_size(s));
-    if (pooled(s) || plan.parent[s] < 0) {
+    if (plan.pooled(s) || plan.parent[s] < 0) {
       workspace = std::max(workspace, front * front);
     } else {
       alive += front * front;
       peak = std::max(peak, alive);
     }
-    for (const std::int32_t child : children[std::size_t(s)])
-      if (!pooled(child)) {
-        const std::uint64_t f = std::uint64_t(plan.front_size(child));
+    for (std::int32_t k = plan.child_start[s]; k < plan.child_start[s + 1]; ++k)
+      if (!plan.pooled(plan.child[std::size_t(k)])) {
+        const std::uint64_t f = std::uint64_t(plan.front_size(plan.child[std::size_t(k)]));
         alive -= f * f;
       }
   }
   pr.front_values = pr.pool_values + workspace + peak;
+  pr.factor_values = std::uint64_t(plan.values_start.back());
   for (std::int64_t s = 0; s < supernodes; ++s) {
     const int c = plan.columns(s), b = plan.border_size(s), front = plan.front_size(s);
     pr.largest_supernode = std::max<std::int64_t>(pr.largest_supernode, c);
     pr.largest_border = std::max<std::int64_t>(pr.largest_border, b);
     pr.largest_front = std::max<std::int64_t>(pr.largest_front, front);
     pr.small_fronts += c + b <= plan.small_front;
-    pr.factor_values += std::uint64_t(c + b) * factor_ld(c) + std::uint64_t(c) * factor_ld(b);
     pr.factor_updates += double(plan.padded(c)) * double(front) * double(front);
     // Per row: the backward pass over every supernode, the forward pass over the rows whose
     // tree path goes through s (those of its subtree).
     const double per_row = double(c) * double(factor_ld(c) + factor_ld(b));
     pr.row_updates +=
-        per_row * (double(vertices) + double(plan.first[s + 1] - plan.subtree_first[s]));
+        per_row * (double(plan.vertices) + double(plan.first[s + 1] - plan.subtree_first[s]));
   }
-  return plan;
+  return pr;
 }
 
+}  // namespace detail
 }  // namespace apsp
