@@ -526,7 +526,7 @@ class SupernodalSolver {
         vertices_(plan.vertices),
         predecessors_(predecessors),
         weights_(weights) {
-    if (ranks.size() > 1) share_plan();
+    if (ranks.size() > 1) broadcast_plan(ranks_, plan_, 0);
     vertices_ = plan_.vertices;
     rule_ = tightness_for<T>(vertices_, weights.integers, weights.largest_magnitude());
     const RowBlocks blocks{int(vertices_), ranks.size()};
@@ -700,20 +700,6 @@ class SupernodalSolver {
   }
 
  private:
-  // Root's plan on every rank: each field as root has it.
-  void share_plan() {
-    SupernodalPlan& p = plan_;
-    broadcast_value(ranks_, p.vertices, 0);
-    broadcast_value(ranks_, p.tile, 0);
-    broadcast_value(ranks_, p.small_front, 0);
-    broadcast_value(ranks_, p.prediction, 0);
-    for (std::vector<std::int32_t>* v : {&p.perm, &p.position, &p.first, &p.subtree_first,
-                                         &p.parent, &p.border, &p.relative, &p.by_level})
-      broadcast_vector(ranks_, *v, 0);
-    for (std::vector<std::int64_t>* v : {&p.border_start, &p.level_start, &p.pool_offset})
-      broadcast_vector(ranks_, *v, 0);
-  }
-
   // Each block of distance rows [from, to) made, then handed to work(first, count, rows).
   template <class Work>
   void each_block(RowSeconds& seconds, const BlockDone& done, std::int64_t from, std::int64_t to,
