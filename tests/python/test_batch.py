@@ -233,7 +233,14 @@ def test_solve_batch_float32_takes_float64s_word_on_a_negative_cycle():
         assert isinstance(batch, apsp.NegativeCycleError), (name, batch)
         words = "float32 rounding %s" % ("made it" if "made it" in str(single) else "hid")
         assert words in str(single), str(single)
-        assert batch.graph == 1 and batch.vertex == single.vertex, (name, str(batch))
+        assert batch.graph == 1, (name, str(batch))
+        # A cycle that double confirms is named by the one rule (negative_cycles.hpp); one that
+        # only float32's sums make has no vertex in double: each kernel names one on the cycle
+        # its own order of sums closed (every vertex here: the graph is the cycle).
+        if name == "hid":
+            assert batch.vertex == single.vertex, (name, str(batch))
+        else:
+            assert 0 <= batch.vertex < n, (name, str(batch))
         assert words in str(batch) and "graph 1" in str(batch), str(batch)
 
 
