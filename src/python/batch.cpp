@@ -412,7 +412,7 @@ bool dense_weight_range(const double* w, std::int64_t n, WeightRange& range) {
 // ---- one small graph, on the caller's thread ----
 
 py::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
-                            std::int64_t& cycle) {
+                            CycleVerdict& verdict) {
   WeightRange range;
   if (!dense_weight_range(w, n, range))
     throw py::value_error("weights must be finite or +inf (no edge)");
@@ -425,12 +425,11 @@ py::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
   int* pred_out = predecessors ? pred.mutable_data() : nullptr;
   {
     py::gil_scoped_release release;
-    cycle = batched::solve_on_this_thread<double>(
-                w, n, range.negative(), out, pred_out,
-                tightness_for<double>(n, range.integers, range.largest_magnitude()))
-                .vertex;
+    verdict = batched::solve_on_this_thread<double>(
+        w, n, range.negative(), out, pred_out,
+        tightness_for<double>(n, range.integers, range.largest_magnitude()));
   }
-  if (cycle >= 0) return py::tuple();
+  if (verdict.vertex >= 0) return py::tuple();
   if (!predecessors) return py::make_tuple(dist, py::none());
   return py::make_tuple(dist, pred);
 }

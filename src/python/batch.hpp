@@ -5,6 +5,7 @@
 
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/negative_cycles.hpp>
 
 #include <pybind11/pybind11.h>
 
@@ -32,9 +33,9 @@ constexpr std::int64_t small_graph_limit = 128;
 
 // The one-small-graph path of solve_dense_float64: the V x V weights w (C order, +inf: no edge,
 // the diagonal not read) into (distances, predecessors or None), predecessors -1 where none.
-// On a negative cycle returns an empty tuple and sets `cycle` to its smallest vertex.
+// On a negative cycle returns an empty tuple and sets `verdict` (the vertex every algorithm names).
 pybind11::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
-                                  std::int64_t& cycle);
+                                  CycleVerdict& verdict);
 
 // The WeightRange of the n x n weights w (C order; +inf: no edge; the diagonal is not read) as
 // weight_range (graph.hpp) gives it for the same edges; false where an entry is NaN or -inf.

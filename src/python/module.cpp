@@ -602,9 +602,9 @@ py::tuple solve_dense(const HostArray<double>& weights, bool predecessors) {
   if (n > std::numeric_limits<std::int32_t>::max())
     throw py::value_error("at most 2^31-1 vertices, got " + std::to_string(n));
   if (n <= python::small_graph_limit) {  // one closure on this thread (batch.cpp)
-    std::int64_t cycle = -1;
-    py::tuple result = python::solve_small_dense(weights.data(), n, predecessors, cycle);
-    if (cycle >= 0) throw NegativeCycleError(cycle);
+    CycleVerdict verdict;
+    py::tuple result = python::solve_small_dense(weights.data(), n, predecessors, verdict);
+    throw_negative_cycle(verdict, DistanceType::float64);
     return result;
   }
   const T* w = weights.data();
