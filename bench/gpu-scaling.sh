@@ -15,9 +15,11 @@
 # repeats), strong and weak scaling and the transport each run used; every run's --stats record
 # is in $OUT/runs.jsonl, the GPUs in gpus.txt and topology.txt.
 #   OUT=... bench/gpu-scaling.sh CARRY
-# A 2-GPU node takes ~8 minutes, a 4-GPU node ~10; DEADLINE (seconds since the start, default 570)
-# skips the runs that would start after it and names them, so that a second call with PARTS set
-# to those parts finishes the rest (the build in build/scaling is kept on a warm machine).
+# A 2-GPU node takes ~8 minutes (build ~2); 4 GPUs add ~4 minutes, 8 more. DEADLINE (seconds since
+# the start, default 570) skips the runs that would start after it and names them, so that a
+# second call with PARTS set to those parts finishes the rest (the build in build/scaling is kept
+# on a warm machine): on 4 GPUs, e.g., PARTS="dense weak transport road largest" then
+# PARTS=roadfile.
 # Environment (defaults in brackets):
 #   PARTS      [dense weak transport road largest roadfile]
 #   RANKS      [1 2 4 8, up to the GPUs found]     GPUS  [nvidia-smi -L's count]
