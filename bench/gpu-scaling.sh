@@ -39,7 +39,8 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 work=${WORK:-/tmp/apsp-scaling}
 mkdir -p "$work"
 export PATH=/usr/local/cuda/bin:$PATH HOME=${HOME:-/root}
-# NVLink SHARP (multicast) must stay off on the lent nodes: NCCL's NVLS init fails there.
+# NVLink multicast (NVLS) stays off on the lent nodes: a program that uses it can put the host's
+# GPUs, which others share, out of service (the device tool's KINDS.md).
 export NCCL_NVLS_ENABLE=0
 start=$(date +%s)
 deadline=${DEADLINE:-570}
