@@ -74,8 +74,8 @@ struct GraphMeasures {
   bool integral = true;  // int32 distances: the sums are the exact integers of the *_exact fields
 
   // Per vertex v (vector index v).
-  std::vector<double> eccentricity;     // max d(v, u) over the u that v reaches (v included: 0)
-  std::vector<double> in_eccentricity;  // max d(u, v) over the u that reach v
+  std::vector<double> eccentricity;        // max d(v, u) over the u that v reaches (v included: 0)
+  std::vector<double> in_eccentricity;     // max d(u, v) over the u that reach v
   std::vector<std::int64_t> reachable;     // the vertices v reaches, v included
   std::vector<std::int64_t> in_reachable;  // the vertices that reach v, v included
   std::vector<std::int64_t> distance_sum_exact, in_distance_sum_exact;  // integral
@@ -88,11 +88,11 @@ struct GraphMeasures {
   std::vector<double> harmonic_centrality;
 
   // The graph.
-  bool connected = true;             // every ordered pair u != v has a path
-  std::int64_t reachable_pairs = 0;  // ordered pairs u != v with a path
-  double diameter = 0, radius = 0;   // max and min of eccentricity
+  bool connected = true;                        // every ordered pair u != v has a path
+  std::int64_t reachable_pairs = 0;             // ordered pairs u != v with a path
+  double diameter = 0, radius = 0;              // max and min of eccentricity
   std::vector<std::int64_t> center, periphery;  // eccentricity == radius, == diameter
-  Int128 wiener_exact;  // integral: the sum of d(u, v) over reachable_pairs
+  Int128 wiener_exact;                          // integral: the sum of d(u, v) over reachable_pairs
   double wiener_index = 0;
   double average_shortest_path_length = 0;  // the Wiener index / reachable_pairs (0 for none)
   // The histogram of d(u, v) over reachable_pairs: bins of equal width over [low, high] (low =

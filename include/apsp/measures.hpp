@@ -45,10 +45,10 @@ namespace detail {
 template <class View>
 std::vector<typename View::non_const_value_type> host_copy(const View& view) {
   std::vector<typename View::non_const_value_type> values(view.extent(0));
-  Kokkos::deep_copy(Kokkos::View<typename View::non_const_value_type*, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values.data(),
-                                                                          values.size()),
-                    view);
+  Kokkos::deep_copy(
+      Kokkos::View<typename View::non_const_value_type*, Kokkos::HostSpace,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values.data(), values.size()),
+      view);
   return values;
 }
 
@@ -116,8 +116,8 @@ class MeasureTotals {
     Kokkos::parallel_for(
         "apsp::measures::row_histogram",
         Kokkos::TeamPolicy<ExecSpace>(exec_, int(count), team)
-            .set_scratch_size(0, Kokkos::PerTeam(RowHistogram<ExecSpace, T>::scratch_bytes(
-                                     binning_.bins))),
+            .set_scratch_size(
+                0, Kokkos::PerTeam(RowHistogram<ExecSpace, T>::scratch_bytes(binning_.bins))),
         RowHistogram<ExecSpace, T>{rows, first, vertices_, binning_, histogram_});
     exec_.fence();
   }
@@ -149,7 +149,9 @@ class MeasureTotals {
 inline double harmonic_value(const FixedSum& s) {
   return Int128{s.low, s.high}.to_double() * (1.0 / 19342813113834066795298816.0);  // 2^-84
 }
-inline double harmonic_value(double s) { return s; }
+inline double harmonic_value(double s) {
+  return s;
+}
 
 }  // namespace detail
 
@@ -188,8 +190,8 @@ GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t v
       gather_all(ranks, detail::host_copy(t.column_count_));
   const std::vector<Harmonic> harmonic = gather_all(ranks, detail::host_copy(t.harmonic_));
   if (std::int64_t(row_most.size()) != vertices)
-    throw Error("measures: the ranks' rows are " + std::to_string(row_most.size()) + ", not V = " +
-                std::to_string(vertices));
+    throw Error("measures: the ranks' rows are " + std::to_string(row_most.size()) +
+                ", not V = " + std::to_string(vertices));
 
   const std::size_t v = std::size_t(vertices);
   GraphMeasures m;

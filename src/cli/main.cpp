@@ -4,6 +4,8 @@
 //   apsp compare A B               first difference between two outputs (HW3, .npy, text)
 //   apsp verify IN OUT             checks OUT against IN, every row where V x E allows
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
+//   apsp measures IN OUT           eccentricities, centralities, diameter, ... without the
+//   distances
 // Errors: one line on stderr, exit code 2, and no output file.
 #include <apsp/error.hpp>
 #include <apsp/graph_measures.hpp>
@@ -95,6 +97,17 @@ const char* usage = R"(usage:
       weights, after the whole graph's negative-cycle check), fw or supernodal by that solver
       of all pairs; the same path (--predecessors' rule) either way. Exit code 1 when V cannot
       be reached from U.
+  apsp measures IN OUT [--measures a,b,...] [--bins N] [options of a run]
+      Measures of the graph IN without its distances, which are reduced where they are made
+      (on the GPU for GPU backends): per vertex eccentricity, in_eccentricity, reachable,
+      in_reachable, distance_sum, in_distance_sum, closeness_centrality and
+      harmonic_centrality (NetworkX's: incoming distances, Wasserman-Faust scaling); of the
+      graph diameter, radius, center, periphery, average_shortest_path_length, wiener_index
+      and histogram (N bins, default 64, over [min(0, least distance), diameter], and the
+      unreachable pairs). OUT ends in .json (graph and vertex measures), .csv or .npy (vertex
+      measures, a row or record per vertex). A graph that is not strongly connected: values
+      over the pairs with a path, "connected": false. --algorithm, --dtype, --backend,
+      --stats, --progress, --max-memory, --allow-negative, --format and mpirun as for a run.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,

@@ -55,38 +55,36 @@ void append(std::string& out, X value) {
 std::vector<Column> columns(const GraphMeasures& m, const MeasuresRequest& request,
                             DistanceType type) {
   const bool integral = m.integral;
-  const char* distance_descr =
-      type == DistanceType::int32 ? "<i4" : type == DistanceType::float32 ? "<f4" : "<f8";
+  const char* distance_descr = type == DistanceType::int32     ? "<i4"
+                               : type == DistanceType::float32 ? "<f4"
+                                                               : "<f8";
   const auto distances = [&, distance_descr](const std::vector<double>& values) {
     const std::vector<double>* v = &values;
     return std::make_pair(
         std::function<std::string(std::size_t)>(
             [v, integral](std::size_t i) { return number((*v)[i], integral); }),
-        std::function<void(std::size_t, std::string&)>(
-            [v, type](std::size_t i, std::string& out) {
-              if (type == DistanceType::int32)
-                append(out, std::int32_t((*v)[i]));
-              else if (type == DistanceType::float32)
-                append(out, float((*v)[i]));
-              else
-                append(out, (*v)[i]);
-            }));
+        std::function<void(std::size_t, std::string&)>([v, type](std::size_t i, std::string& out) {
+          if (type == DistanceType::int32)
+            append(out, std::int32_t((*v)[i]));
+          else if (type == DistanceType::float32)
+            append(out, float((*v)[i]));
+          else
+            append(out, (*v)[i]);
+        }));
   };
   const auto counts = [](const std::vector<std::int64_t>& values) {
     const std::vector<std::int64_t>* v = &values;
-    return std::make_pair(
-        std::function<std::string(std::size_t)>(
-            [v](std::size_t i) { return std::to_string((*v)[i]); }),
-        std::function<void(std::size_t, std::string&)>(
-            [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
+    return std::make_pair(std::function<std::string(std::size_t)>(
+                              [v](std::size_t i) { return std::to_string((*v)[i]); }),
+                          std::function<void(std::size_t, std::string&)>(
+                              [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
   };
   const auto reals = [](const std::vector<double>& values) {
     const std::vector<double>* v = &values;
-    return std::make_pair(
-        std::function<std::string(std::size_t)>(
-            [v](std::size_t i) { return number_text((*v)[i]); }),
-        std::function<void(std::size_t, std::string&)>(
-            [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
+    return std::make_pair(std::function<std::string(std::size_t)>(
+                              [v](std::size_t i) { return number_text((*v)[i]); }),
+                          std::function<void(std::size_t, std::string&)>(
+                              [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
   };
   std::vector<Column> all;
   const auto add = [&](const std::string& name, const char* descr, auto pair) {
@@ -199,14 +197,15 @@ MeasuresFormat measures_format_of(const std::string& path) {
 
 const std::vector<std::string>& vertex_measure_names() {
   static const std::vector<std::string> names = {
-      "eccentricity", "in_eccentricity", "reachable",           "in_reachable",
-      "distance_sum", "in_distance_sum", "closeness_centrality", "harmonic_centrality"};
+      "eccentricity",         "in_eccentricity",    "reachable",
+      "in_reachable",         "distance_sum",       "in_distance_sum",
+      "closeness_centrality", "harmonic_centrality"};
   return names;
 }
 
 const std::vector<std::string>& graph_measure_names() {
   static const std::vector<std::string> names = {
-      "diameter",     "radius",    "center", "periphery", "average_shortest_path_length",
+      "diameter",     "radius",   "center", "periphery", "average_shortest_path_length",
       "wiener_index", "histogram"};
   return names;
 }
