@@ -7,8 +7,8 @@
 
 #include "backends.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <random>
@@ -72,8 +72,7 @@ apsp::GraphMeasures measures_in_blocks(const std::vector<T>& d, int v, int block
       [&](const apsp::DeviceRowSink<ExecSpace, T>& sink) {
         for (int first = 0; first < v; first += block) {
           const int count = std::min(block, v - first);
-          sink(first, count,
-               Rows(device.data() + std::size_t(first) * (v + 3), count, v + 3));
+          sink(first, count, Rows(device.data() + std::size_t(first) * (v + 3), count, v + 3));
         }
       });
 }

@@ -18,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace apsp {
@@ -29,24 +30,26 @@ template <class T>
 using DistanceSum = std::conditional_t<std::is_integral<T>::value, std::int64_t, double>;
 
 // The harmonic sum of int32 distances in fixed point, 2^-84 a unit, in 128 bits: 1 / |d| for
-// 1 <= |d| < 2^30 is a double with at least 2^-83 as its last bit, so each term is an exact
-// integer of units below 2^85, and 2^31 of them stay below 2^116: the sum is exact, the same in
-// any order (on any rank count). The floats' sums are doubles.
+// 1 <= |d| < 2^31 is a double m 2^(e - 52) with 2^52 <= m < 2^53 and -31 <= e <= 0, so each term
+// is the exact integer m 2^(e + 32) of units (below 2^85, read off its bits: no conversion), and
+// 2^31 of them stay below 2^116: the sum is exact, the same in any order (on any rank count).
+// The floats' sums are doubles.
 struct FixedSum {
   std::uint64_t low = 0, high = 0;
 
   KOKKOS_INLINE_FUNCTION void add_reciprocal(int d) {
     const double r = 1.0 / double(d < 0 ? -d : d);
-    const double units = r * 19342813113834066795298816.0;  // 2^84
-    const std::uint64_t h = std::uint64_t(units * (1.0 / 18446744073709551616.0));
-    std::uint64_t l = std::uint64_t(units - double(h) * 18446744073709551616.0);
-    std::uint64_t hh = h;
+    std::uint64_t bits;
+    std::memcpy(&bits, &r, sizeof bits);
+    const std::uint64_t m = (bits & ((std::uint64_t(1) << 52) - 1)) | (std::uint64_t(1) << 52);
+    const int shift = int((bits >> 52) & 0x7ff) - 1023 + 32;  // e + 32, in [1, 32]
+    std::uint64_t l = m << shift, h = m >> (64 - shift);
     if (d < 0) {
-      hh = ~hh + (l == 0 ? 1 : 0);
+      h = ~h + (l == 0 ? 1 : 0);
       l = ~l + 1;
     }
     const std::uint64_t sum = low + l;
-    high += hh + (sum < low ? 1 : 0);
+    high += h + (sum < low ? 1 : 0);
     low = sum;
   }
 };
@@ -176,8 +179,17 @@ struct Binning {
   KOKKOS_INLINE_FUNCTION int operator()(T d) const {
     std::int64_t b = 0;
     if constexpr (std::is_integral<T>::value) {
+      // floor(x bins / width), exactly: a guess in double, then corrected by products (a 64-bit
+      // division costs tens of cycles an element).
       const std::int64_t lo = std::int64_t(low), width = std::int64_t(high) - lo;
-      b = width > 0 ? (std::int64_t(d) - lo) * bins / width : 0;
+      if (width > 0) {
+        const std::int64_t x = (std::int64_t(d) - lo) * bins;
+        b = std::int64_t(double(x) / double(width));
+        while (b * width > x)
+          --b;
+        while ((b + 1) * width <= x)
+          ++b;
+      }
     } else {
       const double width = high - low;
       // d >= low: truncation rounds down.
