@@ -324,6 +324,8 @@ Command measures(int argc, char** argv) {
   bool progress = isatty(STDERR_FILENO);
   for (const auto& [name, value] : args.options) {
     run_option(name, value, config, stats_path, progress);
+    if (name == "--measures" && value.empty())
+      throw UsageError("--measures is empty: name the measures, or leave it out for all");
     if (name == "--measures") list = value;
     if (name == "--bins") bins = int(parse_integer(name, value, 1, apsp::max_histogram_bins));
   }

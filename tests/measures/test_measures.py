@@ -313,6 +313,7 @@ def test_float32():
 
 def test_refusals():
     n, edges = GRAPHS["directed"]
+    os.makedirs(os.path.join(WORK, "directed"), exist_ok=True)
     graph = os.path.join(WORK, "directed", "graph.txt")
     write_graph(graph, n, edges)
     out = os.path.join(WORK, "refused.json")
@@ -324,6 +325,8 @@ def test_refusals():
     assert "diameter" in p.stderr and ".json" in p.stderr
     p = run("measures", graph, os.path.join(WORK, "refused.out"), expect=2)
     assert ".json, .csv or .npy" in p.stderr
+    p = run("measures", graph, out, "--measures", "", expect=2)
+    assert "--measures is empty" in p.stderr
     p = run("measures", graph, out, "--bins", 0, expect=2)
     assert "--bins" in p.stderr
     assert not os.path.exists(out)
