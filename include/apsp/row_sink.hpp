@@ -1,6 +1,9 @@
 // How a solver hands its rows over (solver.hpp, supernodal.hpp, the application's sssp): to a
-// RowSink, a block of rows at a time, with the time it took.
+// RowSink, a block of rows at a time, with the time it took; or, where the rows are reduced
+// rather than kept (measures.hpp), to a DeviceRowSink, where they lie.
 #pragma once
+
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -12,6 +15,14 @@ namespace apsp {
 template <class T>
 using RowSink =
     std::function<void(std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride)>;
+
+// Rows [first, first + count) of a result where the solver made them (ExecSpace's memory: a GPU's
+// for GPU backends): rows(i, j) = d(first + i, j) for j < V, nothing copied. Called with blocks in
+// increasing row order.
+template <class ExecSpace, class T>
+using DeviceRowSink = std::function<void(
+    std::int64_t first, std::int64_t count,
+    const Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& rows)>;
 
 // Called after each block of rows a solver hands over: its first row and its count (progress).
 using BlockDone = std::function<void(std::int64_t first, std::int64_t count)>;

@@ -298,6 +298,20 @@ class Solver {
     return seconds;
   }
 
+  // This rank's distance rows where they are (the device's memory), in one block: nothing is
+  // copied off the device (measures.hpp). RowSeconds::sink: the sink's time.
+  RowSeconds reduce_rows(const DeviceRowSink<ExecSpace, T>& sink,
+                         const BlockDone& done = {}) const {
+    RowSeconds seconds;
+    if (real_rows_ > 0) {
+      const auto start = detail::Clock::now();
+      sink(first_row_, real_rows_, Matrix(local_.data(), real_rows_, plan_.padded));
+      seconds.sink += detail::seconds_since(start);
+    }
+    if (done) done(first_row_, real_rows_);
+    return seconds;
+  }
+
   // Collective, once before predecessor_rows: every rank's shortest-path edges, shared.
   void select_paths() {
     std::vector<Edge> tight;

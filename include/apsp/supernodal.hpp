@@ -652,6 +652,20 @@ class SupernodalSolver {
     return seconds;
   }
 
+  // This rank's distance rows, in order, a block at a time where they are made (the device's
+  // memory): nothing is copied off the device (measures.hpp). RowSeconds::compute: making the
+  // rows; sink: the sink's time.
+  RowSeconds reduce_rows(const DeviceRowSink<ExecSpace, T>& sink, const BlockDone& done = {}) {
+    RowSeconds seconds;
+    each_block(seconds, done, first_row_, first_row_ + real_rows_,
+               [&](std::int64_t first, std::int64_t count, const Matrix& part) {
+                 const auto start = detail::Clock::now();
+                 sink(first, count, part);
+                 seconds.sink += detail::seconds_since(start);
+               });
+    return seconds;
+  }
+
   // Collective, with predecessors, after compute: every rank's shortest-path edges, by source,
   // on every rank. They come from the distance rows: a rank that has not handed its rows over
   // makes them here (and hands them to no one).

@@ -4,8 +4,11 @@
 //   apsp compare A B               first difference between two outputs (HW3, .npy, text)
 //   apsp verify IN OUT             checks OUT against IN, every row where V x E allows
 //   apsp path IN U V               one shortest path, computed or from saved predecessors
+//   apsp measures IN OUT           eccentricities, centralities, diameter, ... without the
+//   distances
 // Errors: one line on stderr, exit code 2, and no output file.
 #include <apsp/error.hpp>
+#include <apsp/graph_measures.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/version.hpp>
 #if defined(APSP_HAVE_MPI)
@@ -94,6 +97,17 @@ const char* usage = R"(usage:
       weights, after the whole graph's negative-cycle check), fw or supernodal by that solver
       of all pairs; the same path (--predecessors' rule) either way. Exit code 1 when V cannot
       be reached from U.
+  apsp measures IN OUT [--measures a,b,...] [--bins N] [options of a run]
+      Measures of the graph IN without its distances, which are reduced where they are made
+      (on the GPU for GPU backends): per vertex eccentricity, in_eccentricity, reachable,
+      in_reachable, distance_sum, in_distance_sum, closeness_centrality and
+      harmonic_centrality (NetworkX's: incoming distances, Wasserman-Faust scaling); of the
+      graph diameter, radius, center, periphery, average_shortest_path_length, wiener_index
+      and histogram (N bins, default 64, over [min(0, least distance), diameter], and the
+      unreachable pairs). OUT ends in .json (graph and vertex measures), .csv or .npy (vertex
+      measures, a row or record per vertex). A graph that is not strongly connected: values
+      over the pairs with a path, "connected": false. --algorithm, --dtype, --backend,
+      --stats, --progress, --max-memory, --allow-negative, --format and mpirun as for a run.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
@@ -214,12 +228,44 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
   return 0;
 }
 
+// The options of a run that every solving subcommand takes (apsp IN OUT, apsp measures).
+const std::vector<std::string> run_options = {"--backend",   "--tile",   "--shape",
+                                              "--stats",     "--format", "--max-memory",
+                                              "--algorithm", "--dtype"};
+const std::vector<std::string> run_flags = {"--progress", "--allow-negative"};
+
+// One option of run_options or run_flags into the configuration.
+void run_option(const std::string& name, const std::string& value, apsp::SolveConfig& config,
+                std::string& stats_path, bool& progress) {
+  if (name == "--backend") config.backend = value;
+  if (name == "--tile") config.shape.tile = int(parse_integer(name, value, 1, 1024));
+  if (name == "--shape") config.shape.shape = int(parse_integer(name, value, 0, 64));
+  if (name == "--stats") stats_path = value;
+  if (name == "--progress") progress = true;
+  if (name == "--max-memory") config.max_memory = parse_size(name, value);
+  if (name == "--allow-negative") config.allow_negative = true;
+  if (name == "--format") config.format = format_option(value);
+  if (name == "--dtype") config.dtype = dtype_option(value);
+  if (name == "--algorithm") {
+    const auto algorithm = apsp::algorithm_named(value);
+    if (!algorithm)
+      throw UsageError("--algorithm expects auto, fw, sssp or supernodal, got '" + value + "'");
+    config.algorithm = *algorithm;
+  }
+}
+
+// --stats "-" is printed after the run; a file is one of the run's outputs.
+void stats_option(const Arguments& args, const std::string& stats_path, apsp::SolveConfig& config) {
+  if (stats_path != "-") config.stats = stats_path;
+  if (stats_path.empty() && std::any_of(args.options.begin(), args.options.end(),
+                                        [](const auto& o) { return o.first == "--stats"; }))
+    throw UsageError("--stats is an empty file name");
+}
+
 Command solve(int argc, char** argv) {
-  const Arguments args =
-      parse(argc, argv, 1,
-            {"--backend", "--tile", "--shape", "--stats", "--max-memory", "--format",
-             "--output-format", "--algorithm", "--predecessors", "--dtype"},
-            {"--progress", "--allow-negative"});
+  std::vector<std::string> with_value = run_options;
+  with_value.insert(with_value.end(), {"--output-format", "--predecessors"});
+  const Arguments args = parse(argc, argv, 1, with_value, run_flags);
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
                      std::to_string(args.positional.size()) + " file names");
@@ -229,22 +275,8 @@ Command solve(int argc, char** argv) {
   std::string stats_path;
   bool progress = isatty(STDERR_FILENO);
   for (const auto& [name, value] : args.options) {
-    if (name == "--backend") config.backend = value;
-    if (name == "--tile") config.shape.tile = int(parse_integer(name, value, 1, 1024));
-    if (name == "--shape") config.shape.shape = int(parse_integer(name, value, 0, 64));
-    if (name == "--stats") stats_path = value;
-    if (name == "--progress") progress = true;
-    if (name == "--max-memory") config.max_memory = parse_size(name, value);
-    if (name == "--allow-negative") config.allow_negative = true;
+    run_option(name, value, config, stats_path, progress);
     if (name == "--predecessors") config.predecessors = value;
-    if (name == "--format") config.format = format_option(value);
-    if (name == "--dtype") config.dtype = dtype_option(value);
-    if (name == "--algorithm") {
-      const auto algorithm = apsp::algorithm_named(value);
-      if (!algorithm)
-        throw UsageError("--algorithm expects auto, fw, sssp or supernodal, got '" + value + "'");
-      config.algorithm = *algorithm;
-    }
     if (name == "--output-format") {
       const auto format = apsp::output_format_named(value);
       if (!format)
@@ -264,16 +296,41 @@ Command solve(int argc, char** argv) {
             ? apsp::OutputFormat::npy
         : format_given ? config.output_format
                        : apsp::OutputFormat::hw3;
-  // "-" is stdout, printed after the run; a file is one of the run's outputs.
-  if (stats_path != "-") config.stats = stats_path;
-  if (stats_path.empty() && std::any_of(args.options.begin(), args.options.end(),
-                                        [](const auto& o) { return o.first == "--stats"; }))
-    throw UsageError("--stats is an empty file name");
+  stats_option(args, stats_path, config);
   if (std::any_of(args.options.begin(), args.options.end(),
                   [](const auto& o) { return o.first == "--predecessors" && o.second.empty(); }))
     throw UsageError("--predecessors is an empty file name");
   // Before anything starts: no two of IN, OUT, P and the stats file may be one file, nor two of
   // them standard output ("-").
+  std::vector<apsp::NamedFile> files = apsp::files_of(config);
+  if (stats_path == apsp::standard_output) files.push_back({"--stats", stats_path});
+  apsp::check_distinct_files(files);
+  return [config, stats_path, progress] { return run_solve(config, stats_path, progress); };
+}
+
+// apsp measures IN OUT: the measures of the graph instead of its distances.
+Command measures(int argc, char** argv) {
+  std::vector<std::string> with_value = run_options;
+  with_value.insert(with_value.end(), {"--measures", "--bins"});
+  const Arguments args = parse(argc, argv, 2, with_value, run_flags);
+  if (args.positional.size() != 2)
+    throw UsageError("measures expects IN and OUT (see apsp --help), got " +
+                     std::to_string(args.positional.size()) + " file names");
+  apsp::SolveConfig config;
+  config.input = args.positional[0];
+  config.output = args.positional[1];
+  std::string stats_path, list;
+  int bins = 64;
+  bool progress = isatty(STDERR_FILENO);
+  for (const auto& [name, value] : args.options) {
+    run_option(name, value, config, stats_path, progress);
+    if (name == "--measures" && value.empty())
+      throw UsageError("--measures is empty: name the measures, or leave it out for all");
+    if (name == "--measures") list = value;
+    if (name == "--bins") bins = int(parse_integer(name, value, 1, apsp::max_histogram_bins));
+  }
+  stats_option(args, stats_path, config);
+  config.measures = apsp::measures_request(apsp::measures_format_of(config.output), list, bins);
   std::vector<apsp::NamedFile> files = apsp::files_of(config);
   if (stats_path == apsp::standard_output) files.push_back({"--stats", stats_path});
   apsp::check_distinct_files(files);
@@ -501,6 +558,7 @@ Command prepare(int& argc, char**& argv) {
   const std::string subcommand = argc > 1 ? argv[1] : "";
   if (subcommand == "generate") return generate(argc, argv);
   if (subcommand == "path") return path(argc, argv);
+  if (subcommand == "measures") return measures(argc, argv);
   if (subcommand == "compare") return [&argc, &argv] { return compare(argc, argv); };
   if (subcommand == "shapes") return [&argc, &argv] { return shapes(argc, argv); };
   if (subcommand == "tune") return [&argc, &argv] { return tune(argc, argv); };

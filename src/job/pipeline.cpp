@@ -19,6 +19,7 @@
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/row_block_rounds.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/measures.hpp>
 #include <apsp/memory.hpp>
 #include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
@@ -29,6 +30,7 @@
 
 #include "io/formats.hpp"
 #include "io/hw3_io.hpp"
+#include "io/measures_output.hpp"
 #include "io/outputs.hpp"
 #include "io/row_output.hpp"
 #include "job/device_choices.hpp"
@@ -186,7 +188,9 @@ class Pipeline {
           const Plan& p = run.plan;
           f.vertices = p.vertices;
           f.edges = std::int64_t(graph_.edges.size());
-          f.output_bytes = least_output_bytes(config_.output_format, p.vertices, p.distance);
+          f.output_bytes = config_.measures
+                               ? 0
+                               : least_output_bytes(config_.output_format, p.vertices, p.distance);
           f.weights = weights;
           f.algorithm = int(p.algorithm);
           f.shape_index = p.shape.index;
@@ -286,15 +290,18 @@ class Pipeline {
     std::vector<Edge>().swap(edges_);
     watch_.lap(seconds().compute);
 
-    // Progress: rank 0's blocks, each by its work; with predecessors every block twice.
-    const int passes = plan_.predecessors ? 2 : 1;
+    // Progress: rank 0's blocks, each by its work; with predecessors every block twice, and
+    // with a histogram of measures every distance row twice.
+    const int row_passes = config_.measures && config_.measures->histogram_bins() > 0 ? 2 : 1;
+    const int passes = plan_.predecessors ? 2 : row_passes;
     const std::int64_t blocks = solver.blocks();
-    SupernodalWork work(w.factor_updates, w.row_updates, plan_.vertices, solver.real_rows(),
-                        stats_.edges, plan_.predecessors, detail::host_memory<ExecSpace>);
+    SupernodalWork work(w.factor_updates, w.row_updates, plan_.vertices,
+                        row_passes * solver.real_rows(), stats_.edges, plan_.predecessors,
+                        detail::host_memory<ExecSpace>);
     int done = 0;
     const auto progress = [&](std::int64_t, std::int64_t count) {
       ++done;
-      if (done <= blocks)
+      if (done <= blocks || !plan_.predecessors)
         work.distance_rows_done(count);
       else
         work.predecessor_rows_done(count);
@@ -334,6 +341,7 @@ class Pipeline {
   template <class T, class S>
   double hand_over(S& solver, double& rest, double& pred_rest, const BlockDone& done,
                    const std::function<void()>& paths_selected = {}) {
+    if (config_.measures) return measure<T>(solver, done);
     RowSeconds rows;
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
       rows = solver.distance_rows(sink_into<T>(sink), done);
@@ -358,6 +366,30 @@ class Pipeline {
       made += rows.compute;
     }
     return made;
+  }
+
+  // --- measures (`apsp measures`): the solver's rows reduced where it makes them (measures.hpp),
+  // never written; then rank 0 writes the measures' file. The reduction and the file are the
+  // write stage. Returns the seconds of making rows (RowSeconds::compute).
+  template <class T, class S>
+  double measure(S& solver, const BlockDone& done) {
+    RowSeconds rows;
+    const GraphMeasures measures =
+        graph_measures<T>(exec_, ranks_, plan_.vertices, solver.first_row(), solver.real_rows(),
+                          MeasureOptions{config_.measures->histogram_bins()},
+                          [&](const DeviceRowSink<ExecSpace, T>& sink) {
+                            rows.compute += solver.reduce_rows(sink, done).compute;
+                          });
+    collectively(
+        ranks_,
+        [&] {
+          if (!ranks_.root()) return;
+          const std::string bytes = measures_file(measures, *config_.measures, plan_.distance);
+          measures_out_->write(bytes.data(), bytes.size());
+        },
+        false);
+    watch_.lap(seconds().write, {{&seconds().compute, rows.compute}});
+    return rows.compute;
   }
 
   // --- partition (Floyd-Warshall): each rank gets the edges that start in its rows.
@@ -396,6 +428,12 @@ class Pipeline {
   }
 
   void create_outputs() {
+    if (config_.measures) {  // one small file, which rank 0 writes at the end (measure)
+      collectively(
+          ranks_, [&] { measures_out_ = ranks_.root() ? &outputs_.add(config_.output) : nullptr; },
+          false);
+      return;
+    }
     AtomicOutputFile* out = nullptr;
     AtomicOutputFile* pred = nullptr;
     collectively(
@@ -436,8 +474,9 @@ class Pipeline {
   // --- commit: every rank's rows on the disk; then, once all have, rank 0 writes the record of
   // the run and commits every output together.
   void commit() {
-    seconds().write_behind = out_->behind_seconds() + (pred_out_ ? pred_out_->behind_seconds() : 0);
-    out_->close();
+    seconds().write_behind =
+        (out_ ? out_->behind_seconds() : 0) + (pred_out_ ? pred_out_->behind_seconds() : 0);
+    if (out_) out_->close();
     if (pred_out_) pred_out_->close();
     watch_.lap(seconds().commit);
     seconds().total = watch_.total();
@@ -480,6 +519,7 @@ class Pipeline {
   OutputTransaction outputs_;  // rank 0's: OUT, P, then the stats file
   std::unique_ptr<AtomicOutputFile> stats_out_;
   std::unique_ptr<RowOutput> out_, pred_out_;
+  AtomicOutputFile* measures_out_ = nullptr;  // rank 0's, with `apsp measures`
 };
 
 }  // namespace

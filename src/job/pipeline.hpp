@@ -7,6 +7,7 @@
 
 #include "io/formats.hpp"
 #include "io/hw3_io.hpp"
+#include "io/measures_output.hpp"
 #include "io/outputs.hpp"
 
 #include <algorithm>
@@ -38,6 +39,9 @@ struct SolveConfig {
   // P's format; none: OUT's. The command line takes it from P's own name (.npy is npy), so that
   // a name never says one format while the file holds another.
   std::optional<OutputFormat> predecessors_format;
+  // `apsp measures`: OUT holds these measures of the graph (measures_output.hpp), reduced from
+  // the rows where they are made; no distance leaves the solver.
+  std::optional<MeasuresRequest> measures;
   // Also write the record of the run (SolveStats::to_json()) here, "" for none. It is part of
   // the run's outputs: committed with OUT and P, or not at all.
   std::string stats;

@@ -291,6 +291,16 @@ class SsspSolver {
     return seconds;
   }
 
+  // The same rows into a DeviceRowSink: they are made in host memory, which is ExecSpace's.
+  RowSeconds reduce_rows(const DeviceRowSink<ExecSpace, int>& sink, const BlockDone& done = {}) {
+    using Rows = Kokkos::View<int**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
+    return distance_rows(
+        [&](std::int64_t first, std::int64_t count, const int* rows, std::int64_t) {
+          sink(first, count, Rows(const_cast<int*>(rows), count, vertices_));
+        },
+        done);
+  }
+
  private:
   ExecSpace exec_;
   Ranks& ranks_;

@@ -1,0 +1,285 @@
+// apsp::graph_measures: eccentricities, closeness and harmonic centrality, the diameter, radius,
+// center, periphery, average shortest-path length, Wiener index and distance histogram of a
+// graph (graph_measures.hpp), reduced from its distance rows where a solver makes them: on a GPU
+// the rows never leave it, and memory beyond the solver's is O(V).
+//
+// Two passes over the rows, each a call of `pass` with a DeviceRowSink (row_sink.hpp) that the
+// caller hands to its solver (Solver::reduce_rows, SupernodalSolver::reduce_rows, the
+// application's SsspSolver): the first gives every row's totals (out-measures) and every column's
+// (in-measures: each block's rows in order into the column's running totals); the second, with
+// the distances' range known on every rank, the histogram. The ranks' totals are combined in
+// rank order, so floats are summed in one order for a given algorithm, backend and rank count;
+// int32's sums are exact integers (harmonic sums in fixed point, detail/measures_kernels.hpp), the
+// same for every algorithm, backend and rank count.
+//
+//   apsp::GraphMeasures m = apsp::graph_measures<int>(
+//       exec, ranks, V, solver.first_row(), solver.real_rows(), {64},
+//       [&](const apsp::DeviceRowSink<Exec, int>& sink) { solver.reduce_rows(sink); });
+#pragma once
+
+#include <apsp/detail/measure.hpp>
+#include <apsp/detail/measures_kernels.hpp>
+#include <apsp/detail/region.hpp>
+#include <apsp/detail/staging.hpp>
+#include <apsp/distance.hpp>
+#include <apsp/error.hpp>
+#include <apsp/graph_measures.hpp>
+#include <apsp/ranks.hpp>
+#include <apsp/row_sink.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace apsp {
+
+namespace detail {
+
+// A device view's values in a host vector.
+template <class View>
+std::vector<typename View::non_const_value_type> host_copy(const View& view) {
+  std::vector<typename View::non_const_value_type> values(view.extent(0));
+  Kokkos::deep_copy(
+      Kokkos::View<typename View::non_const_value_type*, Kokkos::HostSpace,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values.data(), values.size()),
+      view);
+  return values;
+}
+
+// The totals of one rank's rows and of every column over them, on the device.
+template <class ExecSpace, class T>
+class MeasureTotals {
+ public:
+  using memory_space = typename ExecSpace::memory_space;
+  template <class X>
+  using ids = Kokkos::View<X*, memory_space>;
+
+  MeasureTotals(const ExecSpace& exec, std::int64_t vertices, std::int64_t first_row,
+                std::int64_t rows)
+      : exec_(exec),
+        vertices_(vertices),
+        first_row_(first_row),
+        rows_(rows),
+        row_most_("apsp::measures::row_max", rows),
+        row_least_("apsp::measures::row_min", rows),
+        row_sum_("apsp::measures::row_sum", rows),
+        row_count_("apsp::measures::row_count", rows),
+        column_most_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::measures::column_max"),
+                     vertices),
+        column_sum_("apsp::measures::column_sum", vertices),
+        column_count_("apsp::measures::column_count", vertices),
+        harmonic_("apsp::measures::harmonic", vertices) {
+    Kokkos::deep_copy(exec, column_most_, std::numeric_limits<T>::lowest());
+  }
+
+  // A team per row on GPUs; one thread per row on host backends.
+  static int team_size() { return host_memory<ExecSpace> ? 1 : 256; }
+
+  void distances(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
+    ScopedRegion region("apsp::measures::distances");
+    check(first, count, rows);
+    if (count == 0) return;
+    const int team = team_size();
+    Kokkos::parallel_for(
+        "apsp::measures::row_totals",
+        Kokkos::TeamPolicy<ExecSpace>(exec_, int(count), team)
+            .set_scratch_size(0, Kokkos::PerTeam(RowTotals<ExecSpace, T>::scratch_bytes(team))),
+        RowTotals<ExecSpace, T>{rows, first, first - first_row_, vertices_, row_most_, row_least_,
+                                row_sum_, row_count_});
+    // Host backends: a chunk of columns a thread, whose totals stay in its cache as the rows go
+    // by; GPUs: a column a thread, neighbours reading neighbouring distances.
+    const std::int64_t chunk = host_memory<ExecSpace> ? 1024 : 1;
+    Kokkos::parallel_for("apsp::measures::column_totals",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             exec_, 0, (vertices_ + chunk - 1) / chunk),
+                         ColumnTotals<ExecSpace, T>{rows, count, vertices_, chunk, column_most_,
+                                                    column_sum_, column_count_, harmonic_});
+    exec_.fence();
+  }
+
+  void start_histogram(int bins, double low, double high) {
+    binning_ = Binning<T>{bins, low, high};
+    histogram_ = ids<std::int64_t>("apsp::measures::histogram", bins);
+  }
+
+  void histogram(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
+    ScopedRegion region("apsp::measures::histogram");
+    check(first, count, rows);
+    if (count == 0) return;
+    const int team = team_size();
+    Kokkos::parallel_for(
+        "apsp::measures::row_histogram",
+        Kokkos::TeamPolicy<ExecSpace>(exec_, int(count), team)
+            .set_scratch_size(
+                0, Kokkos::PerTeam(RowHistogram<ExecSpace, T>::scratch_bytes(binning_.bins))),
+        RowHistogram<ExecSpace, T>{rows, first, vertices_, binning_, histogram_});
+    exec_.fence();
+  }
+
+  ids<T> row_most_, row_least_;
+  ids<DistanceSum<T>> row_sum_;
+  ids<std::int64_t> row_count_;
+  ids<T> column_most_;
+  ids<DistanceSum<T>> column_sum_;
+  ids<std::int64_t> column_count_;
+  ids<HarmonicSum<T>> harmonic_;
+  ids<std::int64_t> histogram_;
+
+ private:
+  void check(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) const {
+    if (first < first_row_ || first + count > first_row_ + rows_ ||
+        std::int64_t(rows.extent(0)) < count || std::int64_t(rows.extent(1)) < vertices_)
+      throw Error("measures: rows [" + std::to_string(first) + ", " +
+                  std::to_string(first + count) + ") of " + std::to_string(rows.extent(1)) +
+                  " columns outside this rank's rows [" + std::to_string(first_row_) + ", " +
+                  std::to_string(first_row_ + rows_) + ") of V = " + std::to_string(vertices_));
+  }
+
+  ExecSpace exec_;
+  std::int64_t vertices_, first_row_, rows_;
+  Binning<T> binning_{0, 0, 0};
+};
+
+inline double harmonic_value(const FixedSum& s) {
+  return Int128{s.low, s.high}.to_double() * (1.0 / 19342813113834066795298816.0);  // 2^-84
+}
+inline double harmonic_value(double s) {
+  return s;
+}
+
+}  // namespace detail
+
+// The measures of a graph of `vertices` vertices whose rows [first_row, first_row + rows) this
+// rank's solver makes, `pass` calling the solver's hand-over with the sink it is given (once,
+// or twice with a histogram). Collective on `ranks`: every rank gets the whole result.
+template <class T, class ExecSpace, class Pass>
+GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices,
+                             std::int64_t first_row, std::int64_t rows,
+                             const MeasureOptions& options, Pass&& pass) {
+  detail::ScopedRegion region("apsp::graph_measures");
+  if (options.bins < 0 || options.bins > max_histogram_bins)
+    throw Error("measures: " + std::to_string(options.bins) + " histogram bins, not in [0, " +
+                std::to_string(max_histogram_bins) + "]");
+  using Block = detail::RowBlock<ExecSpace, T>;
+  std::unique_ptr<detail::MeasureTotals<ExecSpace, T>> totals;
+  collectively(ranks, [&] {
+    totals = std::make_unique<detail::MeasureTotals<ExecSpace, T>>(exec, vertices, first_row, rows);
+    pass(DeviceRowSink<ExecSpace, T>(
+        [&](std::int64_t first, std::int64_t count, const Block& block) {
+          totals->distances(first, count, block);
+        }));
+  });
+  detail::MeasureTotals<ExecSpace, T>& t = *totals;
+  using Sum = detail::DistanceSum<T>;
+  using Harmonic = detail::HarmonicSum<T>;
+
+  // Rows: each rank's in vertex order; columns: every rank's, combined in rank order.
+  const std::vector<T> row_most = gather_all(ranks, detail::host_copy(t.row_most_));
+  const std::vector<T> row_least = gather_all(ranks, detail::host_copy(t.row_least_));
+  const std::vector<Sum> row_sum = gather_all(ranks, detail::host_copy(t.row_sum_));
+  const std::vector<std::int64_t> row_count = gather_all(ranks, detail::host_copy(t.row_count_));
+  const std::vector<T> column_most = gather_all(ranks, detail::host_copy(t.column_most_));
+  const std::vector<Sum> column_sum = gather_all(ranks, detail::host_copy(t.column_sum_));
+  const std::vector<std::int64_t> column_count =
+      gather_all(ranks, detail::host_copy(t.column_count_));
+  const std::vector<Harmonic> harmonic = gather_all(ranks, detail::host_copy(t.harmonic_));
+  if (std::int64_t(row_most.size()) != vertices)
+    throw Error("measures: the ranks' rows are " + std::to_string(row_most.size()) +
+                ", not V = " + std::to_string(vertices));
+
+  const std::size_t v = std::size_t(vertices);
+  GraphMeasures m;
+  m.vertices = vertices;
+  m.integral = std::is_integral<T>::value;
+  std::vector<T> in_most(column_most.begin(), column_most.begin() + std::ptrdiff_t(v));
+  std::vector<Sum> in_sum(column_sum.begin(), column_sum.begin() + std::ptrdiff_t(v));
+  std::vector<std::int64_t> in_count(column_count.begin(),
+                                     column_count.begin() + std::ptrdiff_t(v));
+  std::vector<Harmonic> in_harmonic(harmonic.begin(), harmonic.begin() + std::ptrdiff_t(v));
+  for (int p = 1; p < ranks.size(); ++p)
+    for (std::size_t j = 0, at = std::size_t(p) * v; j < v; ++j, ++at) {
+      in_most[j] = std::max(in_most[j], column_most[at]);
+      in_sum[j] += column_sum[at];
+      in_count[j] += column_count[at];
+      if constexpr (std::is_integral<T>::value) {
+        Int128 h{in_harmonic[j].low, in_harmonic[j].high};
+        h += Int128{harmonic[at].low, harmonic[at].high};
+        in_harmonic[j] = detail::FixedSum{h.low, h.high};
+      } else {
+        in_harmonic[j] += harmonic[at];
+      }
+    }
+
+  m.eccentricity.resize(v);
+  m.in_eccentricity.resize(v);
+  m.reachable = row_count;
+  m.in_reachable = in_count;
+  m.closeness_centrality.resize(v);
+  m.harmonic_centrality.resize(v);
+  if constexpr (std::is_integral<T>::value) {
+    m.distance_sum_exact = row_sum;
+    m.in_distance_sum_exact = in_sum;
+  } else {
+    m.distance_sum = row_sum;
+    m.in_distance_sum = in_sum;
+  }
+  T least = T(0);
+  double wiener = 0;
+  for (std::size_t i = 0; i < v; ++i) {
+    m.eccentricity[i] = double(row_most[i]);
+    m.in_eccentricity[i] = double(in_most[i]);
+    // NetworkX's closeness_centrality, wf_improved: its operations in its order.
+    const double total = double(in_sum[i]), k = double(in_count[i]);
+    double closeness = 0;
+    if (total > 0 && vertices > 1) {
+      closeness = (k - 1.0) / total;
+      closeness *= (k - 1.0) / double(vertices - 1);
+    }
+    m.closeness_centrality[i] = closeness;
+    m.harmonic_centrality[i] = detail::harmonic_value(in_harmonic[i]);
+    m.reachable_pairs += row_count[i] - 1;
+    if (row_count[i] > 1) least = std::min(least, row_least[i]);
+    if constexpr (std::is_integral<T>::value)
+      m.wiener_exact += Int128::of(row_sum[i]);
+    else
+      wiener += row_sum[i];
+  }
+  m.wiener_index = std::is_integral<T>::value ? m.wiener_exact.to_double() : wiener;
+  m.average_shortest_path_length =
+      m.reachable_pairs > 0 ? m.wiener_index / double(m.reachable_pairs) : 0.0;
+  m.unreachable_pairs = vertices * (vertices - 1) - m.reachable_pairs;
+  m.connected = m.unreachable_pairs == 0;
+  if (v == 0) return m;
+  m.diameter = *std::max_element(m.eccentricity.begin(), m.eccentricity.end());
+  m.radius = *std::min_element(m.eccentricity.begin(), m.eccentricity.end());
+  for (std::size_t i = 0; i < v; ++i) {
+    if (m.eccentricity[i] == m.radius) m.center.push_back(std::int64_t(i));
+    if (m.eccentricity[i] == m.diameter) m.periphery.push_back(std::int64_t(i));
+  }
+
+  if (options.bins > 0) {
+    m.bins = options.bins;
+    m.low = double(least);
+    m.high = m.diameter;
+    collectively(ranks, [&] {
+      t.start_histogram(m.bins, m.low, m.high);
+      pass(DeviceRowSink<ExecSpace, T>(
+          [&](std::int64_t first, std::int64_t count, const Block& block) {
+            t.histogram(first, count, block);
+          }));
+    });
+    const std::vector<std::int64_t> counts = gather_all(ranks, detail::host_copy(t.histogram_));
+    m.histogram.assign(std::size_t(m.bins), 0);
+    for (std::size_t k = 0; k < counts.size(); ++k)
+      m.histogram[k % std::size_t(m.bins)] += counts[k];
+  }
+  return m;
+}
+
+}  // namespace apsp

@@ -1,0 +1,144 @@
+// apsp::graph_measures (measures.hpp) on every backend and distance type: the rows handed over in
+// blocks of any size give the same bits (each column's sum sees the rows in row order), equal to
+// a plain loop over the matrix; Int128's exact sums and decimal text beyond 64 bits.
+#include <apsp/graph_measures.hpp>
+#include <apsp/measures.hpp>
+#include <apsp/ranks.hpp>
+
+#include "backends.hpp"
+
+#include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+TEST(Int128, SumsAndTextBeyond64Bits) {
+  apsp::Int128 sum;
+  for (int i = 0; i < 1000; ++i)
+    sum += apsp::Int128::of(INT64_MAX);
+  // 1000 (2^63 - 1) = 9223372036854775807000
+  EXPECT_EQ(sum.text(), "9223372036854775807000");
+  EXPECT_DOUBLE_EQ(sum.to_double(), 9223372036854775807000.0);
+  apsp::Int128 negative;
+  for (int i = 0; i < 3; ++i)
+    negative += apsp::Int128::of(INT64_MIN);
+  EXPECT_EQ(negative.text(), "-27670116110564327424");
+  EXPECT_EQ(apsp::Int128::of(0).text(), "0");
+  EXPECT_EQ(apsp::Int128::of(-7).text(), "-7");
+  apsp::Int128 back = negative;
+  back += apsp::Int128::of(INT64_MAX);
+  back += apsp::Int128::of(INT64_MAX);
+  back += apsp::Int128::of(INT64_MAX);
+  EXPECT_EQ(back.text(), "-3");
+}
+
+template <class C>
+class Measures : public ::testing::Test {};
+TYPED_TEST_SUITE(Measures, apsp_test::BackendsAndTypes, apsp_test::CaseName);
+
+// A distance matrix with unreachable pairs, zeros and, for the floats, values whose sums round.
+template <class T>
+std::vector<T> distances(int v, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<T> d(std::size_t(v) * v);
+  for (int i = 0; i < v; ++i)
+    for (int j = 0; j < v; ++j) {
+      const std::uint32_t r = rng();
+      T x = std::is_integral<T>::value ? T(r % 1000) : T(double(r % 100000) / 7.0);
+      if (r % 5 == 0) x = apsp::Distance<T>::infinity;
+      if (r % 11 == 0) x = T(0);
+      d[std::size_t(i) * v + j] = i == j ? T(0) : x;
+    }
+  return d;
+}
+
+// The measures of matrix d handed over in blocks of `block` rows from the device.
+template <class ExecSpace, class T>
+apsp::GraphMeasures measures_in_blocks(const std::vector<T>& d, int v, int block, int bins) {
+  using Rows = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
+  Rows device("rows", v, v + 3);  // wider than V: the solvers' rows are padded
+  auto host = Kokkos::create_mirror_view(device);
+  for (int i = 0; i < v; ++i)
+    for (int j = 0; j < v + 3; ++j)
+      host(i, j) = j < v ? d[std::size_t(i) * v + j] : T(-5);
+  Kokkos::deep_copy(device, host);
+  apsp::OneRank one;
+  return apsp::graph_measures<T>(
+      ExecSpace(), one, v, 0, v, apsp::MeasureOptions{bins},
+      [&](const apsp::DeviceRowSink<ExecSpace, T>& sink) {
+        for (int first = 0; first < v; first += block) {
+          const int count = std::min(block, v - first);
+          sink(first, count, Rows(device.data() + std::size_t(first) * (v + 3), count, v + 3));
+        }
+      });
+}
+
+TYPED_TEST(Measures, BlocksOfAnySizeGiveTheBitsOfAPlainLoop) {
+  using ExecSpace = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  const T inf = apsp::Distance<T>::infinity;
+  for (const int v : {1, 2, 37, 130}) {
+    const std::vector<T> d = distances<T>(v, 20261127u + unsigned(v));
+    const auto at = [&](int i, int j) { return d[std::size_t(i) * v + j]; };
+    const apsp::GraphMeasures whole = measures_in_blocks<ExecSpace, T>(d, v, v, 10);
+    for (const int block : {1, 3, 64}) {
+      const apsp::GraphMeasures m = measures_in_blocks<ExecSpace, T>(d, v, block, 10);
+      EXPECT_EQ(m.in_distance_sum, whole.in_distance_sum) << v << " " << block;
+      EXPECT_EQ(m.in_distance_sum_exact, whole.in_distance_sum_exact);
+      EXPECT_EQ(m.harmonic_centrality, whole.harmonic_centrality);
+      EXPECT_EQ(m.closeness_centrality, whole.closeness_centrality);
+      EXPECT_EQ(m.histogram, whole.histogram);
+    }
+    // The plain loop: sums in row order (in) and column order (out), in double.
+    std::int64_t pairs = 0;
+    double least = 0, diameter = 0;
+    for (int i = 0; i < v; ++i) {
+      double most = 0, sum = 0, in_most = 0, in_sum = 0, harmonic = 0;
+      std::int64_t count = 0, in_count = 0;
+      for (int j = 0; j < v; ++j) {
+        if (at(i, j) != inf) {
+          most = std::max(most, double(at(i, j)));
+          sum += double(at(i, j));
+          ++count;
+          if (j != i) least = std::min(least, double(at(i, j)));
+        }
+        if (at(j, i) != inf) {
+          in_most = std::max(in_most, double(at(j, i)));
+          in_sum += double(at(j, i));
+          ++in_count;
+          if (at(j, i) != T(0)) harmonic += 1.0 / double(at(j, i));
+        }
+      }
+      pairs += count - 1;
+      diameter = std::max(diameter, most);
+      EXPECT_EQ(whole.eccentricity[std::size_t(i)], most);
+      EXPECT_EQ(whole.in_eccentricity[std::size_t(i)], in_most);
+      EXPECT_EQ(whole.reachable[std::size_t(i)], count);
+      EXPECT_EQ(whole.in_reachable[std::size_t(i)], in_count);
+      if (std::is_integral<T>::value) {
+        EXPECT_EQ(whole.distance_sum_exact[std::size_t(i)], std::int64_t(sum));
+        EXPECT_EQ(whole.in_distance_sum_exact[std::size_t(i)], std::int64_t(in_sum));
+      } else {
+        // A row's sum: each thread of its team a share, combined in thread order.
+        EXPECT_NEAR(whole.distance_sum[std::size_t(i)], sum, 1e-12 * sum);
+        EXPECT_EQ(whole.in_distance_sum[std::size_t(i)], in_sum);
+      }
+      EXPECT_NEAR(whole.harmonic_centrality[std::size_t(i)], harmonic, 1e-12 * harmonic);
+    }
+    EXPECT_EQ(whole.reachable_pairs, pairs);
+    EXPECT_EQ(whole.unreachable_pairs, std::int64_t(v) * (v - 1) - pairs);
+    EXPECT_EQ(whole.connected, pairs == std::int64_t(v) * (v - 1));
+    EXPECT_EQ(whole.diameter, diameter);
+    EXPECT_EQ(whole.low, least);
+    std::int64_t histogram = 0;
+    for (const std::int64_t c : whole.histogram)
+      histogram += c;
+    EXPECT_EQ(histogram, pairs);
+  }
+}
+
+}  // namespace
