@@ -129,6 +129,11 @@ const char* usage = R"(usage:
   apsp --version | --help
   mpirun -np P apsp [options] IN OUT (an MPI build)
       The same job on P ranks, one device each: every option, the same output bytes.
+      --transport T       how Floyd-Warshall's pivot rows go between GPUs: nccl (a build with
+                          -DAPSP_ENABLE_NCCL=ON), ipc (ranks of one node, distinct GPUs), host
+                          (through host memory and MPI) or auto (default: the first of these
+                          that every rank can run); ranks sharing a GPU use host, with a
+                          warning; host backends take auto or host ("transport" in --stats)
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
 
@@ -218,7 +223,7 @@ Command solve(int argc, char** argv) {
   const Arguments args =
       parse(argc, argv, 1,
             {"--backend", "--tile", "--shape", "--stats", "--max-memory", "--format",
-             "--output-format", "--algorithm", "--predecessors", "--dtype"},
+             "--output-format", "--algorithm", "--predecessors", "--dtype", "--transport"},
             {"--progress", "--allow-negative"});
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
@@ -239,6 +244,12 @@ Command solve(int argc, char** argv) {
     if (name == "--predecessors") config.predecessors = value;
     if (name == "--format") config.format = format_option(value);
     if (name == "--dtype") config.dtype = dtype_option(value);
+    if (name == "--transport") {
+      const auto transport = apsp::transport_named(value);
+      if (!transport)
+        throw UsageError("--transport expects auto, nccl, ipc or host, got '" + value + "'");
+      config.transport = *transport;
+    }
     if (name == "--algorithm") {
       const auto algorithm = apsp::algorithm_named(value);
       if (!algorithm)
