@@ -132,8 +132,9 @@ const char* usage = R"(usage:
       --transport T       how Floyd-Warshall's pivot rows go between GPUs: nccl (a build with
                           -DAPSP_ENABLE_NCCL=ON), ipc (ranks of one node, distinct GPUs), host
                           (through host memory and MPI) or auto (default: the first of these
-                          that every rank can run); ranks sharing a GPU use host, with a
-                          warning; host backends take auto or host ("transport" in --stats)
+                          that every rank can run; a named one that cannot falls back to
+                          host with a warning); ranks sharing a GPU use host; host backends
+                          take auto or host ("transport" in --stats)
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
 

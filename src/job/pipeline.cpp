@@ -261,7 +261,11 @@ class Pipeline {
     hooks.before_round = injected_failure(ranks_.rank());
     if constexpr (!detail::host_memory<ExecSpace>) {
       TransportChoice transport = choose_transport(ranks_, config_.transport);
-      if (!transport.warning.empty() && ranks_.root()) stats_.warnings.push_back(transport.warning);
+      // A transport asked for by name that cannot run is worth a warning; under auto, ranks
+      // that share a GPU are a setup the user chose, which the stats record.
+      stats_.transport_note = transport.note;
+      if (!transport.note.empty() && config_.transport != Transport::automatic && ranks_.root())
+        stats_.warnings.push_back(transport.note);
       hooks.device_link = std::move(transport.link);
     }
     const ExchangeStats exchange = solver.compute(hooks);

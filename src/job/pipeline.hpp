@@ -98,6 +98,7 @@ struct SolveStats {
   // the transport asked for (--transport).
   std::string transport = "none";
   std::string transport_requested = "auto";
+  std::string transport_note;  // why a device link gave way to host (TransportChoice::note)
   std::int64_t padded = 0;
   StageSeconds seconds;  // this rank's (rank 0's in the file)
   // Every rank's stages (rank 0's first), for P ranks; communication_bytes summed over ranks in

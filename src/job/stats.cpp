@@ -58,6 +58,7 @@ std::string SolveStats::to_json() const {
     << "  \"padded_vertices\": " << padded << ",\n"
     << "  \"transport\": " << detail::json_string(transport) << ",\n"
     << "  \"transport_requested\": " << detail::json_string(transport_requested) << ",\n"
+    << "  \"transport_note\": " << detail::json_string(transport_note) << ",\n"
     << "  \"kokkos_version\": " << KOKKOS_VERSION << ",\n"
     << "  \"seconds\": " << stage_json(seconds) << ",\n"
     << "  \"communication_bytes\": " << seconds.communication_bytes << ",\n"

@@ -158,8 +158,7 @@ class NcclLink final : public DeviceLink {
 
   std::string name() const override { return "nccl"; }
   void* buffer(int slot) override { return (*buffers_)[slot]; }
-  void broadcast(const void* from, std::uint64_t bytes, int slot, int root,
-                 void* stream) override {
+  void broadcast(const void* from, std::uint64_t bytes, int slot, int root, void* stream) override {
     void* rows = holders_.rank() == root ? const_cast<void*>(from) : buffer(slot);
     check_nccl(ncclBroadcast(rows, rows, std::size_t(bytes), ncclUint8, root, comm_,
                              static_cast<APSP_GPU(Stream_t)>(stream)),
@@ -248,8 +247,7 @@ class IpcLink final : public DeviceLink {
   std::string name() const override { return "ipc"; }
   void* buffer(int slot) override { return (*buffers_)[slot]; }
 
-  void broadcast(const void* from, std::uint64_t bytes, int slot, int root,
-                 void* native) override {
+  void broadcast(const void* from, std::uint64_t bytes, int slot, int root, void* native) override {
     const auto stream = static_cast<APSP_GPU(Stream_t)>(native);
     stream_ = stream;
     const int me = holders_.rank();
@@ -315,8 +313,8 @@ TransportChoice choose_transport(Ranks& ranks, Transport request) {
                  all[p].bus + " of " + all[p].node;
   for (const DeviceId& d : all)
     if (!d.same_node(all[0]) && nodes.empty())
-      nodes = std::string("the ranks are on more than one node (") + all[0].node + ", " + d.node +
-              ")";
+      nodes =
+          std::string("the ranks are on more than one node (") + all[0].node + ", " + d.node + ")";
   std::int64_t peers = 1;
   if (shared.empty() && nodes.empty())
     collectively(ranks, [&] {
@@ -327,8 +325,8 @@ TransportChoice choose_transport(Ranks& ranks, Transport request) {
   const std::string no_nccl = !have_nccl() ? "this build has no NCCL" : shared;
   const std::string no_ipc = !shared.empty()  ? shared
                              : !nodes.empty() ? nodes
-                             : !peers         ? "a rank's GPU cannot reach another's (no peer access)"
-                                              : "";
+                             : !peers ? "a rank's GPU cannot reach another's (no peer access)"
+                                      : "";
   const auto use = [&](Transport t) {
     choice.transport = t;
     if (t == Transport::ipc)
@@ -350,12 +348,12 @@ TransportChoice choose_transport(Ranks& ranks, Transport request) {
   else if ((request == Transport::ipc || request == Transport::automatic) && no_ipc.empty())
     use(Transport::ipc);
   else if (request != Transport::automatic || !shared.empty())
-    // Auto says so only for a shared GPU: otherwise host is simply what the build and nodes give.
-    choice.warning = std::string("--transport ") + transport_name(request) + ": " +
-                     (request == Transport::ipc    ? no_ipc
-                      : request == Transport::nccl ? no_nccl
-                                                   : shared) +
-                     "; the pivot rows go through host memory";
+    // Auto notes only a shared GPU: otherwise host is simply what the build and nodes give.
+    choice.note = std::string("--transport ") + transport_name(request) + ": " +
+                  (request == Transport::ipc    ? no_ipc
+                   : request == Transport::nccl ? no_nccl
+                                                : shared) +
+                  "; the pivot rows go through host memory";
   return choice;
 }
 

@@ -31,14 +31,16 @@ void check_transport(Transport request, const std::string& backend, bool device)
 
 struct TransportChoice {
   Transport transport = Transport::host;
-  std::string warning;   // why the transport asked for (or auto's first) gave way to host
+  // Why a named transport, or under auto a device link, gave way to host; "" where none did.
+  std::string note;
   DeviceLinkMaker link;  // empty for host
 };
 
 // Collective over `ranks`, on a GPU backend (each rank's current device): the transport that every
-// rank can run, the same on all. A named request runs where every rank can run it, else host with
-// a warning; auto is nccl where built, else ipc, else host. Neither runs where two ranks share a
-// GPU (NCCL refuses it, and IPC is for distinct devices). With one rank nothing travels: host.
+// rank can run, the same on all. A named request runs where every rank can run it, else host
+// (and a note says why); auto is nccl where built, else ipc, else host. Neither runs where two
+// ranks share a GPU (NCCL refuses it, and IPC is for distinct devices): auto notes that too. With
+// one rank nothing travels: host.
 TransportChoice choose_transport(Ranks& ranks, Transport request);
 
 }  // namespace apsp
