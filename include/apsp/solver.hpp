@@ -193,12 +193,15 @@ class Solver {
   int owner(std::int64_t v) const { return blocks_.owner(int(v / plan_.shape.tile)); }
 
   // Device memory this rank needs with `local_edges` of the graph's `edges` in its rows: its
-  // rows, the pivot rows when they travel, its edges and, with predecessors, the shortest-path
+  // rows, the pivot rows when they travel (two buffers on a GPU, where a device link takes the
+  // next round's beside the current one), its edges and, with predecessors, the shortest-path
   // edges (at most every edge) and the smallest batch of predecessor rows.
   std::uint64_t device_bytes(std::int64_t local_edges, std::int64_t edges) const {
     const std::int64_t n = plan_.padded;
-    const std::uint64_t pivot =
-        rows_ > 0 && blocks_.holders() > 1 ? matrix_bytes(plan_.shape.tile, n, sizeof(T)) : 0;
+    const std::uint64_t buffers = detail::Streams<ExecSpace>::available ? 2 : 1;
+    const std::uint64_t pivot = rows_ > 0 && blocks_.holders() > 1
+                                    ? buffers * matrix_bytes(plan_.shape.tile, n, sizeof(T))
+                                    : 0;
     const std::uint64_t mine = std::uint64_t(local_edges) * sizeof(Edge);
     const std::uint64_t paths =
         plan_.predecessors

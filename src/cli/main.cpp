@@ -143,6 +143,12 @@ const char* usage = R"(usage:
   apsp --version | --help
   mpirun -np P apsp [options] IN OUT (an MPI build)
       The same job on P ranks, one device each: every option, the same output bytes.
+      --transport T       how Floyd-Warshall's pivot rows go between GPUs: nccl (a build with
+                          -DAPSP_ENABLE_NCCL=ON), ipc (ranks of one node, distinct GPUs), host
+                          (through host memory and MPI) or auto (default: the first of these
+                          that every rank can run; a named one that cannot falls back to
+                          host with a warning); ranks sharing a GPU use host; host backends
+                          take auto or host ("transport" in --stats)
   Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.
 )";
 
@@ -229,9 +235,9 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
 }
 
 // The options of a run that every solving subcommand takes (apsp IN OUT, apsp measures).
-const std::vector<std::string> run_options = {"--backend",   "--tile",   "--shape",
-                                              "--stats",     "--format", "--max-memory",
-                                              "--algorithm", "--dtype"};
+const std::vector<std::string> run_options = {
+    "--backend", "--tile", "--shape", "--stats", "--format", "--max-memory", "--algorithm", "--dtype",
+    "--transport"};
 const std::vector<std::string> run_flags = {"--progress", "--allow-negative"};
 
 // One option of run_options or run_flags into the configuration.
@@ -251,6 +257,12 @@ void run_option(const std::string& name, const std::string& value, apsp::SolveCo
     if (!algorithm)
       throw UsageError("--algorithm expects auto, fw, sssp or supernodal, got '" + value + "'");
     config.algorithm = *algorithm;
+  }
+  if (name == "--transport") {
+    const auto transport = apsp::transport_named(value);
+    if (!transport)
+      throw UsageError("--transport expects auto, nccl, ipc or host, got '" + value + "'");
+    config.transport = *transport;
   }
 }
 

@@ -128,6 +128,7 @@ class Pipeline {
       : exec_(exec), ranks_(ranks), config_(config), progress_(progress) {
     stats_ = detail::stats_of(exec);
     stats_.ranks = ranks.size();
+    stats_.transport_requested = transport_name(config.transport);
   }
 
   SolveStats run() {
@@ -262,9 +263,21 @@ class Pipeline {
         progress_({"round", done, total, v * v * v * done / total, double(done) / total});
       };
     hooks.before_round = injected_failure(ranks_.rank());
+    if constexpr (!detail::host_memory<ExecSpace>) {
+      TransportChoice transport = choose_transport(ranks_, config_.transport);
+      // A transport asked for by name that cannot run is worth a warning; under auto, ranks
+      // that share a GPU are a setup the user chose, which the stats record.
+      stats_.transport_note = transport.note;
+      if (!transport.note.empty() && config_.transport != Transport::automatic && ranks_.root())
+        stats_.warnings.push_back(transport.note);
+      hooks.device_link = std::move(transport.link);
+    }
     const ExchangeStats exchange = solver.compute(hooks);
+    stats_.transport = exchange.transport;
     seconds().communication = exchange.seconds;
     seconds().communication_bytes = exchange.received_bytes;
+    seconds().communication_sent_bytes = exchange.sent_bytes;
+    seconds().link = exchange.link_seconds;
     watch_.lap(seconds().compute);
     hand_over<T>(solver, seconds().download, seconds().download, {});
   }
@@ -526,9 +539,17 @@ class Pipeline {
 
 SolveStats solve(const SolveConfig& config, Ranks& ranks, const Progress& progress) {
   detail::ScopedRegion region("apsp::solve");
-  // Every rank knows the same backends: an unknown name fails on all of them alike.
+  // Every rank knows the same backends: an unknown name fails on all of them alike; so does a
+  // transport that the build or the backend cannot run.
   collectively(
-      ranks, [&] { with_backend(config.backend, [](auto) {}); }, false);
+      ranks,
+      [&] {
+        with_backend(config.backend, [&](auto exec) {
+          using Space = decltype(exec);
+          check_transport(config.transport, backend_name<Space>(), !detail::host_memory<Space>);
+        });
+      },
+      false);
   SolveStats stats;
   with_backend(config.backend, [&](auto exec) {
     stats = Pipeline<decltype(exec)>(exec, ranks, config, progress).run();

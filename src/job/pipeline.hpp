@@ -9,6 +9,7 @@
 #include "io/hw3_io.hpp"
 #include "io/measures_output.hpp"
 #include "io/outputs.hpp"
+#include "platform/device_links.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -45,6 +46,8 @@ struct SolveConfig {
   // Also write the record of the run (SolveStats::to_json()) here, "" for none. It is part of
   // the run's outputs: committed with OUT and P, or not at all.
   std::string stats;
+  // How Floyd-Warshall's pivot rows travel between the ranks' GPUs (platform/device_links.hpp).
+  Transport transport = Transport::automatic;
 };
 
 // Seconds of each stage of the pipeline. They follow each other, so they add up to total.
@@ -63,6 +66,10 @@ struct StageSeconds {
   // starting their writeback to the disk, while the rows' producer went on (write_behind.hpp).
   double write_behind = 0;
   std::uint64_t communication_bytes = 0;  // pivot-row bytes received
+  // Pivot-row bytes sent: this rank's rows, once for each rank that received them.
+  std::uint64_t communication_sent_bytes = 0;
+  // Within compute, beside the kernels: a device link's stream moving pivot rows (GPU time).
+  double link = 0;
 };
 
 // What the supernodal algorithm (supernodal.hpp) did or predicted, when a run considered it.
@@ -91,6 +98,11 @@ struct SolveStats {
   int tile = 0;
   std::string shape;
   std::string shape_source;  // "user", "tuned" or "table" (Plan::shape_source)
+  // How pivot rows travelled: "nccl", "ipc", "host" (host memory), "none" (they did not), and
+  // the transport asked for (--transport).
+  std::string transport = "none";
+  std::string transport_requested = "auto";
+  std::string transport_note;  // why a device link gave way to host (TransportChoice::note)
   std::int64_t padded = 0;
   StageSeconds seconds;  // this rank's (rank 0's in the file)
   // Every rank's stages (rank 0's first), for P ranks; communication_bytes summed over ranks in

@@ -24,7 +24,9 @@ std::string stage_json(const StageSeconds& s) {
     << ", \"download\": " << s.download << ", \"write\": " << s.write
     << ", \"commit\": " << s.commit << ", \"total\": " << s.total
     << ", \"communication\": " << s.communication << ", \"write_behind\": " << s.write_behind
-    << ", \"communication_bytes\": " << s.communication_bytes << "}";
+    << ", \"communication_bytes\": " << s.communication_bytes
+    << ", \"communication_sent_bytes\": " << s.communication_sent_bytes << ", \"link\": " << s.link
+    << "}";
   return j.str();
 }
 
@@ -54,6 +56,9 @@ std::string SolveStats::to_json() const {
     << "  \"shape\": " << detail::json_string(shape) << ",\n"
     << "  \"shape_source\": " << detail::json_string(shape_source) << ",\n"
     << "  \"padded_vertices\": " << padded << ",\n"
+    << "  \"transport\": " << detail::json_string(transport) << ",\n"
+    << "  \"transport_requested\": " << detail::json_string(transport_requested) << ",\n"
+    << "  \"transport_note\": " << detail::json_string(transport_note) << ",\n"
     << "  \"kokkos_version\": " << KOKKOS_VERSION << ",\n"
     << "  \"seconds\": " << stage_json(seconds) << ",\n"
     << "  \"communication_bytes\": " << seconds.communication_bytes << ",\n"

@@ -138,6 +138,13 @@ case $case in
   text_output_too_large)
     printf '# vertices 10001\n0 1 1\n' >"$work/big.txt"
     args=(--output-format text "$work/big.txt" "$out") message="text output is for V <= 10000" ;;
+  unknown_transport)
+    args=(--transport mpi "$in" "$out") message="--transport expects auto, nccl, ipc or host, got 'mpi'" ;;
+  transport_nccl_not_built)  # a build without -DAPSP_ENABLE_NCCL=ON
+    args=(--transport nccl "$in" "$out") message="--transport nccl needs a build with NCCL: configure with -DAPSP_ENABLE_NCCL=ON" ;;
+  transport_ipc_host_backend)  # pivot rows of a host backend are in host memory already
+    args=(--backend "$APSP_HOST_BACKEND" --transport ipc "$in" "$out")
+    message="--transport ipc moves pivot rows between GPUs, and the $APSP_HOST_BACKEND backend runs on none: use --transport auto or host" ;;
   *)
     fail "unknown case '$case'" ;;
 esac

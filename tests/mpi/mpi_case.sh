@@ -151,6 +151,9 @@ case $case in
   stats)
     graph 100 0.1
     options=(--tile 32) mpi_options=(--stats "$work/s.json") ;;
+  transport_host)  # the pivot rows through host memory, asked for by name
+    graph 300 0.02
+    options=(--tile 32) mpi_options=(--transport host --stats "$work/s.json") ;;
   interrupt)
     # V = 6000 computes for seconds however fast the CPU: at V = 3000 an idle 2-core AVX-512
     # machine finished (and committed) within the half second before the signal. Floyd-Warshall:
@@ -240,8 +243,16 @@ if [[ $case == auto ]]; then
   [[ "$(algorithm auto.json)" == "$(algorithm one.json)" ]] ||
     fail "auto chose $(algorithm auto.json) on $np ranks, $(algorithm one.json) on one"
 fi
-if [[ $case == stats ]]; then
+if [[ $case == stats || $case == transport_host ]]; then
   grep -q "\"ranks\": $np," s.json || fail "the stats of $np ranks: $(cat s.json)"
+  # The transport that ran: none where no pivot rows travel (one rank), host on host backends.
+  transport=host
+  [[ $np == 1 ]] && transport=none
+  grep -q "^  \"transport\": \"$transport\"," s.json ||
+    fail "expected transport $transport in the stats of $np ranks: $(cat s.json)"
+  # Every rank's pivot bytes: received and sent.
+  [[ $(grep -c '"communication_sent_bytes": ' s.json) == $((np + 1)) ]] ||
+    fail "expected the sent bytes of every rank: $(cat s.json)"
   expect_no_temporaries s.json
 fi
 echo "OK: $np ranks, $(stat -c %s "$out") bytes identical to one process"

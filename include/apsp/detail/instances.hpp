@@ -62,8 +62,30 @@ struct Streams {
     static void destroy(event e) { (void)prefix##EventDestroy(e); }                                \
     /* `to` waits for the work queued on `from` so far */                                          \
     static void order(stream from, event e, stream to) {                                           \
-      check(prefix##EventRecord(e, from), #prefix "EventRecord");                                  \
-      check(prefix##StreamWaitEvent(to, e, 0), #prefix "StreamWaitEvent");                         \
+      record(e, from);                                                                             \
+      wait(to, e);                                                                                 \
+    }                                                                                              \
+    static void record(event e, stream s) {                                                        \
+      check(prefix##EventRecord(e, s), #prefix "EventRecord");                                     \
+    }                                                                                              \
+    static void wait(stream s, event e) {                                                          \
+      check(prefix##StreamWaitEvent(s, e, 0), #prefix "StreamWaitEvent");                          \
+    }                                                                                              \
+    static void synchronize(stream s) {                                                            \
+      check(prefix##StreamSynchronize(s), #prefix "StreamSynchronize");                            \
+    }                                                                                              \
+    /* the stream an instance queues its work on */                                                \
+    static stream native(const Space& exec) { return exec.prefix##_stream(); }                     \
+    /* events that time the work between two of them */                                            \
+    static event make_timing_event() {                                                             \
+      event e;                                                                                     \
+      check(prefix##EventCreate(&e), #prefix "EventCreate");                                       \
+      return e;                                                                                    \
+    }                                                                                              \
+    static double seconds_between(event from, event to) {                                          \
+      float ms = 0;                                                                                \
+      check(prefix##EventElapsedTime(&ms, from, to), #prefix "EventElapsedTime");                  \
+      return ms / 1e3;                                                                             \
     }                                                                                              \
   };
 
@@ -78,6 +100,16 @@ APSP_STREAMS(Kokkos::Experimental::HIP, hip)
 #endif
 #endif
 #undef APSP_STREAMS
+
+// A stream or event of Streams<ExecSpace>, destroyed with its owner.
+template <class ExecSpace, class Handle>
+struct OwnedHandle {
+  Handle handle;
+  explicit OwnedHandle(Handle h) : handle(h) {}
+  OwnedHandle(const OwnedHandle&) = delete;
+  OwnedHandle& operator=(const OwnedHandle&) = delete;
+  ~OwnedHandle() { Streams<ExecSpace>::destroy(handle); }
+};
 
 // Elsewhere: both are the caller's instance.
 template <class ExecSpace, bool = Streams<ExecSpace>::available>
@@ -107,13 +139,7 @@ template <class ExecSpace>
 class Instances<ExecSpace, true> {
   using api = Streams<ExecSpace>;
   template <class Handle>
-  struct Owned {
-    Handle handle;
-    explicit Owned(Handle h) : handle(h) {}
-    Owned(const Owned&) = delete;
-    Owned& operator=(const Owned&) = delete;
-    ~Owned() { api::destroy(handle); }
-  };
+  using Owned = OwnedHandle<ExecSpace, Handle>;
   struct Pool {
     Owned<typename api::stream> main_stream{api::make_stream(false)};
     Owned<typename api::stream> side_stream{api::make_stream(true)};
