@@ -161,6 +161,12 @@ CycleVerdict cycle_verdict(std::int64_t vertices, const WeightRange& weights, st
 
 }  // namespace detail
 
+// Where the time of Solver::load went: this rank's rows allocated, filled from its edges (their
+// upload included), the kernels run once (warm_up).
+struct LoadSeconds {
+  double allocate = 0, fill = 0, warm_up = 0;
+};
+
 template <class ExecSpace, class T>
 class Solver {
  public:
@@ -244,12 +250,17 @@ class Solver {
 
   // Collective: this rank's rows filled from its edges (each starting in its rows), or by
   // fill(matrix) where given (the edges then serve the predecessors only). With warm_up the
-  // kernels run once on a tiny matrix first (timed runs).
-  void load(const std::vector<Edge>& edges, const std::function<void(const Matrix&)>& fill = {},
-            bool warm_up = false) {
+  // kernels run once on a tiny matrix first (timed runs). Returns this rank's seconds of each
+  // part (the agreement at the end is in none).
+  LoadSeconds load(const std::vector<Edge>& edges,
+                   const std::function<void(const Matrix&)>& fill = {}, bool warm_up = false) {
+    LoadSeconds seconds;
     collectively(ranks_, [&] {
+      auto start = detail::Clock::now();
       local_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist_rows"), rows_,
                       plan_.padded);
+      seconds.allocate = detail::seconds_since(start);
+      start = detail::Clock::now();
       edges_ = upload_edges(exec_, edges);
       if (fill)
         fill(local_);
@@ -257,11 +268,17 @@ class Solver {
         fill_distance_rows(exec_, local_, first_row_, edges_);
       if (!plan_.predecessors) edges_ = {};
       if (plan_.negative_weights) cycle_edges_ = edges;
+      exec_.fence();  // the rows' time is the fill's, not the warm-up's
+      seconds.fill = detail::seconds_since(start);
       if (warm_up) {
+        start = detail::Clock::now();
         detail::warm_up<ExecSpace, T>(exec_, plan_);
         if (plan_.predecessors) detail::warm_up_predecessors(exec_, rule_);
+        exec_.fence();
+        seconds.warm_up = detail::seconds_since(start);
       }
     });
+    return seconds;
   }
 
   // Collective: Floyd-Warshall on every rank's rows, then, with negative weights, the verdict:
