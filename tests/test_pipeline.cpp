@@ -337,6 +337,27 @@ TEST_F(Pipeline, EachRankWritesOrDiscardsItsOwnRows) {
   EXPECT_EQ(read_text(config.output), distances);
 }
 
+// A matrix larger than one rank's memory (issue 34, item 4): each rank holds its rows and the
+// pivot rows, never the whole matrix. V = 256 in tiles of 32 needs 256 KiB of distances on one
+// rank; with 2 ranks 128 KiB each and 32 KiB of pivot rows, with 3 ranks 96 + 32 KiB. Under a cap
+// of 150 KiB 3 ranks and more run it and give the reference's distances; fewer are refused with
+// the rank count that would fit.
+TEST_F(Pipeline, AMatrixLargerThanOneRanksMemoryRunsOnMoreRanks) {
+  const apsp::Graph g = apsp_test::random_graph(256, 0.005, 12);
+  apsp::SolveConfig config = config_for(g);
+  config.algorithm = apsp::Algorithm::floyd_warshall;
+  config.max_memory = 150 << 10;
+  if (ranks.size() < 3) {
+    apsp_test::expect_error_naming(
+        [&] { apsp::solve(config, ranks); },
+        {"V = 256 needs",
+         "but the cap allows 0.15 MiB; with 3 ranks of that memory each it would fit"});
+    return;
+  }
+  apsp::solve(config, ranks);
+  EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
+}
+
 // The progress of supernodal Floyd-Warshall with predecessors (issue 32, item 10): each block
 // counts by its work (SupernodalWork), not as one step. The fraction rises to 1; the distance
 // pass ends at the factor and one pass of the symbolic phase's row updates; each predecessor row

@@ -202,16 +202,37 @@ class Solver {
   // rows, the pivot rows when they travel, its edges and, with predecessors, the shortest-path
   // edges (at most every edge) and the smallest batch of predecessor rows.
   std::uint64_t device_bytes(std::int64_t local_edges, std::int64_t edges) const {
-    const std::int64_t n = plan_.padded;
-    const std::uint64_t pivot =
-        rows_ > 0 && blocks_.holders() > 1 ? matrix_bytes(plan_.shape.tile, n, sizeof(T)) : 0;
-    const std::uint64_t mine = std::uint64_t(local_edges) * sizeof(Edge);
-    const std::uint64_t paths =
-        plan_.predecessors
-            ? detail::saturating_sum({mine, PathEdges<ExecSpace, T>::bytes(plan_.vertices, edges),
-                                      PredecessorRows<ExecSpace, T>::bytes(1, n)})
-            : 0;
-    return detail::saturating_sum({matrix_bytes(rows_, n, sizeof(T)), pivot, mine, paths});
+    return rank_bytes(rows_, rows_ > 0 && blocks_.holders() > 1, local_edges, edges);
+  }
+
+  // The device memory of the rank that needs the most when `ranks` ranks, each on a device of
+  // its own, share the plan's rows: each its block of rows and its edges, and the pivot rows
+  // once they travel. `tile_edges[t]`: the graph's edges that start in tile row t.
+  std::uint64_t largest_rank_bytes(int ranks, const std::vector<std::int64_t>& tile_edges,
+                                   std::int64_t edges) const {
+    const RowBlocks blocks{blocks_.units, ranks};
+    std::vector<std::int64_t> before(tile_edges.size() + 1, 0);  // edges in tile rows [0, t)
+    for (std::size_t t = 0; t < tile_edges.size(); ++t)
+      before[t + 1] = before[t] + tile_edges[t];
+    const auto edges_before = [&](int t) {
+      return before[std::size_t(std::min<std::int64_t>(t, std::int64_t(tile_edges.size())))];
+    };
+    std::uint64_t most = 0;
+    for (int p = 0; p < blocks.holders(); ++p) {
+      const int first = blocks.first(p), count = blocks.count(p);
+      most = std::max(most, rank_bytes(std::int64_t(count) * plan_.shape.tile, blocks.holders() > 1,
+                                       edges_before(first + count) - edges_before(first), edges));
+    }
+    return most;
+  }
+
+  // The fewest ranks on which no rank needs more than `bytes` (largest_rank_bytes); 0 when no
+  // rank count would do (a rank holds one tile row at least).
+  int fitting_ranks(std::uint64_t bytes, const std::vector<std::int64_t>& tile_edges,
+                    std::int64_t edges) const {
+    for (int p = 1; p <= std::max(1, blocks_.units); ++p)
+      if (largest_rank_bytes(p, tile_edges, edges) <= bytes) return p;
+    return 0;
   }
   // What device_bytes counts, in words.
   std::string device_bytes_what() const {
@@ -243,6 +264,25 @@ class Solver {
     const std::uint64_t budget =
         apsp::check_memory(exec_, ranks_, plan_.vertices, device_bytes(local_edges, edges),
                            device_bytes_what(), limits);
+    set_budget(budget, local_edges, edges);
+  }
+  // The same with this rank's edges themselves (each starting in its rows): a MemoryError then
+  // also names the fewest ranks that would hold the solve (fitting_ranks, from every rank's
+  // edges by tile row: one gather).
+  void check_memory(const MemoryLimits& limits, std::int64_t edges,
+                    const std::vector<Edge>& local) {
+    const int tile = plan_.shape.tile;
+    std::vector<std::int64_t> mine(std::size_t(blocks_.count(ranks_.rank())), 0);
+    for (const Edge& e : local) {
+      const std::int64_t t = e.src / tile - blocks_.first(ranks_.rank());
+      if (t >= 0 && t < std::int64_t(mine.size())) ++mine[std::size_t(t)];
+    }
+    // Rank order is tile order: every rank's counts, concatenated, are the graph's.
+    const std::vector<std::int64_t> tile_edges = gather_all(ranks_, mine);
+    const std::int64_t local_edges = std::int64_t(local.size());
+    const std::uint64_t budget = apsp::check_memory(
+        exec_, ranks_, plan_.vertices, device_bytes(local_edges, edges), device_bytes_what(),
+        limits, [&](std::uint64_t bytes) { return fitting_ranks(bytes, tile_edges, edges); });
     set_budget(budget, local_edges, edges);
   }
 
@@ -371,6 +411,22 @@ class Solver {
   }
 
  private:
+  // Device memory of a rank with `rows` rows of the padded matrix and `local_edges` of the graph's
+  // `edges` (device_bytes), with the pivot rows where they travel.
+  std::uint64_t rank_bytes(std::int64_t rows, bool pivot_rows, std::int64_t local_edges,
+                           std::int64_t edges) const {
+    const std::int64_t n = plan_.padded;
+    const std::uint64_t pivot =
+        rows > 0 && pivot_rows ? matrix_bytes(plan_.shape.tile, n, sizeof(T)) : 0;
+    const std::uint64_t mine = std::uint64_t(local_edges) * sizeof(Edge);
+    const std::uint64_t paths =
+        plan_.predecessors
+            ? detail::saturating_sum({mine, PathEdges<ExecSpace, T>::bytes(plan_.vertices, edges),
+                                      PredecessorRows<ExecSpace, T>::bytes(1, n)})
+            : 0;
+    return detail::saturating_sum({matrix_bytes(rows, n, sizeof(T)), pivot, mine, paths});
+  }
+
   ExecSpace exec_;
   Ranks& ranks_;
   Plan plan_;

@@ -270,7 +270,7 @@ class Pipeline {
     Solver<ExecSpace, T> solver(exec_, ranks_, plan_, facts_.weights);
     partition(solver);
     end(Setup::partition);
-    solver.check_memory(limits(false), stats_.edges, std::int64_t(edges_.size()));
+    solver.check_memory(limits(false), stats_.edges, edges_);
     end(Setup::memory_check);
     create_outputs();
     watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
