@@ -26,6 +26,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -237,6 +239,123 @@ TEST_F(Pipeline, StagesAddUpToTheTotalOnEveryRank) {
          {s.read, s.plan, s.upload, s.compute, s.predecessors, s.download, s.write, s.commit})
       EXPECT_GE(x, 0);
   }
+}
+
+// The setup's profile (issue 34, item 2): each rank's read, plan and upload in named steps that
+// add up to them, the seconds a step spent in collectives within its seconds; in --stats, a
+// "setup" object in each per_rank entry.
+TEST_F(Pipeline, SetupStepsAddUpToReadPlanAndUpload) {
+  apsp::SolveConfig config = config_for(apsp_test::random_graph(150, 0.05, 9));
+  config.algorithm = apsp::Algorithm::floyd_warshall;
+  config.predecessors = path("pred.bin");
+  config.stats = path("stats.json");
+  const apsp::SolveStats stats = apsp::solve(config, ranks);
+  ASSERT_EQ(stats.per_rank.size(), std::size_t(ranks.size()));
+  for (const apsp::StageSeconds& s : stats.per_rank) {
+    double sum = 0;
+    for (const apsp::StepSeconds& step : s.setup.steps) {
+      EXPECT_GE(step.collective, 0);
+      EXPECT_LE(step.collective, step.seconds + 1e-9);
+      sum += step.seconds;
+    }
+    const double setup = s.read + s.plan + s.upload;
+    EXPECT_NEAR(sum, setup, 1e-9 + 1e-9 * setup);
+    using Setup = apsp::SetupSeconds;
+    EXPECT_EQ(s.setup.steps[Setup::supernodal_plan].seconds, 0) << "dense Floyd-Warshall";
+    EXPECT_GT(s.setup.steps[Setup::warm_up].seconds, 0);
+  }
+  if (!ranks.root()) return;
+  std::ifstream in(config.stats);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t entries = 0;
+  for (auto at = json.find("\"setup\": {\"check_files\": {\"seconds\": "); at != std::string::npos;
+       at = json.find("\"setup\": {\"check_files\"", at + 1))
+    ++entries;
+  EXPECT_EQ(entries, std::size_t(ranks.size())) << json;
+  EXPECT_NE(json.find("\"warm_up\": {\"seconds\": "), std::string::npos) << json;
+}
+
+// Every rank hands its own rows to OUT and P (issue 34, item 3): a regular file at their offsets;
+// the null device, whatever its name, discarded by each rank (no trip through rank 0); text and
+// other devices through rank 0 in row order. --stats says which way each output went, and each
+// rank's rows and the bytes it wrote.
+TEST_F(Pipeline, EachRankWritesOrDiscardsItsOwnRows) {
+  const int v = 150;
+  apsp::SolveConfig config = config_for(apsp_test::random_graph(v, 0.05, 9));
+  config.algorithm = apsp::Algorithm::floyd_warshall;
+  config.predecessors = path("pred.bin");
+  if (ranks.root()) ASSERT_EQ(symlink("/dev/null", path("null").c_str()), 0);
+  std::int64_t done = 0;
+  ranks.min(&done, 1);
+  // Rank p's real rows: its tile rows (5 tiles of 32), the last one cut at V.
+  const apsp::RowBlocks blocks{5, ranks.size()};
+  const auto rows_of = [&](int p) {
+    const std::int64_t first = std::int64_t(blocks.first(p)) * 32;
+    return std::max<std::int64_t>(
+        0, std::min<std::int64_t>(v, first + std::int64_t(blocks.count(p)) * 32) - first);
+  };
+  const std::uint64_t row_bytes = std::uint64_t(v) * 4;
+  // `whole`: the bytes that rank 0 writes for all (0: each rank writes its own rows).
+  const auto expect_rows = [&](const apsp::SolveStats& stats,
+                               apsp::RowsWritten apsp::StageSeconds::*output, std::uint64_t whole) {
+    ASSERT_EQ(stats.per_rank.size(), std::size_t(ranks.size()));
+    for (int p = 0; p < ranks.size(); ++p) {
+      const apsp::RowsWritten& w = stats.per_rank[std::size_t(p)].*output;
+      EXPECT_EQ(w.rows, rows_of(p)) << "rank " << p;
+      const std::uint64_t own = std::uint64_t(rows_of(p)) * row_bytes;
+      EXPECT_EQ(w.bytes, whole == 0 ? own : p == 0 ? whole : 0) << "rank " << p;
+    }
+  };
+
+  apsp::SolveStats stats = apsp::solve(config, ranks);
+  EXPECT_EQ(stats.output_rows, "at offsets");
+  EXPECT_EQ(stats.predecessor_rows, "at offsets");
+  expect_rows(stats, &apsp::StageSeconds::out, 0);
+  expect_rows(stats, &apsp::StageSeconds::pred, 0);
+  const std::vector<int> distances = read_ints(config.output);
+
+  config.output = "/dev/null";
+  config.predecessors = path("null");
+  stats = apsp::solve(config, ranks);
+  EXPECT_EQ(stats.output_rows, "discarded by each rank");
+  EXPECT_EQ(stats.predecessor_rows, "discarded by each rank");
+  expect_rows(stats, &apsp::StageSeconds::out, 0);
+  expect_rows(stats, &apsp::StageSeconds::pred, 0);
+
+  // /dev/zero takes every write too, but is not the null device.
+  config.output = path("out.txt");
+  config.output_format = apsp::OutputFormat::text;
+  config.predecessors = "/dev/zero";
+  config.predecessors_format = apsp::OutputFormat::hw3;
+  stats = apsp::solve(config, ranks);
+  EXPECT_EQ(stats.output_rows, "through rank 0 in order");
+  EXPECT_EQ(stats.predecessor_rows, "through rank 0 in order");
+  struct stat text;
+  ASSERT_EQ(stat(config.output.c_str(), &text), 0);
+  expect_rows(stats, &apsp::StageSeconds::out, std::uint64_t(text.st_size));
+  expect_rows(stats, &apsp::StageSeconds::pred, std::uint64_t(v) * row_bytes);
+  EXPECT_EQ(read_text(config.output), distances);
+}
+
+// A matrix larger than one rank's memory (issue 34, item 4): each rank holds its rows and the
+// pivot rows, never the whole matrix. V = 256 in tiles of 32 needs 256 KiB of distances on one
+// rank; with 2 ranks 128 KiB each and 32 KiB of pivot rows, with 3 ranks 96 + 32 KiB. Under a cap
+// of 150 KiB 3 ranks and more run it and give the reference's distances; fewer are refused with
+// the rank count that would fit.
+TEST_F(Pipeline, AMatrixLargerThanOneRanksMemoryRunsOnMoreRanks) {
+  const apsp::Graph g = apsp_test::random_graph(256, 0.005, 12);
+  apsp::SolveConfig config = config_for(g);
+  config.algorithm = apsp::Algorithm::floyd_warshall;
+  config.max_memory = 150 << 10;
+  if (ranks.size() < 3) {
+    apsp_test::expect_error_naming(
+        [&] { apsp::solve(config, ranks); },
+        {"V = 256 needs",
+         "but the cap allows 0.15 MiB; with 3 ranks of that memory each it would fit"});
+    return;
+  }
+  apsp::solve(config, ranks);
+  EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
 }
 
 // The progress of supernodal Floyd-Warshall with predecessors (issue 32, item 10): each block

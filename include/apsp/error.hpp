@@ -29,6 +29,9 @@ struct ErrorFacts {
   std::int32_t capped = 0;           // memory: a cap of the caller's, not the device, was short
   std::int32_t sharing = 1;          // memory: ranks sharing the device
   std::int32_t host = 0;             // memory: host memory (a CPU algorithm), not a device's
+  // memory: the fewest ranks, each with `usable` bytes (a device of its own), that would hold the
+  // solve; 0 where the solver did not say or no rank count would.
+  std::int32_t fitting_ranks = 0;
 };
 
 class Error : public std::runtime_error {
@@ -45,13 +48,14 @@ class Error : public std::runtime_error {
 class MemoryError : public Error {
  public:
   MemoryError(const std::string& message, std::uint64_t needed, std::uint64_t usable, bool capped,
-              int sharing = 1, bool host = false)
-      : Error(message, make_facts(needed, usable, capped, sharing, host)) {}
+              int sharing = 1, bool host = false, int fitting_ranks = 0)
+      : Error(message, make_facts(needed, usable, capped, sharing, host, fitting_ranks)) {}
 
  private:
   static ErrorFacts make_facts(std::uint64_t needed, std::uint64_t usable, bool capped, int sharing,
-                               bool host) {
+                               bool host, int fitting_ranks) {
     ErrorFacts f;
+    f.fitting_ranks = fitting_ranks;
     f.kind = ErrorFacts::Kind::memory;
     f.needed = needed;
     f.usable = usable;

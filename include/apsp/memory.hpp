@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -55,46 +56,62 @@ int device_key(const ExecSpace& exec) {
 
 }  // namespace detail
 
+// The fewest ranks whose solve fits in the given bytes on each rank (0: no rank count would), as
+// a solver whose rows split over ranks computes it from its plan (Solver::fitting_ranks).
+using FittingRanks = std::function<int(std::uint64_t bytes_per_rank)>;
+
 // Collective on `ranks`: this rank needs `need` bytes of its device's memory (`what`, in words,
 // for the error). The ranks that share the device (`sharing`) need the sum of theirs. Throws
 // MemoryError on every rank when one rank's need passes the cap, or a device's the free bytes;
-// returns this rank's budget: an equal share of what the device may give (capped).
+// returns this rank's budget: an equal share of what the device may give (capped). `fitting`,
+// where given, names in the error the fewest ranks that would hold the solve, each with what
+// this rank may use (the cap, or the device's free memory).
 inline std::uint64_t check_memory(Ranks& ranks, Ranks& sharing, std::int64_t vertices,
                                   std::uint64_t need, const std::string& what,
-                                  const MemoryLimits& limits) {
+                                  const MemoryLimits& limits, const FittingRanks& fitting = {}) {
   const std::vector<std::uint64_t> needs = gather_all(sharing, std::vector<std::uint64_t>{need});
   const std::uint64_t device_need = detail::saturating_sum(needs);
   const int ranks_sharing = int(needs.size());
   std::uint64_t budget = 0;
+  const std::uint64_t usable =
+      limits.cap > 0 && limits.cap < limits.free ? limits.cap : limits.free;
   collectively(ranks, [&] {
+    const bool capped = limits.cap > 0 && need > limits.cap;
+    if (!capped && device_need <= limits.free) return;
+    const int fitting_ranks = fitting ? fitting(usable) : 0;
+    std::string fit;
+    if (fitting_ranks > 0)
+      fit = "; with " + std::to_string(fitting_ranks) + (fitting_ranks > 1 ? " ranks" : " rank") +
+            " of " +
+            (capped        ? "that"
+             : limits.host ? "this machine's"
+                           : "this device's") +
+            " memory each it would fit";
     const std::string problem = "V = " + std::to_string(vertices) + " needs ";
-    if (limits.cap > 0 && need > limits.cap)
+    if (capped)
       throw MemoryError(problem + detail::size_text(need) +
                             (limits.host ? "" : " of device memory") + " on this rank (" + what +
-                            "), but the cap allows " + detail::size_text(limits.cap),
-                        need, limits.cap, true, ranks_sharing, limits.host);
-    if (device_need > limits.free)
-      throw MemoryError(
-          problem + detail::size_text(device_need) + " on " + limits.device + " (" + what +
-              (ranks_sharing > 1
-                   ? " on each of the " + std::to_string(ranks_sharing) + " ranks sharing it"
-                   : "") +
-              "), but only " + detail::size_text(limits.free) + " can be used",
-          device_need, limits.free, false, ranks_sharing, limits.host);
-    const std::uint64_t usable =
-        limits.cap > 0 && limits.cap < limits.free ? limits.cap : limits.free;
-    budget = usable / std::uint64_t(ranks_sharing);
+                            "), but the cap allows " + detail::size_text(limits.cap) + fit,
+                        need, limits.cap, true, ranks_sharing, limits.host, fitting_ranks);
+    throw MemoryError(
+        problem + detail::size_text(device_need) + " on " + limits.device + " (" + what +
+            (ranks_sharing > 1
+                 ? " on each of the " + std::to_string(ranks_sharing) + " ranks sharing it"
+                 : "") +
+            "), but only " + detail::size_text(limits.free) + " can be used" + fit,
+        device_need, limits.free, false, ranks_sharing, limits.host, fitting_ranks);
   });
+  budget = usable / std::uint64_t(ranks_sharing);
   return budget;
 }
 
 // The same for a solver on `exec`: the ranks sharing its device found from the device.
 template <class ExecSpace>
 std::uint64_t check_memory(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices,
-                           std::uint64_t need, const std::string& what,
-                           const MemoryLimits& limits) {
+                           std::uint64_t need, const std::string& what, const MemoryLimits& limits,
+                           const FittingRanks& fitting = {}) {
   const std::unique_ptr<Ranks> sharing = ranks.sharing_device(detail::device_key(exec));
-  return check_memory(ranks, *sharing, vertices, need, what, limits);
+  return check_memory(ranks, *sharing, vertices, need, what, limits, fitting);
 }
 
 }  // namespace apsp

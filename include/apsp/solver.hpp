@@ -161,6 +161,12 @@ CycleVerdict cycle_verdict(std::int64_t vertices, const WeightRange& weights, st
 
 }  // namespace detail
 
+// Where the time of Solver::load went: this rank's rows allocated, filled from its edges (their
+// upload included), the kernels run once (warm_up).
+struct LoadSeconds {
+  double allocate = 0, fill = 0, warm_up = 0;
+};
+
 template <class ExecSpace, class T>
 class Solver {
  public:
@@ -197,18 +203,37 @@ class Solver {
   // next round's beside the current one), its edges and, with predecessors, the shortest-path
   // edges (at most every edge) and the smallest batch of predecessor rows.
   std::uint64_t device_bytes(std::int64_t local_edges, std::int64_t edges) const {
-    const std::int64_t n = plan_.padded;
-    const std::uint64_t buffers = detail::Streams<ExecSpace>::available ? 2 : 1;
-    const std::uint64_t pivot = rows_ > 0 && blocks_.holders() > 1
-                                    ? buffers * matrix_bytes(plan_.shape.tile, n, sizeof(T))
-                                    : 0;
-    const std::uint64_t mine = std::uint64_t(local_edges) * sizeof(Edge);
-    const std::uint64_t paths =
-        plan_.predecessors
-            ? detail::saturating_sum({mine, PathEdges<ExecSpace, T>::bytes(plan_.vertices, edges),
-                                      PredecessorRows<ExecSpace, T>::bytes(1, n)})
-            : 0;
-    return detail::saturating_sum({matrix_bytes(rows_, n, sizeof(T)), pivot, mine, paths});
+    return rank_bytes(rows_, rows_ > 0 && blocks_.holders() > 1, local_edges, edges);
+  }
+
+  // The device memory of the rank that needs the most when `ranks` ranks, each on a device of
+  // its own, share the plan's rows: each its block of rows and its edges, and the pivot rows
+  // once they travel. `tile_edges[t]`: the graph's edges that start in tile row t.
+  std::uint64_t largest_rank_bytes(int ranks, const std::vector<std::int64_t>& tile_edges,
+                                   std::int64_t edges) const {
+    const RowBlocks blocks{blocks_.units, ranks};
+    std::vector<std::int64_t> before(tile_edges.size() + 1, 0);  // edges in tile rows [0, t)
+    for (std::size_t t = 0; t < tile_edges.size(); ++t)
+      before[t + 1] = before[t] + tile_edges[t];
+    const auto edges_before = [&](int t) {
+      return before[std::size_t(std::min<std::int64_t>(t, std::int64_t(tile_edges.size())))];
+    };
+    std::uint64_t most = 0;
+    for (int p = 0; p < blocks.holders(); ++p) {
+      const int first = blocks.first(p), count = blocks.count(p);
+      most = std::max(most, rank_bytes(std::int64_t(count) * plan_.shape.tile, blocks.holders() > 1,
+                                       edges_before(first + count) - edges_before(first), edges));
+    }
+    return most;
+  }
+
+  // The fewest ranks on which no rank needs more than `bytes` (largest_rank_bytes); 0 when no
+  // rank count would do (a rank holds one tile row at least).
+  int fitting_ranks(std::uint64_t bytes, const std::vector<std::int64_t>& tile_edges,
+                    std::int64_t edges) const {
+    for (int p = 1; p <= std::max(1, blocks_.units); ++p)
+      if (largest_rank_bytes(p, tile_edges, edges) <= bytes) return p;
+    return 0;
   }
   // What device_bytes counts, in words.
   std::string device_bytes_what() const {
@@ -242,17 +267,41 @@ class Solver {
                            device_bytes_what(), limits);
     set_budget(budget, local_edges, edges);
   }
+  // The same with this rank's edges themselves (each starting in its rows): a MemoryError then
+  // also names the fewest ranks that would hold the solve (fitting_ranks, from every rank's
+  // edges by tile row: one gather).
+  void check_memory(const MemoryLimits& limits, std::int64_t edges,
+                    const std::vector<Edge>& local) {
+    const int tile = plan_.shape.tile;
+    std::vector<std::int64_t> mine(std::size_t(blocks_.count(ranks_.rank())), 0);
+    for (const Edge& e : local) {
+      const std::int64_t t = e.src / tile - blocks_.first(ranks_.rank());
+      if (t >= 0 && t < std::int64_t(mine.size())) ++mine[std::size_t(t)];
+    }
+    // Rank order is tile order: every rank's counts, concatenated, are the graph's.
+    const std::vector<std::int64_t> tile_edges = gather_all(ranks_, mine);
+    const std::int64_t local_edges = std::int64_t(local.size());
+    const std::uint64_t budget = apsp::check_memory(
+        exec_, ranks_, plan_.vertices, device_bytes(local_edges, edges), device_bytes_what(),
+        limits, [&](std::uint64_t bytes) { return fitting_ranks(bytes, tile_edges, edges); });
+    set_budget(budget, local_edges, edges);
+  }
 
   std::int64_t predecessor_batch() const { return batch_; }
 
   // Collective: this rank's rows filled from its edges (each starting in its rows), or by
   // fill(matrix) where given (the edges then serve the predecessors only). With warm_up the
-  // kernels run once on a tiny matrix first (timed runs).
-  void load(const std::vector<Edge>& edges, const std::function<void(const Matrix&)>& fill = {},
-            bool warm_up = false) {
+  // kernels run once on a tiny matrix first (timed runs). Returns this rank's seconds of each
+  // part (the agreement at the end is in none).
+  LoadSeconds load(const std::vector<Edge>& edges,
+                   const std::function<void(const Matrix&)>& fill = {}, bool warm_up = false) {
+    LoadSeconds seconds;
     collectively(ranks_, [&] {
+      auto start = detail::Clock::now();
       local_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::dist_rows"), rows_,
                       plan_.padded);
+      seconds.allocate = detail::seconds_since(start);
+      start = detail::Clock::now();
       edges_ = upload_edges(exec_, edges);
       if (fill)
         fill(local_);
@@ -260,11 +309,17 @@ class Solver {
         fill_distance_rows(exec_, local_, first_row_, edges_);
       if (!plan_.predecessors) edges_ = {};
       if (plan_.negative_weights) cycle_edges_ = edges;
+      exec_.fence();  // the rows' time is the fill's, not the warm-up's
+      seconds.fill = detail::seconds_since(start);
       if (warm_up) {
+        start = detail::Clock::now();
         detail::warm_up<ExecSpace, T>(exec_, plan_);
         if (plan_.predecessors) detail::warm_up_predecessors(exec_, rule_);
+        exec_.fence();
+        seconds.warm_up = detail::seconds_since(start);
       }
     });
+    return seconds;
   }
 
   // Collective: Floyd-Warshall on every rank's rows, then, with negative weights, the verdict:
@@ -371,6 +426,23 @@ class Solver {
   }
 
  private:
+  // Device memory of a rank with `rows` rows of the padded matrix and `local_edges` of the graph's
+  // `edges` (device_bytes), with the pivot rows where they travel.
+  std::uint64_t rank_bytes(std::int64_t rows, bool pivot_rows, std::int64_t local_edges,
+                           std::int64_t edges) const {
+    const std::int64_t n = plan_.padded;
+    const std::uint64_t buffers = detail::Streams<ExecSpace>::available ? 2 : 1;
+    const std::uint64_t pivot =
+        rows > 0 && pivot_rows ? buffers * matrix_bytes(plan_.shape.tile, n, sizeof(T)) : 0;
+    const std::uint64_t mine = std::uint64_t(local_edges) * sizeof(Edge);
+    const std::uint64_t paths =
+        plan_.predecessors
+            ? detail::saturating_sum({mine, PathEdges<ExecSpace, T>::bytes(plan_.vertices, edges),
+                                      PredecessorRows<ExecSpace, T>::bytes(1, n)})
+            : 0;
+    return detail::saturating_sum({matrix_bytes(rows, n, sizeof(T)), pivot, mine, paths});
+  }
+
   ExecSpace exec_;
   Ranks& ranks_;
   Plan plan_;

@@ -546,6 +546,10 @@ std::string in_our_words(const apsp::Error& e) {
         message += ": use a machine with more memory";
       else if (facts.sharing > 1)
         message += ": run fewer ranks on each device, or on more devices";
+      else if (facts.fitting_ranks > 1)
+        message += ": run on a device with more memory, or over " +
+                   std::to_string(facts.fitting_ranks) + " devices with mpirun -np " +
+                   std::to_string(facts.fitting_ranks) + (have_mpi ? "" : " (an MPI build)");
       else
         message += ": run on a device with more memory, or over several with mpirun -np K" +
                    std::string(have_mpi ? "" : " (an MPI build)");

@@ -13,6 +13,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#if defined(__linux__)
+#include <sys/sysmacros.h>
+#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -451,6 +454,20 @@ void AtomicOutputFile::write(const void* data, std::size_t bytes) {
 void AtomicOutputFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
   end_ = std::max<std::uint64_t>(end_, offset + bytes);
   detail::write_all_at(fd_, offset, data, bytes, path_);
+}
+
+bool AtomicOutputFile::null_device() const {
+  struct stat st;
+  if (fd_ < 0 || fstat(fd_, &st) != 0 || !S_ISCHR(st.st_mode)) return false;
+  struct stat null;
+  if (stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) && null.st_rdev == st.st_rdev)
+    return true;
+#if defined(__linux__)
+  // Linux's null device is character device 1:3, also where /dev/null is missing (a chroot).
+  return major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
+#else
+  return false;
+#endif
 }
 
 void AtomicOutputFile::finish() {

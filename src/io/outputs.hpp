@@ -96,6 +96,9 @@ class AtomicOutputFile {
   void commit();
   const std::string& path() const { return path_; }
   const std::string& temporary_path() const { return temp_path_; }
+  // Whether the output is the null device (however named: /dev/null, a link to it, standard
+  // output sent there, a device node of its own): what is written there is discarded.
+  bool null_device() const;
 
  private:
   friend class OutputTransaction;

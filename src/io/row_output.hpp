@@ -1,15 +1,17 @@
 // The write stage: every rank's rows of one output (the distances, the predecessors), in the
 // output's format, into the file that rank 0's AtomicOutputFile created (outputs.hpp).
 //
-// Two ways, chosen once by rank 0:
+// Three ways, chosen once by rank 0:
 //   - at offsets: HW3 and .npy rows into a regular file have fixed places (after the .npy
 //     header, which rank 0 writes), so every rank opens the unfinished file and writes its rows
 //     there at once, behind its producer (write_behind.hpp: a writer thread per rank, no MPI
 //     in it);
+//   - discarded by each rank: the null device keeps nothing, so every rank drops its own rows
+//     (text still formatted: the work of writing it, less the writing), none travels;
 //   - through rank 0: text rows (their length varies) and outputs without offsets (a pipe, a
-//     device such as /dev/null or /dev/full) are written by rank 0 alone, in row order: rank 0
-//     writes its own rows, then each other rank in turn ships its rows to rank 0 in pieces.
-// With one rank both are the rank writing its rows. Collective, like everything on Ranks: every
+//     device such as /dev/full) are written by rank 0 alone, in row order: rank 0 writes its own
+//     rows, then each other rank in turn ships its rows to rank 0 in pieces.
+// With one rank all are the rank writing its rows. Collective, like everything on Ranks: every
 // rank calls write() for the same outputs in the same order, and a failure on any rank is
 // agreed on (ranks.hpp) once every rank has finished its part.
 #pragma once
@@ -41,6 +43,7 @@ class RowOutput {
  public:
   // A row: its global index (rows come in increasing order) and V values of the output's type.
   using Sink = std::function<void(std::int64_t, const void*)>;
+  enum class Way : std::uint64_t { at_offsets, discarded, through_root };
 
   // Collective. `file`: rank 0's output (null on the other ranks); `name`: the output as the
   // user named it, for messages; `type`: its values' (the distances', or int32 predecessors).
@@ -55,14 +58,14 @@ class RowOutput {
         header_(format == OutputFormat::npy ? npy_header(vertices, type) : "") {
     std::string path;
     if (ranks.root()) {
-      at_offsets_ = format != OutputFormat::text && !file->temporary_path().empty();
+      way_ = file->null_device()                                               ? Way::discarded
+             : format != OutputFormat::text && !file->temporary_path().empty() ? Way::at_offsets
+                                                                               : Way::through_root;
       path = file->temporary_path();
     }
-    std::uint64_t mode = at_offsets_;
-    ranks.broadcast(&mode, sizeof mode, 0);
-    at_offsets_ = mode != 0;
-    path = broadcast_string(ranks, path, 0);
-    if (at_offsets_) {
+    broadcast_value(ranks, way_, 0);
+    if (way_ == Way::at_offsets) path = broadcast_string(ranks, path, 0);
+    if (way_ == Way::at_offsets) {
       collectively(ranks, [&] {
         fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
         // A rank that does not find rank 0's temporary sees another file system.
@@ -80,7 +83,24 @@ class RowOutput {
 #endif
       });
     }
-    if (!at_offsets_) pairs_ = pairs(ranks);
+    if (way_ == Way::through_root) pairs_ = pairs(ranks);
+  }
+
+  Way way() const {
+    return way_;
+  }
+  // How the rows went, in words (--stats).
+  const char* way_name() const {
+    return way_ == Way::at_offsets  ? "at offsets"
+           : way_ == Way::discarded ? "discarded by each rank"
+                                    : "through rank 0 in order";
+  }
+  // This rank's rows, and the bytes it wrote itself (through rank 0: rank 0 all of them).
+  std::int64_t rows() const {
+    return rows_;
+  }
+  std::uint64_t bytes() const {
+    return bytes_;
   }
 
   ~RowOutput() {
@@ -96,16 +116,38 @@ class RowOutput {
   // behind_seconds()).
   double write(const std::function<void(const Sink&)>& produce) {
     seconds_ = 0;
-    if (at_offsets_) {
+    if (way_ == Way::discarded) {
+      collectively(ranks_, [&] {
+        if (ranks_.root() && !header_.empty()) put(header_.data(), header_.size());
+        std::string text;
+        produce([&](std::int64_t, const void* data) {
+          ++rows_;
+          if (format_ != OutputFormat::text) {
+            bytes_ += row_bytes();
+            return;
+          }
+          text.clear();
+          append_row(text, data);
+          bytes_ += text.size();
+        });
+      });
+      return seconds_;
+    }
+    if (way_ == Way::at_offsets) {
       collectively(ranks_, [&] {
         const std::size_t bytes = row_bytes();
         const std::uint64_t whole = header_.size() + std::uint64_t(vertices_) * bytes;
         WriteBehind behind(fd_, direct_fd_, name_,
                            std::size_t(std::min<std::uint64_t>(WriteBehind::default_buffer_bytes,
                                                                std::max<std::uint64_t>(whole, 1))));
-        if (ranks_.root() && !header_.empty()) behind.put(0, header_.data(), header_.size());
+        if (ranks_.root() && !header_.empty()) {
+          behind.put(0, header_.data(), header_.size());
+          bytes_ += header_.size();
+        }
         produce([&](std::int64_t row, const void* data) {
           behind.put(header_.size() + std::uint64_t(row) * bytes, data, bytes);
+          ++rows_;
+          bytes_ += bytes;
         });
         behind.finish();
         seconds_ = behind.waited_seconds();
@@ -127,6 +169,7 @@ class RowOutput {
         if (!header_.empty()) put(header_.data(), header_.size());
         std::string text;
         produce([&](std::int64_t, const void* data) {
+          ++rows_;
           if (format_ != OutputFormat::text) return put(data, row_bytes());
           text.clear();
           append_row(text, data);
@@ -140,6 +183,7 @@ class RowOutput {
       std::string pending;
       attempt([&] {
         produce([&](std::int64_t, const void* data) {
+          ++rows_;
           append_row(pending, data);
           if (pending.size() >= piece_bytes) ship(*pair, pending);
         });
@@ -203,6 +247,7 @@ class RowOutput {
   void put(const void* data, std::size_t bytes) {
     const auto start = Clock::now();
     file_->write(data, bytes);
+    bytes_ += bytes;
     seconds_ += seconds_since(start);
   }
 
@@ -240,7 +285,9 @@ class RowOutput {
   std::int64_t vertices_;
   DistanceType type_;
   std::string header_;  // before the rows: the .npy header, or nothing
-  bool at_offsets_ = false;
+  Way way_ = Way::through_root;
+  std::int64_t rows_ = 0;
+  std::uint64_t bytes_ = 0;
   int fd_ = -1;
   int direct_fd_ = -1;  // the same file with O_DIRECT, where its file system allows
   std::vector<std::unique_ptr<Ranks>> pairs_;

@@ -38,6 +38,7 @@
 #include "job/run_plan.hpp"
 #include "job/sssp.hpp"
 #include "job/supernodal_choice.hpp"
+#include "job/timed_ranks.hpp"
 #include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -62,13 +63,24 @@ using detail::RowOutput;
 using detail::saturating_sum;
 using detail::size_text;
 
-// Consecutive laps: each stage gets the time since the previous lap.
+// Consecutive laps: each stage gets the time since the previous lap. Within the stages of the
+// setup, consecutive steps: each gets the time since the previous step ended, and of it the time
+// spent in collectives (a running total, `in_collectives`, read at each step's end).
 class Stopwatch {
  public:
-  void lap(double& stage) { stage += advance(); }
+  void lap(double& stage) { stage += advance(Clock::now()); }
+  void step(StepSeconds& step, double in_collectives) {
+    end_step(step, in_collectives, Clock::now());
+  }
+  // A step that ends a stage, at the same instant.
+  void lap(double& stage, StepSeconds& step, double in_collectives) {
+    const auto now = Clock::now();
+    end_step(step, in_collectives, now);
+    stage += advance(now);
+  }
   // A lap split among stages: parts measured inside it to theirs, the rest to `rest`.
   void lap(double& rest, std::initializer_list<std::pair<double*, double>> parts) {
-    double all = advance();
+    double all = advance(Clock::now());
     for (const auto& [stage, seconds] : parts) {
       *stage += seconds;
       all -= seconds;
@@ -78,13 +90,19 @@ class Stopwatch {
   double total() const { return std::chrono::duration<double>(last_ - start_).count(); }
 
  private:
-  double advance() {
-    const auto now = Clock::now();
+  double advance(Clock::time_point now) {
     const double seconds = std::chrono::duration<double>(now - last_).count();
     last_ = now;
     return seconds;
   }
-  Clock::time_point start_ = Clock::now(), last_ = start_;
+  void end_step(StepSeconds& step, double in_collectives, Clock::time_point now) {
+    step.seconds += std::chrono::duration<double>(now - step_end_).count();
+    step.collective += in_collectives - collectives_at_;
+    step_end_ = now;
+    collectives_at_ = in_collectives;
+  }
+  Clock::time_point start_ = Clock::now(), last_ = start_, step_end_ = start_;
+  double collectives_at_ = 0;
 };
 
 // Test builds only (APSP_ENABLE_TEST_HOOKS): APSP_FAIL_RANK=r and APSP_FAIL_ROUND=k make rank r
@@ -125,7 +143,7 @@ template <class ExecSpace>
 class Pipeline {
  public:
   Pipeline(const ExecSpace& exec, Ranks& ranks, const SolveConfig& config, const Progress& progress)
-      : exec_(exec), ranks_(ranks), config_(config), progress_(progress) {
+      : exec_(exec), timed_(ranks, in_collectives_), config_(config), progress_(progress) {
     stats_ = detail::stats_of(exec);
     stats_.ranks = ranks.size();
     stats_.transport_requested = transport_name(config.transport);
@@ -133,7 +151,7 @@ class Pipeline {
 
   SolveStats run() {
     read();
-    watch_.lap(seconds().read);
+    watch_.lap(seconds().read, step(Setup::read_input), in_collectives_);
     plan();
     visit_distance_type(plan_.distance, [&](auto t) {
       using T = decltype(t);
@@ -149,7 +167,12 @@ class Pipeline {
   }
 
  private:
+  using Setup = SetupSeconds;
   StageSeconds& seconds() { return stats_.seconds; }
+  StepSeconds& step(Setup::Step s) { return seconds().setup.steps[s]; }
+  // Ends step s of the setup (this rank's: a step that only rank 0 takes is part of the next one
+  // on the others).
+  void end(Setup::Step s) { watch_.step(step(s), in_collectives_); }
 
   // --- read: rank 0 checks that no two files of the run are one, opens the stats file (a name
   // that cannot be written fails before any work) and reads the input.
@@ -161,6 +184,7 @@ class Pipeline {
           check_distinct_files(files_of(config_));
           if (!config_.stats.empty())
             stats_out_ = std::make_unique<AtomicOutputFile>(config_.stats);
+          end(Setup::check_files);
           graph_ = read_graph(config_.input, config_.format, config_.allow_negative);
         },
         false);
@@ -202,7 +226,9 @@ class Pipeline {
           p.shape_source.copy(f.shape_source, sizeof f.shape_source - 1);
         },
         false);
+    end(Setup::decide);
     broadcast_value(ranks_, f, 0);
+    end(Setup::broadcast_plan);
     plan_.vertices = f.vertices;
     stats_.edges = f.edges;
     plan_.algorithm = Algorithm(f.algorithm);
@@ -222,6 +248,7 @@ class Pipeline {
                                stats_.device);
       plan_.shape = *found;
     });
+    end(Setup::shape_check);
     const bool fw = plan_.algorithm == Algorithm::floyd_warshall;
     const bool supernodal = plan_.algorithm == Algorithm::supernodal;
     plan_.padded = fw ? padded_size(plan_.vertices, plan_.shape) : plan_.vertices;
@@ -247,14 +274,21 @@ class Pipeline {
   void solve_dense() {
     Solver<ExecSpace, T> solver(exec_, ranks_, plan_, facts_.weights);
     partition(solver);
-    solver.check_memory(limits(false), stats_.edges, std::int64_t(edges_.size()));
+    end(Setup::partition);
+    solver.check_memory(limits(false), stats_.edges, edges_);
+    end(Setup::memory_check);
     create_outputs();
-    watch_.lap(seconds().plan);
+    watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
 
     detail::ScopedRegion region("apsp::solve::floyd_warshall");
-    solver.load(edges_, {}, true);
+    const LoadSeconds load = solver.load(edges_, {}, true);
     std::vector<Edge>().swap(edges_);
-    watch_.lap(seconds().upload);
+    // The allocation and the fill were timed inside load; the rest of the lap (the warm-up and
+    // the agreement after it, every collective of the stage) is the warm-up's step.
+    watch_.lap(seconds().upload, step(Setup::warm_up), in_collectives_);
+    step(Setup::warm_up).seconds -= load.allocate + load.fill;
+    step(Setup::allocate).seconds += load.allocate;
+    step(Setup::fill).seconds += load.fill;
 
     RoundHooks hooks;
     if (progress_ && ranks_.root())
@@ -287,13 +321,16 @@ class Pipeline {
   template <class T>
   void solve_supernodal() {
     every_edge_to_every_rank();
+    end(Setup::partition);
     SupernodalSolver<ExecSpace, T> solver(exec_, ranks_, sn_plan_, plan_.predecessors,
                                           facts_.weights);
+    end(Setup::supernodal_plan);
     solver.check_memory(limits(false), stats_.edges);
+    end(Setup::memory_check);
     const SupernodalPrediction& w = solver.plan().prediction;
     stats_.supernodal.factor_bytes = w.factor_values * sizeof(T);
     create_outputs();
-    watch_.lap(seconds().plan);
+    watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
 
     detail::ScopedRegion region("apsp::solve::supernodal");
     const auto start = Clock::now();
@@ -332,13 +369,15 @@ class Pipeline {
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
     if constexpr (detail::host_memory<ExecSpace> && std::is_same<T, int>::value) {
       every_edge_to_every_rank();
+      end(Setup::partition);
       SsspSolver<ExecSpace> solver(exec_, ranks_, plan_.vertices);
       solver.check_memory(limits(true), stats_.edges);
+      end(Setup::memory_check);
       create_outputs();
-      watch_.lap(seconds().plan);
+      watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
       detail::ScopedRegion region("apsp::solve::sssp");
       solver.load(std::move(edges_));
-      watch_.lap(seconds().upload);
+      watch_.lap(seconds().upload, step(Setup::fill), in_collectives_);
       hand_over<int>(solver, seconds().compute, seconds().compute, {});
       return;
     }
@@ -469,10 +508,12 @@ class Pipeline {
         false);
     out_ = std::make_unique<RowOutput>(ranks_, out, config_.output, config_.output_format,
                                        plan_.vertices, plan_.distance);
+    stats_.output_rows = out_->way_name();
     if (plan_.predecessors)
       pred_out_ =
           std::make_unique<RowOutput>(ranks_, pred, config_.predecessors, predecessors_format(),
                                       plan_.vertices, DistanceType::int32);
+    if (pred_out_) stats_.predecessor_rows = pred_out_->way_name();
   }
 
   // The rows a solver hands over, into `output` row by row.
@@ -489,6 +530,8 @@ class Pipeline {
   void commit() {
     seconds().write_behind =
         (out_ ? out_->behind_seconds() : 0) + (pred_out_ ? pred_out_->behind_seconds() : 0);
+    if (out_) seconds().out = {out_->rows(), out_->bytes()};
+    if (pred_out_) seconds().pred = {pred_out_->rows(), pred_out_->bytes()};
     if (out_) out_->close();
     if (pred_out_) pred_out_->close();
     watch_.lap(seconds().commit);
@@ -519,7 +562,9 @@ class Pipeline {
   }
 
   ExecSpace exec_;
-  Ranks& ranks_;
+  double in_collectives_ = 0;  // this rank's seconds in collectives so far (timed_)
+  detail::TimedRanks timed_;
+  Ranks& ranks_ = timed_;
   const SolveConfig& config_;
   const Progress& progress_;
   SolveStats stats_;

@@ -50,6 +50,43 @@ struct SolveConfig {
   Transport transport = Transport::automatic;
 };
 
+// One step of a rank's setup: its seconds, and the part of them it spent in collectives (waiting
+// there for the other ranks, or moving data among them); the rest is its own work.
+struct StepSeconds {
+  double seconds = 0;
+  double collective = 0;
+};
+
+// A rank's setup, the stages read, plan and upload, in named steps that follow each other and add
+// up to read + plan + upload. Each algorithm runs some of them (dense Floyd-Warshall: all but
+// supernodal_plan; supernodal: no upload steps, its load is part of compute).
+struct SetupSeconds {
+  enum Step {
+    check_files,      // read: two names of one file, the stats file opened (rank 0)
+    read_input,       // read: IN read (rank 0); the other ranks wait for it
+    decide,           // plan: the plan decided (rank 0: supernodal's ordering and symbolic too)
+    broadcast_plan,   // plan: the plan's facts to every rank
+    shape_check,      // plan: every rank can run rank 0's shape
+    partition,        // plan: the edges to the ranks that need them
+    supernodal_plan,  // plan: rank 0's supernodal plan to every rank
+    memory_check,     // plan: the solver's memory on every device
+    outputs,          // plan: the outputs created, the disk checked, each rank's way of writing
+    allocate,         // upload: this rank's rows allocated on the device
+    fill,             // upload: the edges uploaded and the rows filled
+    warm_up,          // upload: every kernel of the plan run once, then the ranks agree
+    count
+  };
+  StepSeconds steps[count];
+  static const char* name(int step);
+};
+
+// What one rank handed to one output: its rows, and the bytes it wrote itself (to /dev/null
+// too; through rank 0, rank 0 writes every rank's rows and the others none).
+struct RowsWritten {
+  std::int64_t rows = 0;
+  std::uint64_t bytes = 0;
+};
+
 // Seconds of each stage of the pipeline. They follow each other, so they add up to total.
 struct StageSeconds {
   double read = 0;     // checking the files, reading IN (rank 0)
@@ -70,6 +107,8 @@ struct StageSeconds {
   std::uint64_t communication_sent_bytes = 0;
   // Within compute, beside the kernels: a device link's stream moving pivot rows (GPU time).
   double link = 0;
+  SetupSeconds setup;                     // read, plan and upload step by step
+  RowsWritten out, pred;                  // this rank's rows of OUT and P
 };
 
 // What the supernodal algorithm (supernodal.hpp) did or predicted, when a run considered it.
@@ -105,6 +144,9 @@ struct SolveStats {
   std::string transport_note;  // why a device link gave way to host (TransportChoice::note)
   std::int64_t padded = 0;
   StageSeconds seconds;  // this rank's (rank 0's in the file)
+  // How the rows of OUT and P reached their files (RowOutput::way): "at offsets", "discarded by
+  // each rank" or "through rank 0 in order"; "" for an output the run does not write.
+  std::string output_rows, predecessor_rows;
   // Every rank's stages (rank 0's first), for P ranks; communication_bytes summed over ranks in
   // `seconds` of rank 0.
   std::vector<StageSeconds> per_rank;

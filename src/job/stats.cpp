@@ -30,7 +30,32 @@ std::string stage_json(const StageSeconds& s) {
   return j.str();
 }
 
+// A rank's entry of per_rank: its stages, then its setup step by step ({"seconds": ..,
+// "collective": ..} each) and its rows of OUT (and P).
+std::string rank_json(const StageSeconds& s, bool predecessors) {
+  std::ostringstream j;
+  j.precision(9);
+  const std::string stages = stage_json(s);
+  j << stages.substr(0, stages.size() - 1) << ", \"setup\": {";
+  for (int k = 0; k < SetupSeconds::count; ++k)
+    j << (k ? ", " : "") << "\"" << SetupSeconds::name(k)
+      << "\": {\"seconds\": " << s.setup.steps[k].seconds
+      << ", \"collective\": " << s.setup.steps[k].collective << "}";
+  j << "}, \"out\": {\"rows\": " << s.out.rows << ", \"bytes\": " << s.out.bytes << "}";
+  if (predecessors)
+    j << ", \"pred\": {\"rows\": " << s.pred.rows << ", \"bytes\": " << s.pred.bytes << "}";
+  j << "}";
+  return j.str();
+}
+
 }  // namespace
+
+const char* SetupSeconds::name(int step) {
+  static const char* const names[count] = {
+      "check_files",     "read_input",   "decide",  "broadcast_plan", "shape_check", "partition",
+      "supernodal_plan", "memory_check", "outputs", "allocate",       "fill",        "warm_up"};
+  return step >= 0 && step < count ? names[step] : "";
+}
 
 double SolveStats::updates_per_s() const {
   const double v = double(vertices);
@@ -62,9 +87,12 @@ std::string SolveStats::to_json() const {
     << "  \"kokkos_version\": " << KOKKOS_VERSION << ",\n"
     << "  \"seconds\": " << stage_json(seconds) << ",\n"
     << "  \"communication_bytes\": " << seconds.communication_bytes << ",\n"
-    << "  \"per_rank\": [";
+    << "  \"output_rows\": " << detail::json_string(output_rows) << ",\n";
+  if (!predecessor_rows.empty())
+    j << "  \"predecessor_rows\": " << detail::json_string(predecessor_rows) << ",\n";
+  j << "  \"per_rank\": [";
   for (std::size_t p = 0; p < per_rank.size(); ++p)
-    j << (p ? ",\n    " : "\n    ") << stage_json(per_rank[p]);
+    j << (p ? ",\n    " : "\n    ") << rank_json(per_rank[p], !predecessor_rows.empty());
   j << (per_rank.empty() ? "],\n" : "\n  ],\n");
   if (supernodal.considered) {
     const SupernodalStats& s = supernodal;

@@ -57,10 +57,14 @@ case $case in
   one_vertex) graph 1 0 ;;
   no_edges) graph 100 0; options=(--tile 32) ;;
   serial) graph 150 0.05; options=(--backend serial --tile 32) ;;
-  max_memory)  # 256 x 256 distances take 256 KiB: one rank is refused, several fit
+  max_memory)  # 256 x 256 distances take 256 KiB: one rank is refused, naming the ranks that fit
     graph 256 0.01
     options=(--tile 32) mpi_options=(--max-memory 200K)
-    [[ $np == 1 ]] && message="(--max-memory)" ;;
+    [[ $np == 1 ]] && message="but the cap allows 0.20 MiB; with 2 ranks of that memory each it would fit (--max-memory)" ;;
+  max_memory_paths)  # with predecessors, text through rank 0: 0.28 MiB on one rank, 0.18 on two
+    graph 256 0.01
+    options=(--tile 32 --output-format text) mpi_options=(--max-memory 200K) paths=1
+    [[ $np == 1 ]] && message="with 2 ranks of that memory each it would fit (--max-memory)" ;;
   testcase-*)
     in=$testcases/${case#testcase-}.in expected=$testcases/${case#testcase-}.out
     options=(--tile 32) ;;
