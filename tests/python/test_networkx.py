@@ -3,7 +3,7 @@ small graphs of every class (directed, undirected, multigraph, node objects that
 integers, no weights, integer and real weights, disconnected), the same answers (exactly on
 integer weights, to rounding on real ones), the same exceptions with the same words."""
 
-import itertools
+import inspect
 
 import networkx as nx
 import numpy as np
@@ -119,6 +119,10 @@ def test_distance_measures(case):
     same(*both("eccentricity", g, v=list(g)[:4]), False)
     e = nx.eccentricity(g)
     same(*both("diameter", g, e=e), False)
+    if "weight" in inspect.signature(nx.eccentricity).parameters:  # NetworkX 3.x
+        for attr in weight_attrs(g):
+            for name in ("eccentricity", "diameter", "radius", "center", "periphery"):
+                same(*both(name, g, weight=attr), is_real(g, attr))
     for attr in weight_attrs(g):
         real = is_real(g, attr)
         same(*both("average_shortest_path_length", g, weight=attr), real)
