@@ -393,11 +393,20 @@ def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
         kind = (np.int64 if name in _COUNTS else distance if name in _DISTANCES
                 else sums if name in _SUMS else np.float64)
         result[name] = np.array(values, dtype=kind)
+    # JSON writes a whole float without a point: the numbers as the distance type has them.
+    number = int if distance.kind == "i" else float
+    for name in ("diameter", "radius", "wiener_index"):
+        if name in result:
+            result[name] = number(result[name])
+    if "average_shortest_path_length" in result:
+        result["average_shortest_path_length"] = float(result["average_shortest_path_length"])
     for name in ("center", "periphery"):
         if name in result:
             result[name] = np.array(result[name], dtype=np.int64)
     if "histogram" in result:
-        result["histogram"]["counts"] = np.array(result["histogram"]["counts"], dtype=np.int64)
+        h = result["histogram"]
+        h["low"], h["high"] = number(h["low"]), number(h["high"])
+        h["counts"] = np.array(h["counts"], dtype=np.int64)
     return result
 
 
