@@ -5,9 +5,10 @@ integer weights, to rounding on real ones), the same exceptions with the same wo
 
 import inspect
 
-import networkx as nx
 import numpy as np
 import pytest
+
+nx = pytest.importorskip("networkx")
 
 import apsp
 import apsp.networkx as anx

@@ -5,8 +5,9 @@ backend's call counter says so), and the answers are NetworkX's own."""
 
 import importlib.metadata
 
-import networkx as nx
 import pytest
+
+nx = pytest.importorskip("networkx")
 
 import apsp.networkx as anx
 
