@@ -54,7 +54,8 @@ GRAPHS = graphs()
 # Not (strongly) connected: a digraph that is weakly connected, one that is not, a graph in
 # two parts.
 DISCONNECTED = {
-    "digraph-weak": nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3}), (0, 3, {"weight": 1})]),
+    "digraph-weak": nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3}),
+                                (0, 3, {"weight": 1})]),
     "digraph-apart": nx.DiGraph([(0, 1), (1, 0), (2, 3), (3, 2)]),
     "graph-apart": nx.Graph([("a", "b", {"weight": 1.5}), ("c", "d", {"weight": 2.5}),
                              ("d", "e", {"weight": 1})]),
