@@ -162,3 +162,24 @@ def test_negative_cycle_and_tiny_graphs():
     assert apsp.measures(np.zeros((0, 0)), measures=["eccentricity"])["eccentricity"].shape == (0,)
     one = apsp.measures(np.zeros((1, 1)))
     assert one["diameter"] == 0 and one["connected"] and one["center"].tolist() == [0]
+
+
+@pytest.mark.skipif(not apsp.config()["supernodal"], reason="this build has no METIS")
+def test_supernodal_gives_the_bits_of_dense_floyd_warshall():
+    """A mesh that 'auto' gives to supernodal Floyd-Warshall (its reduce_rows): integer weights,
+    so every measure is the same exact value whichever solver made the rows."""
+    from test_scipy import grid_graph
+    g = grid_graph(40, np.random.default_rng(3))
+    src, dst = g.nonzero()
+    choice = apsp._native.explain_choice(src, dst, g.shape[0], "int32", False, False, "auto")
+    assert choice["algorithm"] == "supernodal", choice["decision"]
+    auto = apsp.measures(g, directed=False)
+    dense = apsp.measures(g, directed=False, method="FW")
+    assert set(auto) == set(dense)
+    for name, value in dense.items():
+        if name == "histogram":
+            assert auto[name]["counts"].tolist() == value["counts"].tolist()
+        elif isinstance(value, np.ndarray):
+            assert auto[name].dtype == value.dtype and auto[name].tolist() == value.tolist(), name
+        else:
+            assert auto[name] == value, name
