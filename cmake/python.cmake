@@ -36,14 +36,32 @@ pybind11_add_module(apsp_python MODULE src/python/module.cpp src/python/batch.cp
 set_target_properties(apsp_python PROPERTIES OUTPUT_NAME _native
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python/apsp)
 target_link_libraries(apsp_python PRIVATE apsp_lib)
-add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/python/apsp/__init__.py
-  COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/src/python/apsp/__init__.py
-          ${PROJECT_BINARY_DIR}/python/apsp/__init__.py
-  DEPENDS ${PROJECT_SOURCE_DIR}/src/python/apsp/__init__.py)
-add_custom_target(apsp_python_package ALL DEPENDS ${PROJECT_BINARY_DIR}/python/apsp/__init__.py)
+set(apsp_python_sources __init__.py networkx.py)
+set(apsp_python_copies)
+foreach(file IN LISTS apsp_python_sources)
+  add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/python/apsp/${file}
+    COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/src/python/apsp/${file}
+            ${PROJECT_BINARY_DIR}/python/apsp/${file}
+    DEPENDS ${PROJECT_SOURCE_DIR}/src/python/apsp/${file})
+  list(APPEND apsp_python_copies ${PROJECT_BINARY_DIR}/python/apsp/${file})
+endforeach()
+add_custom_target(apsp_python_package ALL DEPENDS ${apsp_python_copies})
 add_dependencies(apsp_python apsp_python_package)
+
+# The package's metadata beside it, so that importlib.metadata finds its entry points on
+# PYTHONPATH: NetworkX (3.2 and later) finds the backend "apsp" (apsp/networkx.py) by them.
+set(apsp_dist_info apsp-${PROJECT_VERSION}.dist-info)
+file(WRITE ${PROJECT_BINARY_DIR}/python/${apsp_dist_info}/METADATA
+     "Metadata-Version: 2.1\nName: apsp\nVersion: ${PROJECT_VERSION}\n"
+     "Summary: ${PROJECT_DESCRIPTION}\n")
+file(WRITE ${PROJECT_BINARY_DIR}/python/${apsp_dist_info}/entry_points.txt
+     "[networkx.backends]\napsp = apsp.networkx:backend_interface\n\n"
+     "[networkx.backend_info]\napsp = apsp.networkx:backend_info\n")
 
 set(APSP_PYTHON_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/python3/dist-packages" CACHE PATH
     "Where `cmake --install` puts the Python package apsp, relative to the prefix")
 install(TARGETS apsp_python LIBRARY DESTINATION ${APSP_PYTHON_INSTALL_DIR}/apsp)
-install(FILES src/python/apsp/__init__.py DESTINATION ${APSP_PYTHON_INSTALL_DIR}/apsp)
+install(FILES src/python/apsp/__init__.py src/python/apsp/networkx.py
+        DESTINATION ${APSP_PYTHON_INSTALL_DIR}/apsp)
+install(DIRECTORY ${PROJECT_BINARY_DIR}/python/${apsp_dist_info}
+        DESTINATION ${APSP_PYTHON_INSTALL_DIR})

@@ -12,6 +12,8 @@
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/graph_measures.hpp>
+#include <apsp/measures.hpp>
 #include <apsp/memory.hpp>
 #include <apsp/ordering.hpp>
 #include <apsp/paths.hpp>
@@ -21,6 +23,7 @@
 #include <apsp/version.hpp>
 
 #include "batch.hpp"
+#include "io/measures_output.hpp"
 #include "io/posix_files.hpp"
 #include "job/device_choices.hpp"
 #include "job/run_plan.hpp"
@@ -363,15 +366,15 @@ MemoryLimits solver_limits(std::uint64_t device_free, std::uint64_t host_need) {
       backend_name<Exec>(), false};
 }
 
-// A solver of V = n in T (solver.hpp) whose memory is there: the NumPy results and `host_extra`
-// bytes that the caller holds besides on the host (checked here: they are the module's), then
+// A solver of V = n in T (solver.hpp) whose memory is there: the `host_held` bytes that the
+// caller holds on the host (its NumPy results and more; checked here: they are the module's), then
 // the solver's own on the device in what they leave (the solver checks it: the padded matrix,
 // the edges, the predecessor rows' work space). Otherwise a MemoryError, before any work. The
 // plan takes `apsp tune --dtype`'s shape, if any (its warning, once, as a Python warning).
 template <class T>
 std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negative,
                                                       std::int64_t edges, bool predecessors,
-                                                      std::uint64_t host_extra,
+                                                      std::uint64_t host_held,
                                                       const WeightRange& weights = {}) {
   std::unique_ptr<Solver<Exec, T>> solver;
   std::uint64_t device_free = 0, host_free = 0;
@@ -390,10 +393,10 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
   warn_once(warning);
   const std::int64_t padded = solver->plan().padded;
   const bool one_memory = host_memory<Exec>;
-  // The results, and on a device a dense input's padded matrix on its way up from the host.
+  // What the caller holds, and on a device a dense input's padded matrix on its way up from the
+  // host.
   const std::uint64_t host_need =
-      saturating_sum({results_bytes<T>(n, predecessors),
-                      one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T)), host_extra});
+      saturating_sum({host_held, one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T))});
   require_memory<T>(n, 0, device_free, host_need, host_free);
   {
     py::gil_scoped_release release;
@@ -485,8 +488,9 @@ py::tuple run(const Graph& graph, const WeightRange& weights, bool predecessors,
               const std::function<void(const DistanceMatrix<Exec, T>&)>& fill) {
   const std::int64_t n = graph.vertices;
   check_path_bounds<T>(n, weights);
-  std::unique_ptr<Solver<Exec, T>> solver = solver_within_memory<T>(
-      n, weights.negative(), std::int64_t(graph.edges.size()), predecessors, 0, weights);
+  std::unique_ptr<Solver<Exec, T>> solver =
+      solver_within_memory<T>(n, weights.negative(), std::int64_t(graph.edges.size()), predecessors,
+                              results_bytes<T>(n, predecessors), weights);
   Results<T> results(n, predecessors);
   {
     py::gil_scoped_release release;
@@ -522,12 +526,10 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
   return run<T>(graph, weights, predecessors, {});
 }
 
-// apsp.solve's native part: the edges src[e] -> dst[e] of weight[e] (in float64, as the command
-// line reads weights) on n vertices, in the distance type `dtype` (auto, or a type's name: the
-// command line's --dtype rule), by `algorithm`.
-py::tuple solve_edge_list(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
-                          const HostArray<double>& weight, std::int64_t n, const std::string& dtype,
-                          bool predecessors, const std::string& algorithm) {
+// The edges src[e] -> dst[e] of weight[e] (in float64, as the command line reads weights) on n
+// vertices as a Graph; a vertex out of range or a weight that is not finite is a ValueError.
+Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                      const HostArray<double>& weight, std::int64_t n) {
   const std::int64_t count = src.size();
   if (dst.size() != count || weight.size() != count)
     throw py::value_error("src, dst and weight must have the same length (got " +
@@ -551,10 +553,79 @@ py::tuple solve_edge_list(const HostArray<std::int64_t>& src, const HostArray<st
       graph.edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
     }
   }
+  return graph;
+}
+
+// apsp.solve's native part: the edge list in the distance type `dtype` (auto, or a type's name:
+// the command line's --dtype rule), by `algorithm`.
+py::tuple solve_edge_list(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                          const HostArray<double>& weight, std::int64_t n, const std::string& dtype,
+                          bool predecessors, const std::string& algorithm) {
+  const Graph graph = edge_list_graph(src, dst, weight, n);
   const WeightRange weights = weight_range(graph);
   return visit_distance_type(distance_type(dtype, n, weights), [&](auto t) {
     return solve_in<decltype(t)>(graph, weights, predecessors, algorithm);
   });
+}
+
+// The measures of a graph in T (graph_measures.hpp), by the solver that `algorithm` plans, its
+// rows reduced where the solver makes them (reduce_rows): no V x V matrix reaches the host, so
+// only the solver's own memory is checked. `bins`: 0 for no histogram (one pass over the rows).
+template <class T>
+GraphMeasures measures_in(const Graph& graph, const WeightRange& weights,
+                          const std::string& algorithm, int bins) {
+  const std::int64_t n = graph.vertices;
+  check_path_bounds<T>(n, weights);
+  const RunPlan plan = plan_for<T>(graph, weights, false, algorithm);
+  const MeasureOptions options{bins};
+  const auto measure = [&](auto& solver) {
+    solver.load(graph.edges);
+    solver.compute();
+    return graph_measures<T>(Exec(), one_rank(), n, solver.first_row(), solver.real_rows(), options,
+                             [&](const DeviceRowSink<Exec, T>& sink) { solver.reduce_rows(sink); });
+  };
+  GraphMeasures m;
+  if (plan.plan.algorithm == Algorithm::supernodal) {
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] {
+      SupernodalSolver<Exec, T> solver(Exec(), one_rank(), plan.supernodal, false, weights);
+      solver.check_memory(solver_limits(available_memory(Exec()), 0),
+                          std::int64_t(graph.edges.size()));
+      m = measure(solver);
+    });
+    return m;
+  }
+  std::unique_ptr<Solver<Exec, T>> solver = solver_within_memory<T>(
+      n, weights.negative(), std::int64_t(graph.edges.size()), false, 0, weights);
+  py::gil_scoped_release release;
+  kokkos_thread().run([&] {
+    try {
+      m = measure(*solver);
+    } catch (...) {
+      solver.reset();  // Kokkos objects end on Kokkos' thread
+      throw;
+    }
+    solver.reset();
+  });
+  return m;
+}
+
+// apsp.measures' native part: the edge list as apsp.solve takes it; `names` as `apsp measures
+// --measures` takes them ("" for all), `bins` as --bins. Returns (the .json text that `apsp
+// measures` writes for the same request, so Python names every measure as the command line does;
+// the name of the distance type it ran in).
+py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                             const HostArray<double>& weight, std::int64_t n,
+                             const std::string& dtype, const std::string& algorithm,
+                             const std::string& names, int bins) {
+  const MeasuresRequest request = measures_request(MeasuresFormat::json, names, bins);
+  const Graph graph = edge_list_graph(src, dst, weight, n);
+  const WeightRange weights = weight_range(graph);
+  const DistanceType type = distance_type(dtype, n, weights);
+  const GraphMeasures m = visit_distance_type(type, [&](auto t) {
+    return measures_in<decltype(t)>(graph, weights, algorithm, request.histogram_bins());
+  });
+  return py::make_tuple(py::bytes(measures_file(m, request, type)), distance_type_name(type));
 }
 
 // What plan_for decides for an edge list (the weights do not matter, only their sign):
@@ -664,7 +735,9 @@ void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecess
       const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
       return require_memory<T>(n, 0, free, need, host_free);
     }
-    auto solver = solver_within_memory<T>(n, false, std::int64_t(edges), predecessors, host_bytes);
+    auto solver =
+        solver_within_memory<T>(n, false, std::int64_t(edges), predecessors,
+                                saturating_sum({results_bytes<T>(n, predecessors), host_bytes}));
     kokkos_thread().run([&] { solver.reset(); });  // Kokkos objects end on Kokkos' thread
   });
 }
@@ -730,6 +803,9 @@ PYBIND11_MODULE(_native, m) {
   });
   m.def("solve", &solve_edge_list, py::arg("src"), py::arg("dst"), py::arg("weight"),
         py::arg("num_vertices"), py::arg("dtype"), py::arg("predecessors"), py::arg("algorithm"));
+  m.def("measures", &measures_edge_list, py::arg("src"), py::arg("dst"), py::arg("weight"),
+        py::arg("num_vertices"), py::arg("dtype"), py::arg("algorithm"), py::arg("names"),
+        py::arg("bins"));
   m.def("explain_choice", &explain_choice, py::arg("src"), py::arg("dst"), py::arg("num_vertices"),
         py::arg("dtype"), py::arg("negative"), py::arg("predecessors"), py::arg("algorithm"));
   m.def("solve_dense_float64", &solve_dense, py::arg("weights"), py::arg("predecessors"));

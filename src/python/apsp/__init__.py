@@ -32,6 +32,13 @@ A 3-D array (B, n, n) is a batch of B graphs, solved in one call with SciPy's se
 slice (results (B, n, n); a NegativeCycleError names the first bad slice in its ``.graph``).
 ``solve_batch(sizes, src, dst, weight=None, ...)`` solves a PyG-style batch of edge lists.
 
+``measures(csgraph, directed=True, measures=None, bins=64, method='auto', unweighted=False,
+dtype='auto')`` gives what ``apsp measures`` writes (eccentricities, closeness and harmonic
+centrality, diameter, radius, center, periphery, average shortest-path length, Wiener index,
+the distance histogram) as a dict named as its .json names them, reduced from the distance rows
+where the solver makes them: no V x V matrix is made. ``apsp.networkx`` answers NetworkX's
+functions of these names on a NetworkX graph (and is NetworkX's backend "apsp" from 3.2).
+
 Native form: ``solve(src, dst, weight, num_vertices, dtype='auto', predecessors=False,
 algorithm='auto')`` on an edge list, in int32, float32 or float64 (float32 is exact for integer
 distances below 2^24 and takes half the memory of float64).
@@ -47,8 +54,8 @@ from . import _native
 NegativeCycleError = _native.NegativeCycleError
 NULL_PREDECESSOR = -9999  # SciPy's value for "no predecessor"
 
-__all__ = ["floyd_warshall", "shortest_path", "solve", "solve_batch", "RaggedResult", "config",
-           "NegativeCycleError"]
+__all__ = ["floyd_warshall", "shortest_path", "solve", "solve_batch", "measures", "RaggedResult",
+           "config", "NegativeCycleError"]
 
 _METHODS = ("auto", "FW", "D", "J", "BF")
 # A dense input goes to the solver as edges, where auto may order it, from this many vertices
@@ -319,3 +326,108 @@ def solve_batch(sizes, src, dst, weight=None, dtype="float64", directed=True,
     if layout == "ragged":
         return RaggedResult(dist, offsets, sizes.astype(np.int64, copy=False), pred)
     return (dist, pred) if predecessors else dist
+
+
+# The .json's per-vertex arrays: distances in the distance type, counts and int32's sums in int64.
+_COUNTS = ("reachable", "in_reachable")
+_DISTANCES = ("eccentricity", "in_eccentricity")
+_SUMS = ("distance_sum", "in_distance_sum")
+_MEASURES = ("eccentricity", "in_eccentricity", "reachable", "in_reachable", "distance_sum",
+             "in_distance_sum", "closeness_centrality", "harmonic_centrality", "diameter",
+             "radius", "center", "periphery", "average_shortest_path_length", "wiener_index",
+             "histogram")
+
+
+def _edges(csgraph, directed, unweighted):
+    """SciPy's csgraph conventions as an edge list (src, dst, weight float64, n): dense arrays'
+    0, inf and NaN and masked entries are non-edges, sparse matrices' stored entries are edges;
+    a self-loop of weight >= 0 never matters (dropped), a negative one is a negative cycle."""
+    if _is_sparse(csgraph):
+        import scipy.sparse
+        _check_square(csgraph.shape, len(csgraph.shape))
+        n = csgraph.shape[0]
+        csr = scipy.sparse.csr_matrix(csgraph, dtype=np.float64)
+        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
+        dst = csr.indices.astype(np.int64)
+        weight = np.asarray(csr.data, dtype=np.float64)
+    else:
+        shape = np.shape(csgraph)
+        _check_square(shape, len(shape))
+        n = shape[-1]
+        if np.ma.isMaskedArray(csgraph):
+            weights = np.array(csgraph.data, dtype=np.float64)
+            edge = ~np.ma.getmaskarray(csgraph)
+        else:
+            weights = np.array(csgraph, dtype=np.float64)
+            edge = weights != 0
+        src, dst = np.nonzero(edge)
+        weight = weights[src, dst]
+    keep = np.isfinite(weight) & ((src != dst) | (weight < 0))
+    src, dst, weight = src[keep].astype(np.int64), dst[keep].astype(np.int64), weight[keep]
+    if unweighted:
+        weight = np.ones_like(weight)
+    if not directed:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+        weight = np.concatenate([weight, weight])
+    return src, dst, weight, n
+
+
+def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
+    """The native measures of an edge list (int64, int64, float64) as measures() returns them."""
+    import json
+    if names is None:
+        names = []
+    elif isinstance(names, str):
+        names = [names]
+    for name in names:
+        if name not in _MEASURES:
+            raise ValueError("unknown measure %r: the measures are %s"
+                             % (name, ", ".join(_MEASURES)))
+    text, type_name = _native.measures(src, dst, weight, int(n), dtype, algorithm,
+                                       ",".join(names), _whole_number("bins", bins))
+    data = json.loads(text)
+    distance = np.dtype(type_name)
+    sums = np.int64 if distance.kind == "i" else np.float64
+    result = dict(data["graph"])
+    for name, values in data["vertex"].items():
+        kind = (np.int64 if name in _COUNTS else distance if name in _DISTANCES
+                else sums if name in _SUMS else np.float64)
+        result[name] = np.array(values, dtype=kind)
+    # JSON writes a whole float without a point: the numbers as the distance type has them.
+    number = int if distance.kind == "i" else float
+    for name in ("diameter", "radius", "wiener_index"):
+        if name in result:
+            result[name] = number(result[name])
+    if "average_shortest_path_length" in result:
+        result["average_shortest_path_length"] = float(result["average_shortest_path_length"])
+    for name in ("center", "periphery"):
+        if name in result:
+            result[name] = np.array(result[name], dtype=np.int64)
+    if "histogram" in result:
+        h = result["histogram"]
+        h["low"], h["high"] = number(h["low"]), number(h["high"])
+        h["counts"] = np.array(h["counts"], dtype=np.int64)
+    return result
+
+
+def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unweighted=False,
+             dtype="auto"):
+    """The measures of a graph given as SciPy's csgraph functions take it (see the module's
+    text), as ``apsp measures`` computes them: a dict named as its .json names them ("vertices",
+    "connected", "diameter", "radius", "center", "periphery", "average_shortest_path_length",
+    "wiener_index", "histogram" (a dict: "bins", "low", "high", "counts", "unreachable"), and
+    per vertex NumPy arrays "eccentricity", "in_eccentricity", "reachable", "in_reachable",
+    "distance_sum", "in_distance_sum", "closeness_centrality", "harmonic_centrality").
+    ``measures``: a list of those names (None: all), as ``--measures``; ``bins`` as ``--bins``.
+    ``method``: 'FW' dense Floyd-Warshall, any other of SciPy's names what the command line's
+    ``--algorithm auto`` runs. dtype: 'auto' (int32 for whole weights, as the command line),
+    'int32', 'float32' or 'float64'. On a graph that is not strongly connected every value is
+    over the pairs with a path ("connected" is False). The rows are reduced where the solver
+    makes them: no V x V matrix is made."""
+    if method not in _METHODS:
+        raise ValueError("unrecognized method '%s'" % (method,))
+    if dtype not in _DTYPES:
+        raise ValueError("dtype must be one of %s, got %r" % (", ".join(_DTYPES), dtype))
+    src, dst, weight, n = _edges(csgraph, directed, unweighted)
+    return _measures_of_edges(src, dst, weight, n, measures, bins,
+                              "fw" if method == "FW" else "auto", dtype)
