@@ -235,9 +235,9 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
 }
 
 // The options of a run that every solving subcommand takes (apsp IN OUT, apsp measures).
-const std::vector<std::string> run_options = {
-    "--backend", "--tile", "--shape", "--stats", "--format", "--max-memory", "--algorithm", "--dtype",
-    "--transport"};
+const std::vector<std::string> run_options = {"--backend",   "--tile",   "--shape",
+                                              "--stats",     "--format", "--max-memory",
+                                              "--algorithm", "--dtype",  "--transport"};
 const std::vector<std::string> run_flags = {"--progress", "--allow-negative"};
 
 // One option of run_options or run_flags into the configuration.

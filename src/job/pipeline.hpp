@@ -107,8 +107,8 @@ struct StageSeconds {
   std::uint64_t communication_sent_bytes = 0;
   // Within compute, beside the kernels: a device link's stream moving pivot rows (GPU time).
   double link = 0;
-  SetupSeconds setup;                     // read, plan and upload step by step
-  RowsWritten out, pred;                  // this rank's rows of OUT and P
+  SetupSeconds setup;     // read, plan and upload step by step
+  RowsWritten out, pred;  // this rank's rows of OUT and P
 };
 
 // What the supernodal algorithm (supernodal.hpp) did or predicted, when a run considered it.
