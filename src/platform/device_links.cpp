@@ -343,10 +343,12 @@ TransportChoice choose_transport(Ranks& ranks, Transport request) {
 #endif
   };
   if (request == Transport::host) return choice;
-  if ((request == Transport::nccl || request == Transport::automatic) && no_nccl.empty())
-    use(Transport::nccl);
-  else if ((request == Transport::ipc || request == Transport::automatic) && no_ipc.empty())
+  // Auto: ipc on one node, where it was the fastest (4x H200, dense V = 40,000 on 2 GPUs: compute
+  // 2.61 s with ipc, 2.73 s host, 3.6-3.7 s nccl; docs/PERFORMANCE.md entry 48), nccl across nodes.
+  if ((request == Transport::ipc || request == Transport::automatic) && no_ipc.empty())
     use(Transport::ipc);
+  else if ((request == Transport::nccl || request == Transport::automatic) && no_nccl.empty())
+    use(Transport::nccl);
   else if (request != Transport::automatic || !shared.empty())
     // Auto notes only a shared GPU: otherwise host is simply what the build and nodes give.
     choice.note = std::string("--transport ") + transport_name(request) + ": " +
