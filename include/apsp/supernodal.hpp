@@ -407,7 +407,7 @@ namespace detail {
 template <bool HostPath, class ExecSpace, class T>
 void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
                      std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order,
-                     const std::int32_t* list) {
+                     const std::int32_t* list = nullptr) {
   ScopedRegion region("apsp::supernodal_rows");
   using memory_space = typename ExecSpace::memory_space;
   using Shape = RowSweepShape<T, HostPath>;

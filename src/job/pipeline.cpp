@@ -189,10 +189,10 @@ class Pipeline {
           const Plan& p = run.plan;
           f.vertices = p.vertices;
           f.edges = std::int64_t(graph_.edges.size());
-          f.output_bytes = config_.measures
+          f.output_bytes = config_.measures || subsets_requested()
                                ? 0
                                : least_output_bytes(config_.output_format, p.vertices, p.distance);
-          if (subsets_requested()) {  // the ids checked before any work
+          if (subsets_requested()) {  // the ids checked before any work; rows of |T| values
             const Subsets s = Subsets::of(config_.sources, config_.targets, p.vertices);
             f.output_bytes =
                 least_table_bytes(config_.output_format, std::int64_t(s.sources.size()),

@@ -191,3 +191,13 @@ def test_ranks(np_, algorithm, suffix):
     if pred:
         with open(path("p1.npy"), "rb") as a, open(path("pn.npy"), "rb") as b:
             assert a.read() == b.read()
+
+
+def test_text_of_a_large_graph():
+    """Text is for V <= 10000 because of its rows of V values; a table's rows are |T| long."""
+    big = path("big.txt")
+    with open(big, "w") as f:
+        f.write("# vertices 12000\n0 11999 4\n11999 5 2\n")
+    out = path("big.txt.out")
+    run("--output-format", "text", big, out, "--sources", "0,11999,3", "--targets", "5,11999")
+    assert text_rows(out) == [["6", "4"], ["2", "0"], ["1073741823", "1073741823"]]
