@@ -347,9 +347,9 @@ TEST_F(Pipeline, AMatrixLargerThanOneRanksMemoryRunsOnMoreRanks) {
   apsp::SolveConfig config = config_for(g);
   config.algorithm = apsp::Algorithm::floyd_warshall;
   config.max_memory = 150 << 10;
-  // The plan tiles V = 256 by 32: 3 ranks hold 3, 3 and 2 tile rows (96 KiB) and one pivot buffer (32 KiB);
-  // a GPU keeps two pivot buffers (the next round's arrives beside the current one's), so it
-  // takes 4 ranks of 2 tile rows.
+  // The plan tiles V = 256 by 32: 3 ranks hold 3, 3 and 2 tile rows (96 KiB) and one pivot buffer
+  // (32 KiB); a GPU keeps two pivot buffers (the next round's arrives beside the current one's), so
+  // it takes 4 ranks of 2 tile rows.
   const int fitting = apsp::detail::Streams<Kokkos::DefaultExecutionSpace>::available ? 4 : 3;
   if (ranks.size() < fitting) {
     apsp_test::expect_error_naming(

@@ -157,6 +157,34 @@ TYPED_TEST(Sssp, MatchesReferenceAtSeveralSizesAndDensities) {
   }
 }
 
+// SsspSolver's rows of a list of sources (--sources): unsorted, duplicated, in the list's order.
+TYPED_TEST(Sssp, RowsOfAList) {
+  if constexpr (!on_host<TypeParam>) {
+    GTEST_SKIP() << "sssp runs on host backends only";
+  } else {
+    const auto g = apsp_test::random_graph(61, 0.05, 7);
+    const auto want = apsp_test::reference_floyd_warshall(g);
+    const std::vector<std::int32_t> list = {60, 0, 5, 5, 30, 3, 60, 1, 2, 0, 7};
+    apsp::OneRank one;
+    apsp::SsspSolver<TypeParam> solver(TypeParam(), one, g.vertices);
+    auto edges = g.edges;
+    solver.load(std::move(edges));
+    std::vector<int> got(list.size() * 61, -7);
+    std::int64_t next = 0;
+    solver.distance_rows_of(
+        list, [&](std::int64_t first, std::int64_t count, const int* rows, std::int64_t stride) {
+          EXPECT_EQ(first, next);
+          next = first + count;
+          for (std::int64_t i = 0; i < count; ++i)
+            std::copy(rows + i * stride, rows + i * stride + 61, got.begin() + (first + i) * 61);
+        });
+    EXPECT_EQ(next, std::int64_t(list.size()));
+    for (std::size_t k = 0; k < list.size(); ++k)
+      for (std::size_t j = 0; j < 61; ++j)
+        ASSERT_EQ(got[k * 61 + j], want[std::size_t(list[k]) * 61 + j]) << k << ", " << j;
+  }
+}
+
 TYPED_TEST(Sssp, BitwiseEqualToFloydWarshall) {
   if constexpr (!on_host<TypeParam>) {
     GTEST_SKIP() << "sssp runs on host backends only";

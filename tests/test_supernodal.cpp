@@ -520,6 +520,47 @@ TYPED_TEST(Supernodal, SolverWithPredecessors) {
   check_solver<ExecSpace, T>(disjoint(grid(8, 9, 34), random_tree(40, 35)), {}, "grid and tree");
 }
 
+// The rows of a list of sources (--sources): unsorted, duplicated, in blocks that split it,
+// each row the dense one of its vertex.
+TYPED_TEST(Supernodal, RowsOfAList) {
+  using T = typename TestFixture::T;
+  using ExecSpace = typename TestFixture::ExecSpace;
+  ExecSpace exec;
+  apsp::OneRank one;
+  for (const auto& [g, perm] :
+       {std::make_pair(grid(17, 13, 41, 0.1), grid_dissection(17, 13)),
+        std::make_pair(geometric(90, 0.2, 42), std::vector<std::int32_t>{})}) {
+    const std::int64_t v = g.vertices;
+    const auto reference = dense<ExecSpace, T>(g, false);
+    const std::vector<std::int32_t> list = {
+        std::int32_t(v - 1), 0, 5, 5, std::int32_t(v / 2), 3, std::int32_t(v - 1), 1, 2, 0, 7};
+    for (const std::int64_t block : {1, 3, 64}) {
+      const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm);
+      apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
+      solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"},
+                          std::int64_t(g.edges.size()));
+      solver.set_block_rows(block);
+      solver.load(g.edges);
+      solver.compute();
+      std::vector<T> got(list.size() * std::size_t(v), T(-7));
+      std::int64_t next = 0;
+      solver.distance_rows_of(
+          list, [&](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
+            EXPECT_EQ(first, next) << "blocks in the list's order";
+            next = first + count;
+            for (std::int64_t i = 0; i < count; ++i)
+              std::copy(rows + i * stride, rows + i * stride + v, got.begin() + (first + i) * v);
+          });
+      EXPECT_EQ(next, std::int64_t(list.size()));
+      for (std::size_t k = 0; k < list.size(); ++k)
+        for (std::int64_t j = 0; j < v; ++j)
+          ASSERT_EQ(got[k * std::size_t(v) + std::size_t(j)],
+                    reference.d[std::size_t(list[k]) * std::size_t(v) + std::size_t(j)])
+              << "V = " << v << ", blocks of " << block << ", row " << k << ", column " << j;
+    }
+  }
+}
+
 TEST(SupernodalSymbolic, PredictionsAndErrors) {
   const apsp::Graph g = grid(20, 20, 22);
   const apsp::SupernodalPlan nested =

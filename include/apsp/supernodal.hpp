@@ -406,13 +406,15 @@ namespace detail {
 // out by tiles (write_rows).
 template <bool HostPath, class ExecSpace, class T>
 void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
-                     std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order) {
+                     std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order,
+                     const std::int32_t* list = nullptr) {
   ScopedRegion region("apsp::supernodal_rows");
   using memory_space = typename ExecSpace::memory_space;
   using Shape = RowSweepShape<T, HostPath>;
   const SupernodalPlan& plan = factor.plan();
   const std::int64_t vertices = plan.vertices, count = out.extent(0);
-  if (std::int64_t(out.extent(1)) < vertices || first < 0 || first + count > vertices)
+  if (std::int64_t(out.extent(1)) < vertices || first < 0 || (!list && first + count > vertices) ||
+      (list && order != RowOrder::user))
     throw Error("supernodal rows: " + std::to_string(count) + " x " +
                 std::to_string(out.extent(1)) + " rows from row " + std::to_string(first) +
                 " do not fit V = " + std::to_string(vertices));
@@ -422,7 +424,8 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
   // The rows in ascending plan order, so that neighbouring slots share their forward paths;
   // spare slots repeat the last row and write nothing.
   const auto plan_row = [&](std::int32_t r) {
-    return user ? plan.position[std::size_t(first + r)] : std::int32_t(first + r);
+    const std::int64_t row = list ? list[first + r] : first + r;
+    return user ? plan.position[std::size_t(row)] : std::int32_t(row);
   };
   std::vector<std::int32_t> by_plan(static_cast<std::size_t>(count));
   std::iota(by_plan.begin(), by_plan.end(), 0);
@@ -491,7 +494,18 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
                      RowOrder order = RowOrder::user) {
   // The host-vector sweeps where the rows are in host memory; a team of rows elsewhere (GPUs).
   detail::supernodal_rows<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>(
-      exec, factor, first, out, order);
+      exec, factor, first, out, order, nullptr);
+}
+
+// Rows of the user's vertices list[first], ..., list[first + out.extent(0) - 1] (each in
+// [0, V)) into out, row i the distances from list[first + i], columns in the user's numbering:
+// the rows of a subset of sources (each row costs what it costs in a block of consecutive rows).
+template <class ExecSpace, class T>
+void supernodal_rows_of(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
+                        const std::int32_t* list, std::int64_t first,
+                        const DistanceMatrix<ExecSpace, T>& out) {
+  detail::supernodal_rows<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>(
+      exec, factor, first, out, RowOrder::user, list);
 }
 
 // The supernodal solve behind the drivers, in the shape of Solver (solver.hpp): collective on
@@ -649,6 +663,30 @@ class SupernodalSolver {
           seconds.search += detail::seconds_since(start);
         });
     rows_passed_ = true;
+    return seconds;
+  }
+
+  // The distance rows of `vertices` (this rank's share of a list of sources, each in [0, V)),
+  // in the list's order, a block at a time, into sink, which takes row i of the list as row i.
+  // Not with predecessors (their search needs every row's shortest-path edges). RowSeconds as
+  // distance_rows'.
+  RowSeconds distance_rows_of(const std::vector<std::int32_t>& vertices, const RowSink<T>& sink) {
+    if (predecessors_) throw Error("supernodal: rows of a list in a solve with paths");
+    RowSeconds seconds;
+    const std::int64_t end = std::int64_t(vertices.size()), v = vertices_;
+    if (end == 0) return seconds;
+    if (!rows_.data())
+      rows_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
+                     block_, v);
+    for (std::int64_t first = 0; first < end; first += block_) {
+      const std::int64_t count = std::min(block_, end - first);
+      const Matrix part(rows_.data(), count, v);
+      const auto start = detail::Clock::now();
+      supernodal_rows_of(exec_, factor_, vertices.data(), first, part);
+      exec_.fence();
+      seconds.compute += detail::seconds_since(start);
+      download_(exec_, part, first, count, sink, seconds);
+    }
     return seconds;
   }
 

@@ -48,6 +48,7 @@ using apsp::cli::Arguments;
 using apsp::cli::parse;
 using apsp::cli::parse_integer;
 using apsp::cli::parse_size;
+using apsp::cli::parse_vertex_list;
 using apsp::cli::UsageError;
 
 // A command, checked and ready to run once MPI and Kokkos have started.
@@ -89,6 +90,10 @@ const char* usage = R"(usage:
                           before j on a shortest i -> j path (among those of fewest edges,
                           the smallest), -1 for j = i and where there is no path; a function
                           of the graph alone, the same on every backend and rank count
+      --sources S         only these rows (S: ids from 0 as `apsp path` numbers them, comma-
+      --targets T         separated, or @FILE with one a line; order and duplicates kept): an
+                          |S| x |T| table in .npy or text, P the same; supernodal and sssp
+                          compute only the rows of S
   apsp path IN U V [--predecessors P] [--allow-negative] [--format F] [--dtype T]
                    [--backend NAME] [--algorithm auto|fw|supernodal] [--max-memory SIZE]
       Prints a shortest path from vertex U to vertex V of IN and its length: read from P, the
@@ -276,7 +281,8 @@ void stats_option(const Arguments& args, const std::string& stats_path, apsp::So
 
 Command solve(int argc, char** argv) {
   std::vector<std::string> with_value = run_options;
-  with_value.insert(with_value.end(), {"--output-format", "--predecessors"});
+  with_value.insert(with_value.end(),
+                    {"--output-format", "--predecessors", "--sources", "--targets"});
   const Arguments args = parse(argc, argv, 1, with_value, run_flags);
   if (args.positional.size() != 2)
     throw UsageError("expected IN and OUT (see apsp --help), got " +
@@ -289,6 +295,8 @@ Command solve(int argc, char** argv) {
   for (const auto& [name, value] : args.options) {
     run_option(name, value, config, stats_path, progress);
     if (name == "--predecessors") config.predecessors = value;
+    if (name == "--sources") config.sources = parse_vertex_list(name, value);
+    if (name == "--targets") config.targets = parse_vertex_list(name, value);
     if (name == "--output-format") {
       const auto format = apsp::output_format_named(value);
       if (!format)
@@ -308,6 +316,13 @@ Command solve(int argc, char** argv) {
             ? apsp::OutputFormat::npy
         : format_given ? config.output_format
                        : apsp::OutputFormat::hw3;
+  const bool hw3 =
+      config.output_format == apsp::OutputFormat::hw3 ||
+      (!config.predecessors.empty() && config.predecessors_format == apsp::OutputFormat::hw3);
+  if ((config.sources || config.targets) && hw3)
+    throw UsageError(
+        "--sources and --targets write an |S| x |T| table, and HW3 output carries no shape: name "
+        "OUT (and P) .npy, or use --output-format npy or text");
   stats_option(args, stats_path, config);
   if (std::any_of(args.options.begin(), args.options.end(),
                   [](const auto& o) { return o.first == "--predecessors" && o.second.empty(); }))

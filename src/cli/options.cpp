@@ -4,9 +4,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cctype>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <thread>
 
 namespace apsp {
@@ -48,6 +51,38 @@ long long parse_integer(const std::string& option, const std::string& text, long
     throw UsageError(option + " expects an integer in [" + std::to_string(lo) + ", " +
                      std::to_string(hi) + "], got '" + text + "'");
   return value;
+}
+
+std::vector<std::int32_t> parse_vertex_list(const std::string& option, const std::string& value) {
+  if (value.empty()) throw UsageError(option + " is empty: name at least one vertex");
+  std::vector<std::string> items;
+  if (value[0] == '@') {
+    const std::string file = value.substr(1);
+    std::ifstream in(file);
+    if (!in) throw UsageError(option + ": cannot read '" + file + "': " + std::strerror(errno));
+    std::string line;
+    while (std::getline(in, line)) {
+      while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+        line.pop_back();
+      if (!line.empty()) items.push_back(line);
+    }
+    if (in.bad()) throw UsageError(option + ": cannot read '" + file + "'");
+    if (items.empty()) throw UsageError(option + ": '" + file + "' lists no vertex");
+  } else {
+    items = split_list(value);
+  }
+  std::vector<std::int32_t> vertices;
+  vertices.reserve(items.size());
+  for (const std::string& item : items) {
+    const bool digits = !item.empty() && item.size() <= 10 &&
+                        item.find_first_not_of("0123456789") == std::string::npos;
+    const long long id = digits ? std::stoll(item) : -1;
+    if (id < 0 || id > INT32_MAX - 1)
+      throw UsageError(option + ": '" + item + "' is not a vertex (an id from 0, as apsp path " +
+                       "numbers them)");
+    vertices.push_back(std::int32_t(id));
+  }
+  return vertices;
 }
 
 std::uint64_t parse_size(const std::string& option, const std::string& text) {

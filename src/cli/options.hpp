@@ -24,6 +24,11 @@ long long parse_integer(const std::string& option, const std::string& text, long
 // The items of a comma-separated list, empty ones included ("a,,b": a, "", b).
 std::vector<std::string> split_list(const std::string& list);
 
+// The vertices of --sources or --targets: a comma-separated list, or @FILE with one a line
+// (blank lines skipped), in order, duplicates kept; each a decimal id from 0 (checked against V
+// once the graph is read). Empty, unreadable or not numbers: one UsageError naming the option.
+std::vector<std::int32_t> parse_vertex_list(const std::string& option, const std::string& value);
+
 // A size in bytes: a positive integer with an optional K, M, G or T suffix (powers of 1024),
 // refused when it does not fit in 64 bits rather than wrapped.
 std::uint64_t parse_size(const std::string& option, const std::string& text);

@@ -487,9 +487,13 @@ const char* npy_descr(DistanceType type) {
 }  // namespace
 
 std::string npy_header(std::int64_t vertices, DistanceType type) {
-  const std::string v = std::to_string(vertices);
+  return npy_header(vertices, vertices, type);
+}
+
+std::string npy_header(std::int64_t rows, std::int64_t columns, DistanceType type) {
   std::string dict = std::string("{'descr': '") + npy_descr(type) +
-                     "', 'fortran_order': False, 'shape': (" + v + ", " + v + "), }";
+                     "', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
+                     std::to_string(columns) + "), }";
   const std::size_t unpadded = 10 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict += '\n';
@@ -668,6 +672,14 @@ std::uint64_t least_output_bytes(OutputFormat format, std::int64_t vertices, Dis
   const std::uint64_t bytes = output_bytes(format, vertices, type);
   return format == OutputFormat::text ? 2 * std::uint64_t(vertices) * std::uint64_t(vertices)
                                       : bytes;
+}
+
+std::uint64_t least_table_bytes(OutputFormat format, std::int64_t rows, std::int64_t columns,
+                                DistanceType type) {
+  const std::uint64_t values = std::uint64_t(rows) * std::uint64_t(columns);
+  if (format == OutputFormat::npy)
+    return npy_header(rows, columns, type).size() + values * value_bytes(type);
+  return 2 * values;
 }
 
 namespace {

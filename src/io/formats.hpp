@@ -73,6 +73,8 @@ OutputFormat output_format_of(const std::string& path);
 // The .npy header (format version 1.0) of a V x V array of `type` in C order, padded to a
 // multiple of 64 bytes as NumPy writes it.
 std::string npy_header(std::int64_t vertices, DistanceType type = DistanceType::int32);
+// ... of a rows x columns array (--sources, --targets).
+std::string npy_header(std::int64_t rows, std::int64_t columns, DistanceType type);
 
 // Bytes of one value of the type.
 inline std::size_t value_bytes(DistanceType type) {
@@ -133,6 +135,9 @@ std::uint64_t output_bytes(OutputFormat format, std::int64_t vertices,
 // character and its separator (2 V^2). Throws as output_bytes does.
 std::uint64_t least_output_bytes(OutputFormat format, std::int64_t vertices,
                                  DistanceType type = DistanceType::int32);
+// ... of a rows x columns table (--sources, --targets): .npy or text (HW3 carries no shape).
+std::uint64_t least_table_bytes(OutputFormat format, std::int64_t rows, std::int64_t columns,
+                                DistanceType type);
 
 // Appends one row of distances to `text`: space-separated, then a newline.
 void append_text_row(std::string& text, const std::int32_t* row, std::int64_t vertices);

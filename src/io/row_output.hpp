@@ -41,21 +41,25 @@ namespace detail {
 
 class RowOutput {
  public:
-  // A row: its global index (rows come in increasing order) and V values of the output's type.
+  // A row: its global index (rows come in increasing order) and its values of the output's type
+  // (V, or `columns`).
   using Sink = std::function<void(std::int64_t, const void*)>;
   enum class Way : std::uint64_t { at_offsets, discarded, through_root };
 
   // Collective. `file`: rank 0's output (null on the other ranks); `name`: the output as the
   // user named it, for messages; `type`: its values' (the distances', or int32 predecessors).
+  // A V x V matrix, or with `columns` >= 0 a table of `vertices` rows of `columns` values
+  // (--sources, --targets; not HW3, which has no shape).
   RowOutput(Ranks& ranks, AtomicOutputFile* file, const std::string& name, OutputFormat format,
-            std::int64_t vertices, DistanceType type)
+            std::int64_t vertices, DistanceType type, std::int64_t columns = -1)
       : ranks_(ranks),
         file_(file),
         name_(name),
         format_(format),
         vertices_(vertices),
+        columns_(columns < 0 ? vertices : columns),
         type_(type),
-        header_(format == OutputFormat::npy ? npy_header(vertices, type) : "") {
+        header_(format == OutputFormat::npy ? npy_header(vertices, columns_, type) : "") {
     std::string path;
     if (ranks.root()) {
       way_ = file->null_device()                                               ? Way::discarded
@@ -230,7 +234,7 @@ class RowOutput {
   }
 
   std::size_t row_bytes() const {
-    return std::size_t(vertices_) * value_bytes(type_);
+    return std::size_t(columns_) * value_bytes(type_);
   }
 
   // A row in the output's format, appended to `to`.
@@ -239,7 +243,7 @@ class RowOutput {
       to.append(static_cast<const char*>(row), row_bytes());
     else
       visit_distance_type(type_, [&](auto t) {
-        append_text_row(to, static_cast<const decltype(t)*>(row), vertices_);
+        append_text_row(to, static_cast<const decltype(t)*>(row), columns_);
       });
   }
 
@@ -282,7 +286,8 @@ class RowOutput {
   AtomicOutputFile* file_;
   std::string name_;
   OutputFormat format_;
-  std::int64_t vertices_;
+  std::int64_t vertices_;  // rows
+  std::int64_t columns_;
   DistanceType type_;
   std::string header_;  // before the rows: the .npy header, or nothing
   Way way_ = Way::through_root;

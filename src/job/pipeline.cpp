@@ -37,6 +37,7 @@
 #include "job/pipeline.hpp"
 #include "job/run_plan.hpp"
 #include "job/sssp.hpp"
+#include "job/subsets.hpp"
 #include "job/supernodal_choice.hpp"
 #include "job/timed_ranks.hpp"
 #include "platform/backends.hpp"
@@ -213,9 +214,15 @@ class Pipeline {
           const Plan& p = run.plan;
           f.vertices = p.vertices;
           f.edges = std::int64_t(graph_.edges.size());
-          f.output_bytes = config_.measures
+          f.output_bytes = config_.measures || subsets_requested()
                                ? 0
                                : least_output_bytes(config_.output_format, p.vertices, p.distance);
+          if (subsets_requested()) {  // the ids checked before any work; rows of |T| values
+            const Subsets s = Subsets::of(config_.sources, config_.targets, p.vertices);
+            f.output_bytes =
+                least_table_bytes(config_.output_format, std::int64_t(s.sources.size()),
+                                  std::int64_t(s.targets.size()), p.distance);
+          }
           f.weights = weights;
           f.algorithm = int(p.algorithm);
           f.shape_index = p.shape.index;
@@ -229,6 +236,9 @@ class Pipeline {
     end(Setup::decide);
     broadcast_value(ranks_, f, 0);
     end(Setup::broadcast_plan);
+    if (subsets_requested())
+      subsets_ =
+          std::make_unique<Subsets>(Subsets::of(config_.sources, config_.targets, f.vertices));
     plan_.vertices = f.vertices;
     stats_.edges = f.edges;
     plan_.algorithm = Algorithm(f.algorithm);
@@ -394,6 +404,7 @@ class Pipeline {
   double hand_over(S& solver, double& rest, double& pred_rest, const BlockDone& done,
                    const std::function<void()>& paths_selected = {}) {
     if (config_.measures) return measure<T>(solver, done);
+    if (subsets_) return hand_over_subsets<T>(solver, rest, pred_rest, done, paths_selected);
     RowSeconds rows;
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
       rows = solver.distance_rows(sink_into<T>(sink), done);
@@ -412,6 +423,52 @@ class Pipeline {
       const double written = pred_out_->write([&](const RowOutput::Sink& sink) {
         rows = solver.predecessor_rows(sink_into<int>(sink), -1, -1, done);
       });
+      watch_.lap(pred_rest, {{&seconds().write, written},
+                             {&seconds().download, rows.download},
+                             {&seconds().predecessors, rows.search}});
+      made += rows.compute;
+    }
+    return made;
+  }
+
+  // --- --sources, --targets (subsets.hpp): hand_over's stages, into |S| x |T| tables.
+  bool subsets_requested() const {
+    return config_.sources || config_.targets;
+  }
+
+  template <class T, class S>
+  double hand_over_subsets(S& solver, double& rest, double& pred_rest, const BlockDone& done,
+                           const std::function<void()>& paths_selected) {
+    constexpr bool paths = std::is_same<S, Solver<ExecSpace, T>>::value ||
+                           std::is_same<S, SupernodalSolver<ExecSpace, T>>::value;
+    constexpr bool lists = !std::is_same<S, Solver<ExecSpace, T>>::value;
+    RowSeconds rows;
+    SubsetTable<T> table(*subsets_);
+    if constexpr (lists) {
+      if (!plan_.predecessors) {
+        const auto [first, count] = subsets_->share(ranks_);
+        const std::vector<std::int32_t> mine(subsets_->sources.begin() + first,
+                                             subsets_->sources.begin() + first + count);
+        rows = solver.distance_rows_of(mine, table.by_position(first));
+      }
+    }
+    if (!lists || plan_.predecessors) rows = solver.distance_rows(table.by_vertex(), done);
+    const double shipped =
+        out_->write([&](const RowOutput::Sink& sink) { table.write_into(ranks_, sink); });
+    watch_.lap(rest, {{&seconds().write, shipped},
+                      {&seconds().download, rows.download},
+                      {&seconds().predecessors, rows.search},
+                      {&seconds().compute, rows.compute}});
+    double made = rows.compute;
+    if constexpr (paths) {
+      if (!plan_.predecessors) return made;
+      solver.select_paths();
+      if (paths_selected) paths_selected();
+      watch_.lap(seconds().predecessors);
+      SubsetTable<int> pred(*subsets_);
+      rows = solver.predecessor_rows(pred.by_vertex(), -1, -1, done);
+      const double written =
+          pred_out_->write([&](const RowOutput::Sink& sink) { pred.write_into(ranks_, sink); });
       watch_.lap(pred_rest, {{&seconds().write, written},
                              {&seconds().download, rows.download},
                              {&seconds().predecessors, rows.search}});
@@ -499,21 +556,31 @@ class Pipeline {
           std::vector<OutputSpace> space = {
               {config_.output, facts_.output_bytes, config_.output_format == OutputFormat::text}};
           if (plan_.predecessors)
-            space.push_back(
-                {config_.predecessors,
-                 least_output_bytes(predecessors_format(), plan_.vertices, DistanceType::int32),
-                 predecessors_format() == OutputFormat::text});
+            space.push_back({config_.predecessors,
+                             subsets_ ? least_table_bytes(predecessors_format(), table_rows(),
+                                                          table_columns(), DistanceType::int32)
+                                      : least_output_bytes(predecessors_format(), plan_.vertices,
+                                                           DistanceType::int32),
+                             predecessors_format() == OutputFormat::text});
           check_disk_space(space);
         },
         false);
     out_ = std::make_unique<RowOutput>(ranks_, out, config_.output, config_.output_format,
-                                       plan_.vertices, plan_.distance);
+                                       table_rows(), plan_.distance, table_columns());
     stats_.output_rows = out_->way_name();
     if (plan_.predecessors)
       pred_out_ =
           std::make_unique<RowOutput>(ranks_, pred, config_.predecessors, predecessors_format(),
-                                      plan_.vertices, DistanceType::int32);
+                                      table_rows(), DistanceType::int32, table_columns());
     if (pred_out_) stats_.predecessor_rows = pred_out_->way_name();
+  }
+
+  // OUT's and P's rows and columns: V x V, or |S| x |T|.
+  std::int64_t table_rows() const {
+    return subsets_ ? std::int64_t(subsets_->sources.size()) : plan_.vertices;
+  }
+  std::int64_t table_columns() const {
+    return subsets_ ? std::int64_t(subsets_->targets.size()) : plan_.vertices;
   }
 
   // The rows a solver hands over, into `output` row by row.
@@ -578,6 +645,7 @@ class Pipeline {
   std::unique_ptr<AtomicOutputFile> stats_out_;
   std::unique_ptr<RowOutput> out_, pred_out_;
   AtomicOutputFile* measures_out_ = nullptr;  // rank 0's, with `apsp measures`
+  std::unique_ptr<Subsets> subsets_;          // with --sources or --targets
 };
 
 }  // namespace

@@ -43,6 +43,10 @@ struct SolveConfig {
   // `apsp measures`: OUT holds these measures of the graph (measures_output.hpp), reduced from
   // the rows where they are made; no distance leaves the solver.
   std::optional<MeasuresRequest> measures;
+  // --sources, --targets: OUT (and P) hold only these rows and columns, in these orders,
+  // duplicates kept: an |S| x |T| table (.npy or text). None: every vertex. Ids from 0, checked
+  // against V once the graph is read.
+  std::optional<std::vector<std::int32_t>> sources, targets;
   // Also write the record of the run (SolveStats::to_json()) here, "" for none. It is part of
   // the run's outputs: committed with OUT and P, or not at all.
   std::string stats;

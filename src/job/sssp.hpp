@@ -89,9 +89,10 @@ struct DijkstraFromSources {
   CsrGraph::row_map_type row_map;
   CsrGraph::index_type columns;
   CsrGraph::values_type weights;
-  DistanceRows rows;  // rows(i, .) receives the distances from first_source + i
+  DistanceRows rows;  // rows(i, .) receives the distances from source(i)
   std::int64_t first_source;
-  int buckets;  // a power of two > the largest weight
+  const std::int32_t* sources;  // null: source(i) = first_source + i; else sources[first + i]
+  int buckets;                  // a power of two > the largest weight
   Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> scratch;  // a row per thread
   Kokkos::Experimental::UniqueToken<ExecSpace> tokens;
 
@@ -99,7 +100,8 @@ struct DijkstraFromSources {
     const int slot = tokens.acquire();
     int* const head = &scratch(slot, 0);
     const int n = int(rows.extent(1));
-    run(int(first_source + i), &rows(i, 0), head, head + buckets, head + buckets + n);
+    const std::int64_t s = sources ? sources[first_source + i] : first_source + i;
+    run(int(s), &rows(i, 0), head, head + buckets, head + buckets + n);
     tokens.release(slot);
   }
 
@@ -151,17 +153,18 @@ struct DijkstraFromSources {
 }  // namespace detail
 
 // Distances from sources first_source .. first_source + rows.extent(0) - 1 into `rows`
-// (rows.extent(1) must be V), one Dijkstra run per source, sources in parallel on `exec`.
+// (rows.extent(1) must be V), one Dijkstra run per source, sources in parallel on `exec`. With
+// `sources` (vertices in [0, V)), row i is from sources[first_source + i] instead.
 template <class ExecSpace>
 void sssp_rows(const ExecSpace& exec, const CsrGraph& graph, std::int64_t first_source,
-               const DistanceRows& rows) {
+               const DistanceRows& rows, const std::int32_t* sources = nullptr) {
   static_assert(
       Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible,
       "apsp::sssp_rows runs on host backends: Dijkstra per source needs a queue per thread");
   detail::ScopedRegion region("apsp::sssp_rows");
   const std::int64_t n = graph.numRows();
   if (std::int64_t(rows.extent(1)) != n || first_source < 0 ||
-      first_source + std::int64_t(rows.extent(0)) > n)
+      (!sources && first_source + std::int64_t(rows.extent(0)) > n))
     throw Error("apsp::sssp_rows: " + std::to_string(rows.extent(0)) + " x " +
                 std::to_string(rows.extent(1)) + " rows from source " +
                 std::to_string(first_source) + " do not fit a graph of " + std::to_string(n) +
@@ -191,6 +194,7 @@ void sssp_rows(const ExecSpace& exec, const CsrGraph& graph, std::int64_t first_
       weights,
       rows,
       first_source,
+      sources,
       buckets,
       Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::queues"), tokens.size(),
@@ -287,6 +291,24 @@ class SsspSolver {
       sink(first, count, part.data(), vertices_);
       seconds.sink += detail::seconds_since(handed);
       if (done) done(first, count);
+    }
+    return seconds;
+  }
+
+  // The rows of `vertices` (this rank's share of a list: --sources), in the list's order, into
+  // sink, which takes row i of the list as row i. RowSeconds::compute: the searches.
+  RowSeconds distance_rows_of(const std::vector<std::int32_t>& vertices, const RowSink<int>& sink) {
+    RowSeconds seconds;
+    const std::int64_t end = std::int64_t(vertices.size());
+    for (std::int64_t first = 0; first < end; first += block_) {
+      const std::int64_t count = std::min(block_, end - first);
+      const auto part = Kokkos::subview(rows_, std::make_pair(std::int64_t(0), count), Kokkos::ALL);
+      const auto start = detail::Clock::now();
+      sssp_rows(exec_, csr_, first, part, vertices.data());
+      seconds.compute += detail::seconds_since(start);
+      const auto handed = detail::Clock::now();
+      sink(first, count, part.data(), vertices_);
+      seconds.sink += detail::seconds_since(handed);
     }
     return seconds;
   }

@@ -1,0 +1,203 @@
+"""`apsp IN OUT --sources S --targets T`: the |S| x |T| table equals the slice of the full matrix,
+byte for byte (text: token for token), for every algorithm of the build, int32 and float,
+duplicates and unsorted lists, .npy and text, predecessors, @FILE lists; every bad list refused
+with one line before any output; and, with APSP_MPIRUN (the launcher and its options, ending in
+the flag before the rank count), 1 to 3 ranks giving the bytes of one process. APSP_CLI: the
+apsp binary."""
+
+import os
+import shlex
+import subprocess
+
+import numpy as np
+import pytest
+
+APSP = os.environ["APSP_CLI"]
+MPIRUN = shlex.split(os.environ.get("APSP_MPIRUN", ""))
+WORK = os.environ.get("APSP_WORK", "/tmp/apsp-subsets-test")
+RNG = np.random.default_rng(20261127)
+
+
+def run(*args, expect=0, launcher=()):
+    p = subprocess.run([*launcher, APSP, *map(str, args)], capture_output=True, text=True,
+                       env=dict(os.environ, OMP_NUM_THREADS="1" if launcher else
+                                os.environ.get("OMP_NUM_THREADS", "2")))
+    assert p.returncode == expect, (args, p.returncode, p.stdout, p.stderr)
+    return p
+
+
+def path(name):
+    os.makedirs(WORK, exist_ok=True)
+    return os.path.join(WORK, name)
+
+
+def write_graph(name, n, m, real=False, seed=0):
+    rng = np.random.default_rng(seed)
+    lines = [f"# vertices {n}"]
+    for _ in range(m):
+        u, v = int(rng.integers(0, n)), int(rng.integers(0, n))
+        w = f"{rng.uniform(0.5, 9.5):.3f}" if real else str(int(rng.integers(0, 20)))
+        lines.append(f"{u} {v} {w}")
+    p = path(name + ".txt")
+    with open(p, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return p
+
+
+V = 37
+INT = write_graph("int", V, 120, seed=1)
+REAL = write_graph("real", V, 120, real=True, seed=2)
+SOURCES = [5, 0, 36, 5, 17, 2, 2, 30]     # duplicates, unsorted
+TARGETS = [3, 3, 36, 0, 11, 29, 4]
+
+
+def built():
+    found = []
+    for a in ("fw", "supernodal", "sssp"):
+        p = subprocess.run([APSP, "--algorithm", a, INT, path("probe.out")], capture_output=True)
+        if p.returncode == 0:
+            found.append(a)
+    return found
+
+
+ALGORITHMS = built()
+
+
+def cases():
+    for a in ALGORITHMS:
+        yield a, INT, "int32"
+        if a != "sssp":
+            yield a, REAL, "float64"
+            yield a, INT, "float32"
+
+
+def listed(ids):
+    return ",".join(map(str, ids))
+
+
+def text_rows(file):
+    with open(file) as f:
+        return [line.split() for line in f.read().splitlines()]
+
+
+@pytest.mark.parametrize("algorithm,graph,dtype", list(cases()))
+def test_npy_slice(algorithm, graph, dtype):
+    full, sub = path("full.npy"), path("sub.npy")
+    common = ("--algorithm", algorithm, "--dtype", dtype)
+    run(*common, graph, full)
+    run(*common, graph, sub, "--sources", listed(SOURCES), "--targets", listed(TARGETS))
+    a, b = np.load(full), np.load(sub)
+    assert b.shape == (len(SOURCES), len(TARGETS)) and b.dtype == a.dtype
+    assert b.tobytes() == a[np.ix_(SOURCES, TARGETS)].tobytes()
+
+
+@pytest.mark.parametrize("algorithm,graph,dtype", list(cases()))
+def test_text_slice(algorithm, graph, dtype):
+    full, sub = path("full.txt.out"), path("sub.txt.out")
+    common = ("--algorithm", algorithm, "--dtype", dtype, "--output-format", "text")
+    run(*common, graph, full)
+    run(*common, graph, sub, "--sources", listed(SOURCES), "--targets", listed(TARGETS))
+    a = text_rows(full)
+    assert text_rows(sub) == [[a[s][t] for t in TARGETS] for s in SOURCES]
+
+
+@pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if a != "sssp"])
+def test_predecessors(algorithm):
+    full, fullp, sub, subp = path("f.npy"), path("fp.npy"), path("s.npy"), path("sp.npy")
+    run("--algorithm", algorithm, INT, full, "--predecessors", fullp)
+    run("--algorithm", algorithm, INT, sub, "--predecessors", subp, "--sources", listed(SOURCES),
+        "--targets", listed(TARGETS))
+    assert np.load(sub).tobytes() == np.load(full)[np.ix_(SOURCES, TARGETS)].tobytes()
+    pred = np.load(subp)
+    assert pred.shape == (len(SOURCES), len(TARGETS))
+    assert pred.tobytes() == np.load(fullp)[np.ix_(SOURCES, TARGETS)].tobytes()
+
+
+def test_one_side_and_files():
+    """Only --sources: every column; only --targets: every row; @FILE lists."""
+    full, sub = path("full.npy"), path("sub.npy")
+    run(INT, full)
+    a = np.load(full)
+    run(INT, sub, "--sources", listed(SOURCES))
+    assert np.load(sub).tobytes() == a[SOURCES, :].tobytes()
+    run(INT, sub, "--targets", listed(TARGETS))
+    assert np.load(sub).tobytes() == a[:, TARGETS].tobytes()
+    with open(path("s.list"), "w") as f:
+        f.write("\n".join(map(str, SOURCES)) + "\n")
+    with open(path("t.list"), "w") as f:
+        f.write("\n".join(map(str, TARGETS)))  # no final newline
+    run(INT, sub, "--sources", "@" + path("s.list"), "--targets", "@" + path("t.list"))
+    assert np.load(sub).tobytes() == a[np.ix_(SOURCES, TARGETS)].tobytes()
+
+
+@pytest.mark.parametrize("option,value,words", [
+    ("--sources", "3,37", "vertex 37 out of range [0, 37)"),
+    ("--targets", "-1", "--targets: '-1' is not a vertex"),
+    ("--sources", "", "--sources is empty"),
+    ("--targets", "1,,2", "--targets: '' is not a vertex"),
+    ("--sources", "1,x", "--sources: 'x' is not a vertex"),
+    ("--sources", "2.5", "--sources: '2.5' is not a vertex"),
+    ("--sources", "@/nonexistent/list", "--sources: cannot read '/nonexistent/list'"),
+])
+def test_bad_lists(option, value, words):
+    out = path("bad.npy")
+    if os.path.exists(out):
+        os.remove(out)
+    p = run(INT, out, option, value, expect=2)
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], p.stderr
+    assert not os.path.exists(out)
+
+
+def test_empty_file_list():
+    out = path("bad.npy")
+    open(path("empty.list"), "w").close()
+    p = run(INT, out, "--sources", "@" + path("empty.list"), expect=2)
+    assert "--sources: '" + path("empty.list") + "' lists no vertex" in p.stderr
+    assert not os.path.exists(out)
+
+
+def test_hw3_refused():
+    out = path("bad.out")
+    p = run(INT, out, "--sources", "1,2", expect=2)
+    assert len(p.stderr.strip().splitlines()) == 1 and ".npy" in p.stderr, p.stderr
+    assert "HW3" in p.stderr
+    assert not os.path.exists(out)
+
+
+def test_measures_refuse_subsets():
+    p = run("measures", INT, path("m.json"), "--sources", "1", expect=2)
+    assert "--sources" in p.stderr
+
+
+@pytest.mark.skipif(not MPIRUN, reason="APSP_MPIRUN not given")
+@pytest.mark.parametrize("np_", [2, 3])
+@pytest.mark.parametrize("algorithm", ["fw", "supernodal", "sssp"])
+@pytest.mark.parametrize("suffix", [".npy", ".txt.out"])
+def test_ranks(np_, algorithm, suffix):
+    if algorithm not in ALGORITHMS:
+        pytest.skip(algorithm + " not built")
+    one, many = path("one" + suffix), path("many" + suffix)
+    fmt = ("--output-format", "text") if suffix != ".npy" else ()
+    lists = ("--sources", listed(SOURCES), "--targets", listed(TARGETS))
+    pred = ("--predecessors",) if algorithm != "sssp" else ()
+    extra_one = (*pred, path("p1.npy")) if pred else ()
+    extra_many = (*pred, path("pn.npy")) if pred else ()
+    run("--algorithm", algorithm, *fmt, INT, one, *lists, *extra_one)
+    run("--algorithm", algorithm, *fmt, INT, many, *lists, *extra_many,
+        launcher=(*MPIRUN, str(np_)))
+    with open(one, "rb") as a, open(many, "rb") as b:
+        assert a.read() == b.read()
+    if pred:
+        with open(path("p1.npy"), "rb") as a, open(path("pn.npy"), "rb") as b:
+            assert a.read() == b.read()
+
+
+def test_text_of_a_large_graph():
+    """Text is for V <= 10000 because of its rows of V values; a table's rows are |T| long."""
+    big = path("big.txt")
+    with open(big, "w") as f:
+        f.write("# vertices 12000\n0 11999 4\n11999 5 2\n")
+    out = path("big.txt.out")
+    run("--output-format", "text", big, out, "--sources", "0,11999,3", "--targets", "5,11999")
+    assert text_rows(out) == [["6", "4"], ["2", "0"], ["1073741823", "1073741823"]]
