@@ -211,28 +211,36 @@ class Solver {
   // once they travel. `tile_edges[t]`: the graph's edges that start in tile row t.
   std::uint64_t largest_rank_bytes(int ranks, const std::vector<std::int64_t>& tile_edges,
                                    std::int64_t edges) const {
-    const RowBlocks blocks{blocks_.units, ranks};
-    std::vector<std::int64_t> before(tile_edges.size() + 1, 0);  // edges in tile rows [0, t)
-    for (std::size_t t = 0; t < tile_edges.size(); ++t)
-      before[t + 1] = before[t] + tile_edges[t];
-    const auto edges_before = [&](int t) {
-      return before[std::size_t(std::min<std::int64_t>(t, std::int64_t(tile_edges.size())))];
-    };
-    std::uint64_t most = 0;
-    for (int p = 0; p < blocks.holders(); ++p) {
-      const int first = blocks.first(p), count = blocks.count(p);
-      most = std::max(most, rank_bytes(std::int64_t(count) * plan_.shape.tile, blocks.holders() > 1,
-                                       edges_before(first + count) - edges_before(first), edges));
-    }
-    return most;
+    return most_rank_bytes(ranks, edges_before(tile_edges), edges);
   }
 
   // The fewest ranks on which no rank needs more than `bytes` (largest_rank_bytes); 0 when no
-  // rank count would do (a rank holds one tile row at least).
+  // rank count would do (a rank holds one tile row at least). The rows alone give the fewest
+  // that could (they shrink as ranks grow; the pivot rows come at 2): the search starts there,
+  // so a matrix that fits no count ends at once, however many tile rows it has.
   int fitting_ranks(std::uint64_t bytes, const std::vector<std::int64_t>& tile_edges,
                     std::int64_t edges) const {
-    for (int p = 1; p <= std::max(1, blocks_.units); ++p)
-      if (largest_rank_bytes(p, tile_edges, edges) <= bytes) return p;
+    const int units = std::max(1, blocks_.units);
+    const std::vector<std::int64_t> before = edges_before(tile_edges);
+    const auto rows_alone = [&](int p) {
+      return rank_bytes(std::int64_t((units + p - 1) / p) * plan_.shape.tile, p > 1, 0, 0);
+    };
+    int from = 1;
+    if (rows_alone(1) > bytes) {
+      if (units < 2 || rows_alone(units) > bytes) return 0;
+      int low = 2, high = units;  // rows_alone(high) fits; the fewest that fits is in [low, high]
+      while (low < high) {
+        const int mid = low + (high - low) / 2;
+        if (rows_alone(mid) <= bytes)
+          high = mid;
+        else
+          low = mid + 1;
+      }
+      from = low;
+    }
+    // Each rank's edges add to its rows: a few counts more at most, each O(ranks) to check.
+    for (int p = from; p <= units && p < from + 4096; ++p)
+      if (most_rank_bytes(p, before, edges) <= bytes) return p;
     return 0;
   }
   // What device_bytes counts, in words.
@@ -426,6 +434,29 @@ class Solver {
   }
 
  private:
+  // Edges in tile rows [0, t) for every t, from the edges of each tile row.
+  static std::vector<std::int64_t> edges_before(const std::vector<std::int64_t>& tile_edges) {
+    std::vector<std::int64_t> before(tile_edges.size() + 1, 0);
+    for (std::size_t t = 0; t < tile_edges.size(); ++t)
+      before[t + 1] = before[t] + tile_edges[t];
+    return before;
+  }
+  // largest_rank_bytes from edges_before's counts.
+  std::uint64_t most_rank_bytes(int ranks, const std::vector<std::int64_t>& before,
+                                std::int64_t edges) const {
+    const RowBlocks blocks{blocks_.units, ranks};
+    const auto edges_to = [&](int t) {
+      return before[std::size_t(std::min<std::int64_t>(t, std::int64_t(before.size()) - 1))];
+    };
+    std::uint64_t most = 0;
+    for (int p = 0; p < blocks.holders(); ++p) {
+      const int first = blocks.first(p), count = blocks.count(p);
+      most = std::max(most, rank_bytes(std::int64_t(count) * plan_.shape.tile, blocks.holders() > 1,
+                                       edges_to(first + count) - edges_to(first), edges));
+    }
+    return most;
+  }
+
   // Device memory of a rank with `rows` rows of the padded matrix and `local_edges` of the graph's
   // `edges` (device_bytes), with the pivot rows where they travel.
   std::uint64_t rank_bytes(std::int64_t rows, bool pivot_rows, std::int64_t local_edges,
