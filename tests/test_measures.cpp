@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -36,6 +37,25 @@ TEST(Int128, SumsAndTextBeyond64Bits) {
   EXPECT_EQ(back.text(), "-3");
 }
 
+// The harmonic term in two parts (the host backends' column totals) is the term, to the unit.
+TEST(FixedSum, TwoPartsAreTheTerm) {
+  std::mt19937 rng(20261128u);
+  for (int k = 0; k < 100000; ++k) {
+    const int magnitude = k < 1000 ? k + 1 : int(rng() % 1073741823u) + 1;
+    const int d = k % 2 ? -magnitude : magnitude;
+    apsp::detail::FixedSum whole, parts;
+    whole.add_reciprocal(d);
+    whole.add_reciprocal(magnitude);
+    std::int64_t high_part, low_part;
+    apsp::detail::FixedSum::reciprocal_parts(magnitude, high_part, low_part);
+    const std::int64_t sign = d < 0 ? -1 : 1;
+    parts.add_parts(sign * high_part, sign * low_part);
+    parts.add_parts(high_part, low_part);
+    ASSERT_EQ(parts.low, whole.low) << d;
+    ASSERT_EQ(parts.high, whole.high) << d;
+  }
+}
+
 template <class C>
 class Measures : public ::testing::Test {};
 TYPED_TEST_SUITE(Measures, apsp_test::BackendsAndTypes, apsp_test::CaseName);
@@ -58,7 +78,8 @@ std::vector<T> distances(int v, std::uint32_t seed) {
 
 // The measures of matrix d handed over in blocks of `block` rows from the device.
 template <class ExecSpace, class T>
-apsp::GraphMeasures measures_in_blocks(const std::vector<T>& d, int v, int block, int bins) {
+apsp::GraphMeasures measures_in_blocks(const std::vector<T>& d, int v, int block, int bins,
+                                       const apsp::RowProbe<T>& probe = {}) {
   using Rows = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
   Rows device("rows", v, v + 3);  // wider than V: the solvers' rows are padded
   auto host = Kokkos::create_mirror_view(device);
@@ -74,7 +95,42 @@ apsp::GraphMeasures measures_in_blocks(const std::vector<T>& d, int v, int block
           const int count = std::min(block, v - first);
           sink(first, count, Rows(device.data() + std::size_t(first) * (v + 3), count, v + 3));
         }
-      });
+      },
+      probe);
+}
+
+// With a probe the histogram's range is guessed from a few rows: right, the histogram is made in
+// the one pass; wrong (the diameter in a row no sweep reaches), in a second; the same either way.
+TYPED_TEST(Measures, AGuessedHistogramRangeIsCheckedAndMadeAgainWhereWrong) {
+  using ExecSpace = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  const int v = 130;
+  for (const bool reached : {true, false}) {
+    std::vector<T> d = distances<T>(v, 20261128u);
+    // The largest distance in row 0 (always probed), or in the last row, which no sweep reaches
+    // (no start, and never another row's farthest vertex).
+    const int far = reached ? 0 : v - 1;
+    for (int i = 0; i < v; ++i)
+      if (i != far) d[std::size_t(i) * v + (v - 1)] = T(0);
+    d[std::size_t(far) * v + 5] = T(50000);  // above every other entry
+    std::vector<std::int32_t> asked;
+    const apsp::RowProbe<T> probe = [&](const std::vector<std::int32_t>& list,
+                                        const apsp::RowSink<T>& sink) {
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        asked.push_back(list[k]);
+        sink(std::int64_t(k), 1, d.data() + std::size_t(list[k]) * v, v);
+      }
+    };
+    const apsp::GraphMeasures plain = measures_in_blocks<ExecSpace, T>(d, v, 64, 10);
+    const apsp::GraphMeasures guessed = measures_in_blocks<ExecSpace, T>(d, v, 64, 10, probe);
+    EXPECT_EQ(plain.passes, 2);
+    EXPECT_EQ(guessed.passes, reached ? 1 : 2) << "reached " << reached;
+    EXPECT_EQ(guessed.probed_rows, std::int64_t(asked.size()));
+    EXPECT_EQ(std::count(asked.begin(), asked.end(), v - 1), 0);
+    EXPECT_EQ(guessed.diameter, 50000);
+    EXPECT_EQ(guessed.histogram, plain.histogram);
+    EXPECT_EQ(guessed.low, plain.low);
+  }
 }
 
 TYPED_TEST(Measures, BlocksOfAnySizeGiveTheBitsOfAPlainLoop) {

@@ -102,6 +102,10 @@ struct GraphMeasures {
   int bins = 0;
   double low = 0, high = 0;
   std::vector<std::int64_t> histogram;
+  // How the histogram was made: passes over the rows (1: its range guessed right from the rows
+  // of probed_rows vertices, made with the other measures; 2: a pass of its own).
+  int passes = 0;
+  std::int64_t probed_rows = 0;
   std::int64_t unreachable_pairs = 0;  // ordered pairs u != v without a path
 };
 

@@ -3,18 +3,26 @@
 // graph (graph_measures.hpp), reduced from its distance rows where a solver makes them: on a GPU
 // the rows never leave it, and memory beyond the solver's is O(V).
 //
-// Two passes over the rows, each a call of `pass` with a DeviceRowSink (row_sink.hpp) that the
-// caller hands to its solver (Solver::reduce_rows, SupernodalSolver::reduce_rows, the
-// application's SsspSolver): the first gives every row's totals (out-measures) and every column's
-// (in-measures: each block's rows in order into the column's running totals); the second, with
-// the distances' range known on every rank, the histogram. The ranks' totals are combined in
-// rank order, so floats are summed in one order for a given algorithm, backend and rank count;
-// int32's sums are exact integers (harmonic sums in fixed point, detail/measures_kernels.hpp), the
-// same for every algorithm, backend and rank count.
+// One pass over the rows, a call of `pass` with a DeviceRowSink (row_sink.hpp) that the caller
+// hands to its solver (Solver::reduce_rows, SupernodalSolver::reduce_rows, the application's
+// SsspSolver): every row's totals (out-measures), every column's (in-measures: each block's rows
+// in order into the column's running totals) and the histogram. The histogram's bins span
+// [min(0, least distance), diameter], known only after the pass: a `probe` that makes the rows of
+// a few vertices (the solver's rows of a list) lets it guess them first, by sweeps (each sweep's
+// rows, then the rows of their farthest vertices); the guess is checked after the pass, and only
+// where it was wrong (a diameter no sweep found) a second pass makes the histogram. Without a
+// probe (Floyd-Warshall, whose rows stay on the device: a second pass only reads them) the
+// histogram is always a second pass. The ranks' totals are combined in rank order, so floats are
+// summed in one order for a given algorithm, backend and rank count; int32's sums are exact
+// integers (harmonic sums in fixed point, detail/measures_kernels.hpp), the same for every
+// algorithm, backend and rank count.
 //
 //   apsp::GraphMeasures m = apsp::graph_measures<int>(
 //       exec, ranks, V, solver.first_row(), solver.real_rows(), {64},
-//       [&](const apsp::DeviceRowSink<Exec, int>& sink) { solver.reduce_rows(sink); });
+//       [&](const apsp::DeviceRowSink<Exec, int>& sink) { solver.reduce_rows(sink); },
+//       [&](const std::vector<std::int32_t>& list, const apsp::RowSink<int>& sink) {
+//         solver.distance_rows_of(list, sink);
+//       });
 #pragma once
 
 #include <apsp/detail/measure.hpp>
@@ -31,6 +39,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -81,44 +90,37 @@ class MeasureTotals {
   // A team per row on GPUs; one thread per row on host backends.
   static int team_size() { return host_memory<ExecSpace> ? 1 : 256; }
 
+  // A block of this rank's rows into the totals (and, after start_histogram, the histogram).
   void distances(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
     ScopedRegion region("apsp::measures::distances");
     check(first, count, rows);
     if (count == 0) return;
-    const int team = team_size();
-    Kokkos::parallel_for(
-        "apsp::measures::row_totals",
-        Kokkos::TeamPolicy<ExecSpace>(exec_, int(count), team)
-            .set_scratch_size(0, Kokkos::PerTeam(RowTotals<ExecSpace, T>::scratch_bytes(team))),
-        RowTotals<ExecSpace, T>{rows, first, first - first_row_, vertices_, row_most_, row_least_,
-                                row_sum_, row_count_});
+    row_totals(first, count, rows);
     // Host backends: a chunk of columns a thread, whose totals stay in its cache as the rows go
     // by; GPUs: a column a thread, neighbours reading neighbouring distances.
-    const std::int64_t chunk = host_memory<ExecSpace> ? 1024 : 1;
+    using Columns = ColumnTotals<ExecSpace, T>;
+    const std::int64_t chunk = host_memory<ExecSpace> ? Columns::host_chunk : 1;
     Kokkos::parallel_for("apsp::measures::column_totals",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                              exec_, 0, (vertices_ + chunk - 1) / chunk),
-                         ColumnTotals<ExecSpace, T>{rows, count, vertices_, chunk, column_most_,
-                                                    column_sum_, column_count_, harmonic_});
+                         Columns{rows, count, vertices_, chunk, column_most_, column_sum_,
+                                 column_count_, harmonic_});
     exec_.fence();
   }
 
+  // Bins over [low, high] for the blocks from now on.
   void start_histogram(int bins, double low, double high) {
-    binning_ = Binning<T>{bins, low, high};
+    binning_ = Binning<T>(bins, low, high);
     histogram_ = ids<std::int64_t>("apsp::measures::histogram", bins);
   }
 
+  // A block of this rank's rows into the histogram alone (a second pass: the totals it makes
+  // again are the first's).
   void histogram(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
     ScopedRegion region("apsp::measures::histogram");
     check(first, count, rows);
     if (count == 0) return;
-    const int team = team_size();
-    Kokkos::parallel_for(
-        "apsp::measures::row_histogram",
-        Kokkos::TeamPolicy<ExecSpace>(exec_, int(count), team)
-            .set_scratch_size(
-                0, Kokkos::PerTeam(RowHistogram<ExecSpace, T>::scratch_bytes(binning_.bins))),
-        RowHistogram<ExecSpace, T>{rows, first, vertices_, binning_, histogram_});
+    row_totals(first, count, rows);
     exec_.fence();
   }
 
@@ -141,10 +143,70 @@ class MeasureTotals {
                   std::to_string(first_row_ + rows_) + ") of V = " + std::to_string(vertices_));
   }
 
+  void row_totals(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
+    using Totals = RowTotals<ExecSpace, T>;
+    const int team = team_size();
+    Kokkos::parallel_for(
+        "apsp::measures::row_totals",
+        Kokkos::TeamPolicy<ExecSpace>(exec_, int(count), team)
+            .set_scratch_size(0, Kokkos::PerTeam(Totals::scratch_bytes(team, binning_.bins))),
+        Totals{rows, first, first - first_row_, vertices_, row_most_, row_least_, row_sum_,
+               row_count_, binning_, histogram_});
+  }
+
   ExecSpace exec_;
   std::int64_t vertices_, first_row_, rows_;
-  Binning<T> binning_{0, 0, 0};
+  Binning<T> binning_;
 };
+
+// The histogram's range guessed from the rows of a few vertices: sweeps from spread-out starts,
+// each to the farthest vertex its rows reach, `rounds` times. Every value seen is a distance, so
+// the guess never exceeds the truth: high <= the diameter, low >= min(0, least distance).
+template <class T>
+struct RangeGuess {
+  double low = 0, high = 0;
+  std::int64_t rows = 0;  // rows probed
+};
+
+template <class T>
+RangeGuess<T> guess_range(std::int64_t vertices, const RowProbe<T>& probe, int starts = 4,
+                          int rounds = 3) {
+  RangeGuess<T> guess;
+  if (vertices == 0) return guess;
+  std::vector<char> probed(std::size_t(vertices), 0);
+  std::vector<std::int32_t> list;
+  for (int s = 0; s < starts; ++s) {
+    const auto v = std::int32_t(vertices * s / starts);
+    if (!probed[std::size_t(v)]) list.push_back(v), probed[std::size_t(v)] = 1;
+  }
+  T low = T(0), high = T(0);
+  for (int round = 0; round < rounds && !list.empty(); ++round) {
+    std::vector<std::int32_t> next;
+    probe(list, [&](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
+      for (std::int64_t r = 0; r < count; ++r) {
+        const T* row = rows + r * stride;
+        const std::int32_t from = list[std::size_t(first + r)];
+        std::int64_t farthest = -1;
+        for (std::int64_t j = 0; j < vertices; ++j) {
+          const T d = row[j];
+          if (d == Distance<T>::infinity || j == from) continue;
+          if (d < low) low = d;
+          if (farthest < 0 || d > row[farthest]) farthest = j;
+        }
+        if (farthest >= 0 && row[farthest] > high) high = row[farthest];
+        if (farthest >= 0 && !probed[std::size_t(farthest)]) {
+          probed[std::size_t(farthest)] = 1;
+          next.push_back(std::int32_t(farthest));
+        }
+      }
+    });
+    guess.rows += std::int64_t(list.size());
+    list = std::move(next);
+  }
+  guess.low = double(low);
+  guess.high = double(high);
+  return guess;
+}
 
 inline double harmonic_value(const FixedSum& s) {
   return Int128{s.low, s.high}.to_double() * (1.0 / 19342813113834066795298816.0);  // 2^-84
@@ -157,19 +219,32 @@ inline double harmonic_value(double s) {
 
 // The measures of a graph of `vertices` vertices whose rows [first_row, first_row + rows) this
 // rank's solver makes, `pass` calling the solver's hand-over with the sink it is given (once,
-// or twice with a histogram). Collective on `ranks`: every rank gets the whole result.
+// or twice where the histogram's range was not guessed), `probe` (may be empty) making the rows
+// of a list of vertices on this rank. Collective on `ranks`: every rank gets the whole result.
 template <class T, class ExecSpace, class Pass>
 GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices,
                              std::int64_t first_row, std::int64_t rows,
-                             const MeasureOptions& options, Pass&& pass) {
+                             const MeasureOptions& options, Pass&& pass,
+                             const RowProbe<T>& probe = {}) {
   detail::ScopedRegion region("apsp::graph_measures");
   if (options.bins < 0 || options.bins > max_histogram_bins)
     throw Error("measures: " + std::to_string(options.bins) + " histogram bins, not in [0, " +
                 std::to_string(max_histogram_bins) + "]");
   using Block = detail::RowBlock<ExecSpace, T>;
   std::unique_ptr<detail::MeasureTotals<ExecSpace, T>> totals;
+  // The guess, the same on every rank: the widest of the ranks' (each probes the same rows).
+  detail::RangeGuess<T> guess;
+  const bool guessing = options.bins > 0 && probe;
+  if (guessing) {
+    collectively(ranks, [&] { guess = detail::guess_range<T>(vertices, probe); });
+    const std::vector<double> lows = gather_all(ranks, std::vector<double>{guess.low});
+    const std::vector<double> highs = gather_all(ranks, std::vector<double>{guess.high});
+    guess.low = *std::min_element(lows.begin(), lows.end());
+    guess.high = *std::max_element(highs.begin(), highs.end());
+  }
   collectively(ranks, [&] {
     totals = std::make_unique<detail::MeasureTotals<ExecSpace, T>>(exec, vertices, first_row, rows);
+    if (guessing) totals->start_histogram(options.bins, guess.low, guess.high);
     pass(DeviceRowSink<ExecSpace, T>(
         [&](std::int64_t first, std::int64_t count, const Block& block) {
           totals->distances(first, count, block);
@@ -267,13 +342,19 @@ GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t v
     m.bins = options.bins;
     m.low = double(least);
     m.high = m.diameter;
-    collectively(ranks, [&] {
-      t.start_histogram(m.bins, m.low, m.high);
-      pass(DeviceRowSink<ExecSpace, T>(
-          [&](std::int64_t first, std::int64_t count, const Block& block) {
-            t.histogram(first, count, block);
-          }));
-    });
+    m.probed_rows = guess.rows;
+    m.passes = 1;
+    // Every rank sees the same low and high: the guess was right everywhere or nowhere.
+    if (!guessing || guess.low != m.low || guess.high != m.high) {
+      m.passes = 2;
+      collectively(ranks, [&] {
+        t.start_histogram(m.bins, m.low, m.high);
+        pass(DeviceRowSink<ExecSpace, T>(
+            [&](std::int64_t first, std::int64_t count, const Block& block) {
+              t.histogram(first, count, block);
+            }));
+      });
+    }
     const std::vector<std::int64_t> counts = gather_all(ranks, detail::host_copy(t.histogram_));
     m.histogram.assign(std::size_t(m.bins), 0);
     for (std::size_t k = 0; k < counts.size(); ++k)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace apsp {
 
@@ -23,6 +24,12 @@ template <class ExecSpace, class T>
 using DeviceRowSink = std::function<void(
     std::int64_t first, std::int64_t count,
     const Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& rows)>;
+
+// The rows of a list of vertices (each in [0, V)) into sink, row i of the list as its row i (a
+// solver's distance_rows_of): guesses made from a few rows (measures.hpp).
+template <class T>
+using RowProbe =
+    std::function<void(const std::vector<std::int32_t>& vertices, const RowSink<T>& sink)>;
 
 // Called after each block of rows a solver hands over: its first row and its count (progress).
 using BlockDone = std::function<void(std::int64_t first, std::int64_t count)>;

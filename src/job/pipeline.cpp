@@ -56,6 +56,8 @@
 #include <utility>
 #include <vector>
 
+#include <sys/resource.h>
+
 namespace apsp {
 namespace {
 
@@ -63,6 +65,13 @@ using detail::Clock;
 using detail::RowOutput;
 using detail::saturating_sum;
 using detail::size_text;
+
+// The process's peak resident set so far, in bytes (Linux gives kilobytes); 0 where unknown.
+std::uint64_t peak_resident_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0 || usage.ru_maxrss < 0) return 0;
+  return std::uint64_t(usage.ru_maxrss) * 1024;
+}
 
 // Consecutive laps: each stage gets the time since the previous lap. Within the stages of the
 // setup, consecutive steps: each gets the time since the previous step ended, and of it the time
@@ -483,12 +492,22 @@ class Pipeline {
   template <class T, class S>
   double measure(S& solver, const BlockDone& done) {
     RowSeconds rows;
-    const GraphMeasures measures =
-        graph_measures<T>(exec_, ranks_, plan_.vertices, solver.first_row(), solver.real_rows(),
-                          MeasureOptions{config_.measures->histogram_bins()},
-                          [&](const DeviceRowSink<ExecSpace, T>& sink) {
-                            rows.compute += solver.reduce_rows(sink, done).compute;
-                          });
+    // Solvers that make rows of a list (supernodal, sssp) let the histogram's range be guessed
+    // from a few rows, and the histogram made in the same pass; Floyd-Warshall's rows stay on
+    // the device, and a second pass only reads them.
+    RowProbe<T> probe;
+    if constexpr (!std::is_same<S, Solver<ExecSpace, T>>::value)
+      probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
+        rows.compute += solver.distance_rows_of(list, sink).compute;
+      };
+    const GraphMeasures measures = graph_measures<T>(
+        exec_, ranks_, plan_.vertices, solver.first_row(), solver.real_rows(),
+        MeasureOptions{config_.measures->histogram_bins()},
+        [&](const DeviceRowSink<ExecSpace, T>& sink) {
+          rows.compute += solver.reduce_rows(sink, done).compute;
+        },
+        probe);
+    stats_.measures = {measures.passes, measures.probed_rows};
     collectively(
         ranks_,
         [&] {
@@ -603,6 +622,7 @@ class Pipeline {
     if (pred_out_) pred_out_->close();
     watch_.lap(seconds().commit);
     seconds().total = watch_.total();
+    seconds().peak_host_bytes = peak_resident_bytes();
     gather_stats();
     collectively(
         ranks_,

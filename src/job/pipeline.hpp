@@ -111,6 +111,8 @@ struct StageSeconds {
   std::uint64_t communication_sent_bytes = 0;
   // Within compute, beside the kernels: a device link's stream moving pivot rows (GPU time).
   double link = 0;
+  // The most host memory the process held at once (its peak resident set, getrusage).
+  std::uint64_t peak_host_bytes = 0;
   SetupSeconds setup;     // read, plan and upload step by step
   RowsWritten out, pred;  // this rank's rows of OUT and P
 };
@@ -127,6 +129,12 @@ struct SupernodalStats {
   std::uint64_t factor_bytes = 0;
   double predicted_updates = 0;  // factor + rows, from the symbolic phase
   double dense_updates = 0;      // what dense Floyd-Warshall would do (padded V^3)
+};
+
+// How `apsp measures` made its histogram (GraphMeasures::passes, probed_rows).
+struct MeasureStats {
+  int passes = 0;  // 0: no histogram
+  std::int64_t probed_rows = 0;
 };
 
 struct SolveStats {
@@ -155,6 +163,7 @@ struct SolveStats {
   // `seconds` of rank 0.
   std::vector<StageSeconds> per_rank;
   SupernodalStats supernodal;  // in to_json() when considered
+  MeasureStats measures;       // in to_json() with a histogram
   // What the caller should warn about (rank 0's), e.g. a tuning cache that could not be used:
   // the library prints nothing. Not part of to_json().
   std::vector<std::string> warnings;

@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -41,7 +42,8 @@ std::string rank_json(const StageSeconds& s, bool predecessors) {
     j << (k ? ", " : "") << "\"" << SetupSeconds::name(k)
       << "\": {\"seconds\": " << s.setup.steps[k].seconds
       << ", \"collective\": " << s.setup.steps[k].collective << "}";
-  j << "}, \"out\": {\"rows\": " << s.out.rows << ", \"bytes\": " << s.out.bytes << "}";
+  j << "}, \"peak_host_bytes\": " << s.peak_host_bytes << ", \"out\": {\"rows\": " << s.out.rows
+    << ", \"bytes\": " << s.out.bytes << "}";
   if (predecessors)
     j << ", \"pred\": {\"rows\": " << s.pred.rows << ", \"bytes\": " << s.pred.bytes << "}";
   j << "}";
@@ -88,6 +90,13 @@ std::string SolveStats::to_json() const {
     << "  \"seconds\": " << stage_json(seconds) << ",\n"
     << "  \"communication_bytes\": " << seconds.communication_bytes << ",\n"
     << "  \"output_rows\": " << detail::json_string(output_rows) << ",\n";
+  std::uint64_t peak = seconds.peak_host_bytes;
+  for (const StageSeconds& r : per_rank)
+    peak = std::max(peak, r.peak_host_bytes);
+  j << "  \"peak_host_bytes\": " << peak << ",\n";
+  if (measures.passes > 0)
+    j << "  \"measures\": {\"histogram_passes\": " << measures.passes
+      << ", \"probed_rows\": " << measures.probed_rows << "},\n";
   if (!predecessor_rows.empty())
     j << "  \"predecessor_rows\": " << detail::json_string(predecessor_rows) << ",\n";
   j << "  \"per_rank\": [";

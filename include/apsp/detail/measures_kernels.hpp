@@ -3,15 +3,16 @@
 // the same every run: no atomics on floats.
 //
 //   RowTotals     a team per row: its max, its least off-diagonal value, its sum and its
-//                 reachable count (the out-measures), each thread's share combined in thread order
+//                 reachable count (the out-measures), each thread's share combined in thread
+//                 order; with a Binning also its histogram, counted in the team's scratch, then
+//                 added to the graph's (integer atomics: exact in any order)
 //   ColumnTotals  a thread per column (a chunk of columns on host backends, which stay in cache):
 //                 the block's rows in order into the column's running max, sum, count and
 //                 harmonic sum (the in-measures): each column's sum sees the rows of the rank in
 //                 row order, whatever the blocks
-//   RowHistogram  a team per row: its bins counted in the team's scratch, then added to the
-//                 histogram (integer atomics: exact in any order)
 #pragma once
 
+#include <apsp/detail/staging.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/graph_measures.hpp>
 
@@ -52,6 +53,33 @@ struct FixedSum {
     high += h + (sum < low ? 1 : 0);
     low = sum;
   }
+
+  // The same term for 1 <= a < 2^31 as two parts, term = high_part 2^42 + low_part with
+  // high_part < 2^43 and low_part < 2^42: 2^20 of each sum in 64 bits without a carry.
+  static constexpr int split = 42;
+  KOKKOS_INLINE_FUNCTION static void reciprocal_parts(int a, std::int64_t& high_part,
+                                                      std::int64_t& low_part) {
+    const double r = 1.0 / double(a);
+    std::uint64_t bits;
+    std::memcpy(&bits, &r, sizeof bits);
+    const std::uint64_t m = (bits & ((std::uint64_t(1) << 52) - 1)) | (std::uint64_t(1) << 52);
+    const std::uint64_t shift = ((bits >> 52) & 0x7ff) - 1023 + 32;
+    low_part = std::int64_t((m << shift) & ((std::uint64_t(1) << split) - 1));
+    high_part = std::int64_t(m >> (split - shift));
+  }
+
+  // Adds high_part 2^42 + low_part (each signed).
+  KOKKOS_INLINE_FUNCTION void add_parts(std::int64_t high_part, std::int64_t low_part) {
+    add(std::uint64_t(high_part) << split, std::uint64_t(high_part >> (64 - split)));
+    add(std::uint64_t(low_part), low_part < 0 ? ~std::uint64_t(0) : std::uint64_t(0));
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION void add(std::uint64_t l, std::uint64_t h) {
+    const std::uint64_t sum = low + l;
+    high += h + (sum < low ? 1 : 0);
+    low = sum;
+  }
 };
 
 template <class T>
@@ -69,6 +97,40 @@ KOKKOS_INLINE_FUNCTION void add_harmonic(HarmonicSum<T>& sum, T d) {
 template <class ExecSpace, class T>
 using RowBlock = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
+// The bin of a distance: int32 exactly, (d - low) bins / (high - low) rounded down; the floats
+// in double; both clamped to the bins. bins = 0: no histogram.
+template <class T>
+struct Binning {
+  int bins = 0;
+  double low = 0, high = 0;
+  double scale = 0;  // bins / (high - low): int32's first guess
+
+  Binning() = default;
+  Binning(int bins_, double low_, double high_)
+      : bins(bins_), low(low_), high(high_), scale(high_ > low_ ? bins_ / (high_ - low_) : 0) {}
+
+  KOKKOS_INLINE_FUNCTION int operator()(T d) const {
+    std::int64_t b = 0;
+    if constexpr (std::is_integral<T>::value) {
+      // floor(x / width) with x = (d - low) bins, exactly: a guess in double, then corrected by
+      // products (a division costs tens of cycles an element).
+      const std::int64_t lo = std::int64_t(low), width = std::int64_t(high) - lo;
+      if (width > 0) {
+        const std::int64_t x = (std::int64_t(d) - lo) * bins;
+        // The guess is off by at most one (x / width < 2^13, scale within 2^-52 of exact).
+        b = std::int64_t(double(std::int64_t(d) - lo) * scale);
+        b -= b * width > x;
+        b += (b + 1) * width <= x;
+      }
+    } else {
+      const double width = high - low;
+      // d >= low: truncation rounds down.
+      b = width > 0 ? std::int64_t((double(d) - low) / width * bins) : 0;
+    }
+    return int(b < 0 ? 0 : b >= bins ? bins - 1 : b);
+  }
+};
+
 template <class ExecSpace, class T>
 struct RowTotals {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -80,6 +142,8 @@ struct RowTotals {
   };
   using Partials = Kokkos::View<Partial*, typename ExecSpace::scratch_memory_space,
                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Counts = Kokkos::View<std::int64_t*, typename ExecSpace::scratch_memory_space,
+                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   RowBlock<ExecSpace, T> rows;
   std::int64_t first;   // d's row of rows(0, .)
@@ -88,22 +152,42 @@ struct RowTotals {
   Kokkos::View<T*, memory_space> most, least;
   Kokkos::View<DistanceSum<T>*, memory_space> sum;
   Kokkos::View<std::int64_t*, memory_space> count;
+  Binning<T> bin;  // bins = 0: no histogram
+  Kokkos::View<std::int64_t*, memory_space> histogram;
 
-  static std::size_t scratch_bytes(int team) { return Partials::shmem_size(team); }
+  static std::size_t scratch_bytes(int team, int bins) {
+    if (host_memory<ExecSpace> && team == 1) return Counts::shmem_size(4 * (bins + 1));
+    return Partials::shmem_size(team) + Counts::shmem_size(bins);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    if constexpr (host_memory<ExecSpace>) {
+      if (team.team_size() == 1) return host_row(team);
+    }
     const std::int64_t i = team.league_rank(), row = first + i;
     const int t = team.team_rank(), size = team.team_size();
+    Partials partials(team.team_scratch(0), size);
+    Counts counts(team.team_scratch(0), bin.bins);
+    if (bin.bins > 0) {
+      for (int b = t; b < bin.bins; b += size)
+        counts(b) = 0;
+      team.team_barrier();
+    }
     Partial p{T(0), Distance<T>::infinity, DistanceSum<T>(0), 0};
     for (std::int64_t j = t; j < vertices; j += size) {
       const T d = rows(i, j);
       if (d == Distance<T>::infinity) continue;
       p.most = d > p.most ? d : p.most;
-      if (j != row && d < p.least) p.least = d;
       p.sum += DistanceSum<T>(d);
       ++p.count;
+      if (j == row) continue;
+      if (d < p.least) p.least = d;
+      if (bin.bins == 0) continue;
+      if (size == 1)
+        ++counts(bin(d));
+      else
+        Kokkos::atomic_add(&counts(bin(d)), std::int64_t(1));
     }
-    Partials partials(team.team_scratch(0), size);
     partials(t) = p;
     team.team_barrier();
     if (t == 0) {
@@ -120,6 +204,82 @@ struct RowTotals {
       sum(offset + i) = all.sum;
       count(offset + i) = all.count;
     }
+    for (int b = t; b < bin.bins; b += size)
+      if (counts(b) != 0) Kokkos::atomic_add(&histogram(b), counts(b));
+  }
+
+  // Host backends, a row a thread: the totals in loops without branches (they vectorize: an
+  // entry not reached is the type's largest value, which lowers no least), then the bins of
+  // `step` entries at a time (vectorized) counted into four interleaved copies (a run of one bin
+  // does not wait on its own stores), the entries not counted into bin `bins`.
+  KOKKOS_INLINE_FUNCTION void host_row(const Member& team) const {
+    const std::int64_t i = team.league_rank(), row = first + i;
+    const T* r = &rows(i, 0);
+    const T inf = Distance<T>::infinity;
+    T row_most = T(0), row_least = inf;
+    DistanceSum<T> row_sum = 0;
+    std::int64_t row_count = 0;
+    const auto add = [&](std::int64_t from, std::int64_t to) {
+      T m = row_most, l = row_least;
+      DistanceSum<T> s = row_sum;
+      std::int64_t c = row_count;
+      for (std::int64_t j = from; j < to; ++j) {
+        const T d = r[j];
+        const bool reached = d != inf;
+        const T kept = reached ? d : T(0);
+        m = m > kept ? m : kept;
+        l = l < d ? l : d;
+        s += DistanceSum<T>(kept);
+        c += reached;
+      }
+      row_most = m, row_least = l, row_sum = s, row_count = c;
+    };
+    add(0, row);
+    add(row + 1, vertices);
+    const T least_off_diagonal = row_least;
+    add(row, row + 1);  // the diagonal: in every total but the least
+    most(offset + i) = row_most;
+    least(offset + i) = least_off_diagonal;
+    sum(offset + i) = row_sum;
+    count(offset + i) = row_count;
+    if (bin.bins == 0) return;
+    constexpr int step = 256, copies = 4;
+    const int nb = bin.bins;
+    const std::size_t stride = std::size_t(nb + 1);
+    Counts counts(team.team_scratch(0), std::size_t(copies) * stride);
+    for (std::size_t b = 0; b < copies * stride; ++b)
+      counts(b) = 0;
+    int bins[step];
+    for (std::int64_t from = 0; from < vertices; from += step) {
+      const int n = int(vertices - from < step ? vertices - from : step);
+      if constexpr (std::is_integral<T>::value) {
+        const std::int64_t lo = std::int64_t(bin.low), width = std::int64_t(bin.high) - lo;
+        const double scale = bin.scale;
+        for (int k = 0; k < n; ++k) {  // Binning's, with the bounds in registers
+          const T d = r[from + k];
+          const std::int64_t x0 = std::int64_t(d) - lo, x = x0 * nb;
+          std::int64_t b = std::int64_t(double(x0) * scale);
+          b -= b * width > x;
+          b += (b + 1) * width <= x;
+          b = b < 0 || width <= 0 ? 0 : b;
+          b = b >= nb ? nb - 1 : b;
+          bins[k] = d != inf && from + k != row ? int(b) : nb;
+        }
+      } else {
+        for (int k = 0; k < n; ++k) {
+          const T d = r[from + k];
+          bins[k] = d != inf && from + k != row ? bin(d) : nb;
+        }
+      }
+      for (int k = 0; k < n; ++k)
+        ++counts(std::size_t(k % copies) * stride + std::size_t(bins[k]));
+    }
+    for (int b = 0; b < nb; ++b) {
+      std::int64_t c = 0;
+      for (int copy = 0; copy < copies; ++copy)
+        c += counts(std::size_t(copy) * stride + std::size_t(b));
+      if (c != 0) Kokkos::atomic_add(&histogram(b), c);
+    }
   }
 };
 
@@ -135,9 +295,15 @@ struct ColumnTotals {
   Kokkos::View<std::int64_t*, memory_space> count;
   Kokkos::View<HarmonicSum<T>*, memory_space> harmonic;
 
+  // Host backends: columns a work item.
+  static constexpr std::int64_t host_chunk = 1024;
+
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item) const {
     const std::int64_t from = item * chunk;
     const std::int64_t to = from + chunk < vertices ? from + chunk : vertices;
+    if constexpr (host_memory<ExecSpace> && std::is_integral<T>::value) {
+      if (chunk == host_chunk) return int_chunk(from, to);
+    }
     if (chunk == 1) {  // a column a thread (GPUs): its totals in registers
       T m = most(from);
       DistanceSum<T> s = sum(from);
@@ -167,69 +333,51 @@ struct ColumnTotals {
         if (d != T(0)) add_harmonic<T>(harmonic(j), d);
       }
   }
-};
 
-// The bin of a distance: int32 exactly, (d - low) bins / (high - low) rounded down; the floats
-// in double; both clamped to the bins.
-template <class T>
-struct Binning {
-  int bins;
-  double low, high;
-
-  KOKKOS_INLINE_FUNCTION int operator()(T d) const {
-    std::int64_t b = 0;
-    if constexpr (std::is_integral<T>::value) {
-      // floor(x bins / width), exactly: a guess in double, then corrected by products (a 64-bit
-      // division costs tens of cycles an element).
-      const std::int64_t lo = std::int64_t(low), width = std::int64_t(high) - lo;
-      if (width > 0) {
-        const std::int64_t x = (std::int64_t(d) - lo) * bins;
-        b = std::int64_t(double(x) / double(width));
-        while (b * width > x)
-          --b;
-        while ((b + 1) * width <= x)
-          ++b;
+  // int32 on a host backend: the chunk's totals in local arrays, branch-free, the harmonic terms
+  // in two 64-bit parts (FixedSum::reciprocal_parts) folded into the 128-bit sums every 2^20
+  // rows: the loop over the chunk vectorizes where the target has the instructions.
+  KOKKOS_INLINE_FUNCTION void int_chunk(std::int64_t from, std::int64_t to) const {
+    const std::int64_t n = to - from;
+    T m[host_chunk];
+    std::int64_t s[host_chunk], c[host_chunk], hh[host_chunk], hl[host_chunk];
+    for (std::int64_t j = 0; j < n; ++j) {
+      m[j] = most(from + j);
+      s[j] = sum(from + j);
+      c[j] = count(from + j);
+    }
+    constexpr std::int64_t fold = std::int64_t(1) << 20;
+    for (std::int64_t first = 0; first < count_rows; first += fold) {
+      for (std::int64_t j = 0; j < n; ++j)
+        hh[j] = hl[j] = 0;
+      const std::int64_t last = first + fold < count_rows ? first + fold : count_rows;
+      for (std::int64_t i = first; i < last; ++i) {
+        const T* row = &rows(i, from);
+        for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
+          const T d = row[j];
+          const std::int64_t reached = d != Distance<T>::infinity;
+          const T m_j = m[j];
+          m[j] = reached && d > m_j ? d : m_j;
+          s[j] += std::int64_t(d) & -reached;
+          c[j] += reached;
+          const T negative = d >> 31;  // all ones or 0
+          T a = (d ^ negative) - negative;
+          a += a == 0;
+          std::int64_t high_part, low_part;
+          FixedSum::reciprocal_parts(a, high_part, low_part);
+          const std::int64_t use = -(reached & (d != 0)), minus = negative;
+          hh[j] += ((high_part ^ minus) - minus) & use;
+          hl[j] += ((low_part ^ minus) - minus) & use;
+        }
       }
-    } else {
-      const double width = high - low;
-      // d >= low: truncation rounds down.
-      b = width > 0 ? std::int64_t((double(d) - low) / width * bins) : 0;
+      for (std::int64_t j = 0; j < n; ++j)
+        harmonic(from + j).add_parts(hh[j], hl[j]);
     }
-    return int(b < 0 ? 0 : b >= bins ? bins - 1 : b);
-  }
-};
-
-template <class ExecSpace, class T>
-struct RowHistogram {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Counts = Kokkos::View<std::int64_t*, typename ExecSpace::scratch_memory_space,
-                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  RowBlock<ExecSpace, T> rows;
-  std::int64_t first;
-  std::int64_t vertices;
-  Binning<T> bin;
-  Kokkos::View<std::int64_t*, typename ExecSpace::memory_space> histogram;
-
-  static std::size_t scratch_bytes(int bins) { return Counts::shmem_size(bins); }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t i = team.league_rank(), row = first + i;
-    const int t = team.team_rank(), size = team.team_size();
-    Counts counts(team.team_scratch(0), bin.bins);
-    for (int b = t; b < bin.bins; b += size)
-      counts(b) = 0;
-    team.team_barrier();
-    for (std::int64_t j = t; j < vertices; j += size) {
-      const T d = rows(i, j);
-      if (d == Distance<T>::infinity || j == row) continue;
-      if (size == 1)
-        ++counts(bin(d));
-      else
-        Kokkos::atomic_add(&counts(bin(d)), std::int64_t(1));
+    for (std::int64_t j = 0; j < n; ++j) {
+      most(from + j) = m[j];
+      sum(from + j) = s[j];
+      count(from + j) = c[j];
     }
-    team.team_barrier();
-    for (int b = t; b < bin.bins; b += size)
-      if (counts(b) != 0) Kokkos::atomic_add(&histogram(b), counts(b));
   }
 };
 
