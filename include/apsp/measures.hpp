@@ -87,8 +87,13 @@ class MeasureTotals {
     Kokkos::deep_copy(exec, column_most_, std::numeric_limits<T>::lowest());
   }
 
-  // A team per row on GPUs; one thread per row on host backends.
-  static int team_size() { return host_memory<ExecSpace> ? 1 : 256; }
+  // A team per row on GPUs (fewer threads where each counts its own bins); one thread per row
+  // on host backends.
+  int team_size() const {
+    if (host_memory<ExecSpace>) return 1;
+    using Totals = RowTotals<ExecSpace, T>;
+    return Totals::own_counts(Totals::own_bins_team, binning_.bins) ? Totals::own_bins_team : 256;
+  }
 
   // A block of this rank's rows into the totals (and, after start_histogram, the histogram).
   void distances(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {

@@ -34,6 +34,7 @@
 #include "io/outputs.hpp"
 #include "io/row_output.hpp"
 #include "job/device_choices.hpp"
+#include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
 #include "job/run_plan.hpp"
 #include "job/sssp.hpp"
@@ -49,6 +50,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <future>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -356,12 +358,14 @@ class Pipeline {
     solver.load(edges_);
     solver.compute();
     stats_.supernodal.factor = detail::seconds_since(start);
+    keep_probe_arcs();
     std::vector<Edge>().swap(edges_);
     watch_.lap(seconds().compute);
 
-    // Progress: rank 0's blocks, each by its work; with predecessors every block twice, and
-    // with a histogram of measures every distance row twice.
-    const int row_passes = config_.measures && config_.measures->histogram_bins() > 0 ? 2 : 1;
+    // Progress: rank 0's blocks, each by its work; with predecessors every block twice. A
+    // histogram of measures is made in the same pass where its range was guessed (measure), else
+    // in a pass of its own, reported apart.
+    const int row_passes = 1;
     const int passes = plan_.predecessors ? 2 : row_passes;
     const std::int64_t blocks = solver.blocks();
     SupernodalWork work(w.factor_updates, w.row_updates, plan_.vertices,
@@ -370,6 +374,13 @@ class Pipeline {
     int done = 0;
     const auto progress = [&](std::int64_t, std::int64_t count) {
       ++done;
+      if (done > passes * blocks) {  // the histogram's own pass
+        const int again = int(done - passes * blocks);
+        if (progress_ && ranks_.root())
+          progress_({"histogram row block", again, int(blocks), work.done(),
+                     double(again) / double(std::max<std::int64_t>(1, blocks))});
+        return;
+      }
       if (done <= blocks || !plan_.predecessors)
         work.distance_rows_done(count);
       else
@@ -496,10 +507,31 @@ class Pipeline {
     // from a few rows, and the histogram made in the same pass; Floyd-Warshall's rows stay on
     // the device, and a second pass only reads them.
     RowProbe<T> probe;
-    if constexpr (!std::is_same<S, Solver<ExecSpace, T>>::value)
-      probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
-        rows.compute += solver.distance_rows_of(list, sink).compute;
-      };
+    if constexpr (!std::is_same<S, Solver<ExecSpace, T>>::value) {
+      if (probe_arcs_)  // a GPU: Dijkstra on the host, a row a thread (keep_probe_arcs)
+        probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
+          const auto start = Clock::now();
+          std::vector<std::future<std::vector<T>>> rows_of;
+          for (const std::int32_t v : list)
+            rows_of.push_back(std::async(std::launch::async, [this, v] {
+              const std::vector<double> d = detail::shortest_distances(
+                  *probe_arcs_, v, [](std::int32_t, const detail::Arc&) {});
+              std::vector<T> row(d.size());
+              for (std::size_t j = 0; j < d.size(); ++j)
+                row[j] = d[j] == detail::unreachable ? Distance<T>::infinity : T(d[j]);
+              return row;
+            }));
+          for (std::size_t k = 0; k < rows_of.size(); ++k) {
+            const std::vector<T> row = rows_of[k].get();
+            sink(std::int64_t(k), 1, row.data(), std::int64_t(row.size()));
+          }
+          rows.compute += detail::seconds_since(start);
+        };
+      else
+        probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
+          rows.compute += solver.distance_rows_of(list, sink).compute;
+        };
+    }
     const GraphMeasures measures = graph_measures<T>(
         exec_, ranks_, plan_.vertices, solver.first_row(), solver.real_rows(),
         MeasureOptions{config_.measures->histogram_bins()},
@@ -508,6 +540,7 @@ class Pipeline {
         },
         probe);
     stats_.measures = {measures.passes, measures.probed_rows};
+    probe_arcs_.reset();
     collectively(
         ranks_,
         [&] {
@@ -518,6 +551,17 @@ class Pipeline {
         false);
     watch_.lap(seconds().write, {{&seconds().compute, rows.compute}});
     return rows.compute;
+  }
+
+  // On a GPU the solver's row of one vertex is one thread's work (the road of 115,000
+  // vertices: ~0.15 s), so the histogram's sweeps (measure) run Dijkstra on the host instead,
+  // on the graph's arcs kept here: where measures ask for a histogram and no weight is negative.
+  void keep_probe_arcs() {
+    if (detail::host_memory<ExecSpace> || !config_.measures ||
+        config_.measures->histogram_bins() == 0 || plan_.negative_weights)
+      return;
+    probe_arcs_ = std::make_unique<detail::ArcLists>(
+        detail::build_adjacency(std::int32_t(plan_.vertices), edges_, false));
   }
 
   // --- partition (Floyd-Warshall): each rank gets the edges that start in its rows.
@@ -664,8 +708,9 @@ class Pipeline {
   OutputTransaction outputs_;  // rank 0's: OUT, P, then the stats file
   std::unique_ptr<AtomicOutputFile> stats_out_;
   std::unique_ptr<RowOutput> out_, pred_out_;
-  AtomicOutputFile* measures_out_ = nullptr;  // rank 0's, with `apsp measures`
-  std::unique_ptr<Subsets> subsets_;          // with --sources or --targets
+  AtomicOutputFile* measures_out_ = nullptr;      // rank 0's, with `apsp measures`
+  std::unique_ptr<Subsets> subsets_;              // with --sources or --targets
+  std::unique_ptr<detail::ArcLists> probe_arcs_;  // keep_probe_arcs
 };
 
 }  // namespace

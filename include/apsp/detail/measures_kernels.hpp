@@ -144,6 +144,18 @@ struct RowTotals {
                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Counts = Kokkos::View<std::int64_t*, typename ExecSpace::scratch_memory_space,
                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using OwnCounts = Kokkos::View<std::int32_t*, typename ExecSpace::scratch_memory_space,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  // GPUs: up to this many bins each thread counts its row's share in its own bins in scratch
+  // (bin b of thread t at b x team + t: no two threads of a warp on one bank, no atomics); more
+  // bins are shared by the team, counted with atomics, which collide where neighbouring columns
+  // fall in one bin (a road's rows: most of them).
+  static constexpr int most_own_bins = 64;
+  static constexpr int own_bins_team = 128;  // 32 KiB of int32 counts at 64 bins
+  KOKKOS_INLINE_FUNCTION static bool own_counts(int team, int bins) {
+    return !host_memory<ExecSpace> && bins > 0 && bins <= most_own_bins && team <= own_bins_team;
+  }
 
   RowBlock<ExecSpace, T> rows;
   std::int64_t first;   // d's row of rows(0, .)
@@ -157,6 +169,8 @@ struct RowTotals {
 
   static std::size_t scratch_bytes(int team, int bins) {
     if (host_memory<ExecSpace> && team == 1) return Counts::shmem_size(4 * (bins + 1));
+    if (own_counts(team, bins))
+      return Partials::shmem_size(team) + OwnCounts::shmem_size(std::size_t(bins) * team);
     return Partials::shmem_size(team) + Counts::shmem_size(bins);
   }
 
@@ -166,9 +180,14 @@ struct RowTotals {
     }
     const std::int64_t i = team.league_rank(), row = first + i;
     const int t = team.team_rank(), size = team.team_size();
+    const bool own = own_counts(size, bin.bins);
     Partials partials(team.team_scratch(0), size);
-    Counts counts(team.team_scratch(0), bin.bins);
-    if (bin.bins > 0) {
+    Counts counts(team.team_scratch(0), own ? 0 : bin.bins);
+    OwnCounts own_bins(team.team_scratch(0), own ? std::size_t(bin.bins) * size : 0);
+    if (own) {
+      for (int b = 0; b < bin.bins; ++b)
+        own_bins(std::size_t(b) * size + t) = 0;
+    } else if (bin.bins > 0) {
       for (int b = t; b < bin.bins; b += size)
         counts(b) = 0;
       team.team_barrier();
@@ -183,13 +202,23 @@ struct RowTotals {
       if (j == row) continue;
       if (d < p.least) p.least = d;
       if (bin.bins == 0) continue;
-      if (size == 1)
+      if (own)
+        ++own_bins(std::size_t(bin(d)) * size + t);
+      else if (size == 1)
         ++counts(bin(d));
       else
         Kokkos::atomic_add(&counts(bin(d)), std::int64_t(1));
     }
     partials(t) = p;
     team.team_barrier();
+    if (own) {  // bin b: the team's counts summed by thread b (and b + size, ...)
+      for (int b = t; b < bin.bins; b += size) {
+        std::int64_t c = 0;
+        for (int k = 0; k < size; ++k)
+          c += own_bins(std::size_t(b) * size + k);
+        if (c != 0) Kokkos::atomic_add(&histogram(b), c);
+      }
+    }
     if (t == 0) {
       Partial all = partials(0);
       for (int k = 1; k < size; ++k) {
@@ -204,8 +233,9 @@ struct RowTotals {
       sum(offset + i) = all.sum;
       count(offset + i) = all.count;
     }
-    for (int b = t; b < bin.bins; b += size)
-      if (counts(b) != 0) Kokkos::atomic_add(&histogram(b), counts(b));
+    if (!own)
+      for (int b = t; b < bin.bins; b += size)
+        if (counts(b) != 0) Kokkos::atomic_add(&histogram(b), counts(b));
   }
 
   // Host backends, a row a thread: the totals in loops without branches (they vectorize: an
