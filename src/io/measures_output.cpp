@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -37,11 +38,24 @@ std::string number(double x, bool integral) {
   return integral ? std::to_string(std::int64_t(x)) : number_text(x);
 }
 
-// One measure of every vertex: its text (JSON, CSV) and its .npy field.
+// The same, appended to out (a file's V values: no string each).
+template <class X>
+void append_text(std::string& out, X x) {
+  char text[32];
+  out.append(text, std::to_chars(text, text + sizeof text, x).ptr);
+}
+void append_number(std::string& out, double x, bool integral) {
+  if (integral)
+    append_text(out, std::int64_t(x));
+  else
+    append_text(out, x);
+}
+
+// One measure of every vertex: its text (JSON, CSV) and its .npy field, each appended to out.
 struct Column {
   std::string name;
   std::string descr;  // NumPy's type
-  std::function<std::string(std::size_t)> text;
+  std::function<void(std::size_t, std::string&)> text;
   std::function<void(std::size_t, std::string&)> bytes;
 };
 
@@ -61,8 +75,10 @@ std::vector<Column> columns(const GraphMeasures& m, const MeasuresRequest& reque
   const auto distances = [&, distance_descr](const std::vector<double>& values) {
     const std::vector<double>* v = &values;
     return std::make_pair(
-        std::function<std::string(std::size_t)>(
-            [v, integral](std::size_t i) { return number((*v)[i], integral); }),
+        std::function<void(std::size_t, std::string&)>(
+            [v, integral](std::size_t i, std::string& out) {
+              append_number(out, (*v)[i], integral);
+            }),
         std::function<void(std::size_t, std::string&)>([v, type](std::size_t i, std::string& out) {
           if (type == DistanceType::int32)
             append(out, std::int32_t((*v)[i]));
@@ -74,15 +90,15 @@ std::vector<Column> columns(const GraphMeasures& m, const MeasuresRequest& reque
   };
   const auto counts = [](const std::vector<std::int64_t>& values) {
     const std::vector<std::int64_t>* v = &values;
-    return std::make_pair(std::function<std::string(std::size_t)>(
-                              [v](std::size_t i) { return std::to_string((*v)[i]); }),
+    return std::make_pair(std::function<void(std::size_t, std::string&)>(
+                              [v](std::size_t i, std::string& out) { append_text(out, (*v)[i]); }),
                           std::function<void(std::size_t, std::string&)>(
                               [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
   };
   const auto reals = [](const std::vector<double>& values) {
     const std::vector<double>* v = &values;
-    return std::make_pair(std::function<std::string(std::size_t)>(
-                              [v](std::size_t i) { return number_text((*v)[i]); }),
+    return std::make_pair(std::function<void(std::size_t, std::string&)>(
+                              [v](std::size_t i, std::string& out) { append_text(out, (*v)[i]); }),
                           std::function<void(std::size_t, std::string&)>(
                               [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
   };
@@ -137,25 +153,32 @@ std::string json_file(const GraphMeasures& m, const MeasuresRequest& request,
                            "], \"unreachable\": " + std::to_string(m.unreachable_pairs) + "}");
   }
   std::string text = "{\n" + graph + "\n  },\n  \"vertex\": {";
+  text.reserve(text.size() + vertex.size() * std::size_t(m.vertices) * 16 + 64);  // one buffer
   for (std::size_t c = 0; c < vertex.size(); ++c) {
     text += std::string(c ? "," : "") + "\n    " + detail::json_string(vertex[c].name) + ": [";
-    for (std::size_t i = 0; i < std::size_t(m.vertices); ++i)
-      text += (i ? ", " : "") + vertex[c].text(i);
+    for (std::size_t i = 0; i < std::size_t(m.vertices); ++i) {
+      if (i) text += ", ";
+      vertex[c].text(i, text);
+    }
     text += "]";
   }
-  return text + (vertex.empty() ? "}\n}\n" : "\n  }\n}\n");
+  text += vertex.empty() ? "}\n}\n" : "\n  }\n}\n";
+  return text;
 }
 
 std::string csv_file(const GraphMeasures& m, const std::vector<Column>& vertex) {
   std::string text = "vertex";
+  text.reserve((vertex.size() + 1) * std::size_t(m.vertices) * 16 + 64);  // one buffer
   for (const Column& c : vertex)
     text += "," + c.name;
   text += "\n";
   for (std::size_t i = 0; i < std::size_t(m.vertices); ++i) {
-    text += std::to_string(i);
-    for (const Column& c : vertex)
-      text += "," + c.text(i);
-    text += "\n";
+    append_text(text, i);
+    for (const Column& c : vertex) {
+      text += ',';
+      c.text(i, text);
+    }
+    text += '\n';
   }
   return text;
 }
