@@ -668,9 +668,12 @@ class SupernodalSolver {
 
   // The distance rows of `vertices` (this rank's share of a list of sources, each in [0, V)),
   // in the list's order, a block at a time, into sink, which takes row i of the list as row i.
-  // Not with predecessors (their search needs every row's shortest-path edges). RowSeconds as
-  // distance_rows'.
-  RowSeconds distance_rows_of(const std::vector<std::int32_t>& vertices, const RowSink<T>& sink) {
+  // With `columns` (each in [0, V)) only those, in that order, are handed over (row i's k-th
+  // value d(vertices[i], columns[k])), chosen where the rows are made: a GPU sends |columns|
+  // values a row, not V. Not with predecessors (their search needs every row's shortest-path
+  // edges). RowSeconds as distance_rows'.
+  RowSeconds distance_rows_of(const std::vector<std::int32_t>& vertices, const RowSink<T>& sink,
+                              const std::vector<std::int32_t>& columns = {}) {
     if (predecessors_) throw Error("supernodal: rows of a list in a solve with paths");
     RowSeconds seconds;
     const std::int64_t end = std::int64_t(vertices.size()), v = vertices_;
@@ -678,14 +681,31 @@ class SupernodalSolver {
     if (!rows_.data())
       rows_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
                      block_, v);
+    const std::int64_t c = std::int64_t(columns.size());
+    Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> chosen;
+    Matrix kept;
+    if (c > 0) {
+      chosen = detail::to_device(exec_, columns, "apsp::supernodal::columns_kept");
+      kept = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::rows_kept"),
+                    std::min(block_, end), c);
+    }
     for (std::int64_t first = 0; first < end; first += block_) {
       const std::int64_t count = std::min(block_, end - first);
       const Matrix part(rows_.data(), count, v);
       const auto start = detail::Clock::now();
       supernodal_rows_of(exec_, factor_, vertices.data(), first, part);
+      if (c > 0) {
+        const Matrix out(kept.data(), count, c);
+        const auto index = chosen;
+        Kokkos::parallel_for(
+            "apsp::supernodal::keep_columns",
+            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>(
+                exec_, {0, 0}, {count, c}),
+            KOKKOS_LAMBDA(std::int64_t i, std::int64_t k) { out(i, k) = part(i, index(k)); });
+      }
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
-      download_(exec_, part, first, count, sink, seconds);
+      download_(exec_, c > 0 ? Matrix(kept.data(), count, c) : part, first, count, sink, seconds);
     }
     return seconds;
   }

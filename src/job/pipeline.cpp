@@ -469,7 +469,11 @@ class Pipeline {
         const auto [first, count] = subsets_->share(ranks_);
         const std::vector<std::int32_t> mine(subsets_->sources.begin() + first,
                                              subsets_->sources.begin() + first + count);
-        rows = solver.distance_rows_of(mine, table.by_position(first));
+        if constexpr (std::is_same<S, SupernodalSolver<ExecSpace, T>>::value)
+          rows =
+              solver.distance_rows_of(mine, table.by_position_of_targets(first), subsets_->targets);
+        else
+          rows = solver.distance_rows_of(mine, table.by_position(first));
       }
     }
     if (!lists || plan_.predecessors) rows = solver.distance_rows(table.by_vertex(), done);

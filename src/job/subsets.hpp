@@ -93,6 +93,18 @@ class SubsetTable {
     };
   }
 
+  // Rows of S from position first_position on, each already T's columns alone (a solver that
+  // keeps them where it makes the rows), in S's order.
+  RowSink<V> by_position_of_targets(std::int64_t first_position) {
+    return [this, first_position](std::int64_t first, std::int64_t count, const V* rows,
+                                  std::int64_t stride) {
+      for (std::int64_t r = 0; r < count; ++r) {
+        positions_.push_back(first_position + first + r);
+        values_.insert(values_.end(), rows + r * stride, rows + r * stride + s_.targets.size());
+      }
+    };
+  }
+
   // Collective: every rank's rows on every rank (one rank: nothing moves); then rank 0's sink
   // gets the table's rows in S's order (the other ranks hand over none).
   void write_into(Ranks& ranks, const detail::RowOutput::Sink& sink) {
