@@ -222,6 +222,19 @@ inline double harmonic_value(double s) {
 
 }  // namespace detail
 
+// The device memory graph_measures takes beside the solver's for `rows` of `vertices` rows (its
+// totals of each row and of each column, and the histogram): what a driver keeps out of the
+// solver's budget.
+template <class T>
+std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
+  using Sum = detail::DistanceSum<T>;
+  const auto n = [](std::int64_t x) { return std::uint64_t(x < 0 ? 0 : x); };
+  return n(rows) * (2 * sizeof(T) + sizeof(Sum) + sizeof(std::int64_t)) +
+         n(vertices) *
+             (sizeof(T) + sizeof(Sum) + sizeof(std::int64_t) + sizeof(detail::HarmonicSum<T>)) +
+         std::uint64_t(max_histogram_bins) * sizeof(std::int64_t);
+}
+
 // The measures of a graph of `vertices` vertices whose rows [first_row, first_row + rows) this
 // rank's solver makes, `pass` calling the solver's hand-over with the sink it is given (once,
 // or twice where the histogram's range was not guessed), `probe` (may be empty) making the rows

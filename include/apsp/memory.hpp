@@ -28,6 +28,8 @@ struct MemoryLimits {
   std::uint64_t cap = 0;   // the caller's cap on each rank (0: none)
   std::string device;      // the device's name, for errors
   bool host = false;       // host memory (an algorithm of the host), not a device's
+  // What the caller keeps out of `free` and `cap` for itself, in words for the errors ("" none).
+  std::string beside;
 };
 
 // Memory as the solvers count it, for drivers that count their own beside it: sums that saturate
@@ -91,14 +93,16 @@ inline std::uint64_t check_memory(Ranks& ranks, Ranks& sharing, std::int64_t ver
     if (capped)
       throw MemoryError(problem + detail::size_text(need) +
                             (limits.host ? "" : " of device memory") + " on this rank (" + what +
-                            "), but the cap allows " + detail::size_text(limits.cap) + fit,
+                            "), but the cap allows " + detail::size_text(limits.cap) +
+                            (limits.beside.empty() ? "" : " beside " + limits.beside) + fit,
                         need, limits.cap, true, ranks_sharing, limits.host, fitting_ranks);
     throw MemoryError(
         problem + detail::size_text(device_need) + " on " + limits.device + " (" + what +
             (ranks_sharing > 1
                  ? " on each of the " + std::to_string(ranks_sharing) + " ranks sharing it"
                  : "") +
-            "), but only " + detail::size_text(limits.free) + " can be used" + fit,
+            "), but only " + detail::size_text(limits.free) + " can be used" +
+            (limits.beside.empty() ? "" : " beside " + limits.beside) + fit,
         device_need, limits.free, false, ranks_sharing, limits.host, fitting_ranks);
   });
   budget = usable / std::uint64_t(ranks_sharing);

@@ -286,8 +286,17 @@ class Pipeline {
   }
 
   // Where this rank's memory is: what its device has free, and --max-memory.
+  // The device's memory and the user's cap, less what `apsp measures` keeps beside the solver
+  // (its totals of every row and column: measure_device_bytes).
+  template <class T>
   MemoryLimits limits(bool host) const {
-    return MemoryLimits{available_memory(exec_), config_.max_memory, stats_.device, host};
+    MemoryLimits limits{available_memory(exec_), config_.max_memory, stats_.device, host};
+    if (!config_.measures) return limits;
+    const std::uint64_t kept = measure_device_bytes<T>(plan_.vertices, plan_.vertices);
+    limits.free = limits.free > kept ? limits.free - kept : 0;
+    if (limits.cap > 0) limits.cap = limits.cap > kept ? limits.cap - kept : 1;
+    limits.beside = size_text(kept) + " for the measures' totals";
+    return limits;
   }
 
   // --- dense Floyd-Warshall (apsp::Solver): each rank gets the edges that start in its rows.
@@ -296,7 +305,7 @@ class Pipeline {
     Solver<ExecSpace, T> solver(exec_, ranks_, plan_, facts_.weights);
     partition(solver);
     end(Setup::partition);
-    solver.check_memory(limits(false), stats_.edges, edges_);
+    solver.check_memory(limits<T>(false), stats_.edges, edges_);
     end(Setup::memory_check);
     create_outputs();
     watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
@@ -346,7 +355,7 @@ class Pipeline {
     SupernodalSolver<ExecSpace, T> solver(exec_, ranks_, sn_plan_, plan_.predecessors,
                                           facts_.weights);
     end(Setup::supernodal_plan);
-    solver.check_memory(limits(false), stats_.edges);
+    solver.check_memory(limits<T>(false), stats_.edges);
     end(Setup::memory_check);
     const SupernodalPrediction& w = solver.plan().prediction;
     stats_.supernodal.factor_bytes = w.factor_values * sizeof(T);
@@ -401,7 +410,7 @@ class Pipeline {
       every_edge_to_every_rank();
       end(Setup::partition);
       SsspSolver<ExecSpace> solver(exec_, ranks_, plan_.vertices);
-      solver.check_memory(limits(true), stats_.edges);
+      solver.check_memory(limits<int>(true), stats_.edges);
       end(Setup::memory_check);
       create_outputs();
       watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);

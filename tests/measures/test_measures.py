@@ -332,6 +332,18 @@ def test_refusals():
     assert not os.path.exists(out)
 
 
+def test_max_memory_counts_the_measures_totals():
+    # 20,000 vertices: the totals of every row and column take ~1.2 MiB of the device's memory
+    # beside the solver's (fw's matrix alone 1.5 GiB), and a cap counts them.
+    n = 20000
+    graph = os.path.join(WORK, "many.txt")
+    write_graph(graph, n, [(i, i + 1, 1) for i in range(n - 1)])
+    out = os.path.join(WORK, "capped.json")
+    p = run("measures", graph, out, "--algorithm", "fw", "--max-memory", "1M", expect=2)
+    assert p.stderr.count("\n") == 1 and "for the measures' totals" in p.stderr, p.stderr
+    assert not os.path.exists(out)
+
+
 @pytest.mark.skipif(not MPIRUN, reason="APSP_MPIRUN not given")
 @pytest.mark.parametrize("np_", [1, 2, 3])
 @pytest.mark.parametrize("algorithm", ["fw", "supernodal", "sssp"])
