@@ -167,16 +167,15 @@ class MeasureTotals {
 // The histogram's range guessed from the rows of a few vertices: sweeps from spread-out starts,
 // each to the farthest vertex its rows reach, `rounds` times. Every value seen is a distance, so
 // the guess never exceeds the truth: high <= the diameter, low >= min(0, least distance).
-template <class T>
 struct RangeGuess {
   double low = 0, high = 0;
   std::int64_t rows = 0;  // rows probed
 };
 
 template <class T>
-RangeGuess<T> guess_range(std::int64_t vertices, const RowProbe<T>& probe, int starts = 4,
-                          int rounds = 3) {
-  RangeGuess<T> guess;
+RangeGuess guess_range(std::int64_t vertices, const RowProbe<T>& probe, int starts = 4,
+                       int rounds = 3) {
+  RangeGuess guess;
   if (vertices == 0) return guess;
   std::vector<char> probed(std::size_t(vertices), 0);
   std::vector<std::int32_t> list;
@@ -251,7 +250,7 @@ GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t v
   using Block = detail::RowBlock<ExecSpace, T>;
   std::unique_ptr<detail::MeasureTotals<ExecSpace, T>> totals;
   // The guess, the same on every rank: the widest of the ranks' (each probes the same rows).
-  detail::RangeGuess<T> guess;
+  detail::RangeGuess guess;
   const bool guessing = options.bins > 0 && probe;
   if (guessing) {
     collectively(ranks, [&] { guess = detail::guess_range<T>(vertices, probe); });

@@ -694,18 +694,18 @@ class SupernodalSolver {
       const Matrix part(rows_.data(), count, v);
       const auto start = detail::Clock::now();
       supernodal_rows_of(exec_, factor_, vertices.data(), first, part);
+      const Matrix handed = c > 0 ? Matrix(kept.data(), count, c) : part;
       if (c > 0) {
-        const Matrix out(kept.data(), count, c);
         const auto index = chosen;
         Kokkos::parallel_for(
             "apsp::supernodal::keep_columns",
             Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>(
                 exec_, {0, 0}, {count, c}),
-            KOKKOS_LAMBDA(std::int64_t i, std::int64_t k) { out(i, k) = part(i, index(k)); });
+            KOKKOS_LAMBDA(std::int64_t i, std::int64_t k) { handed(i, k) = part(i, index(k)); });
       }
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
-      download_(exec_, c > 0 ? Matrix(kept.data(), count, c) : part, first, count, sink, seconds);
+      download_(exec_, handed, first, count, sink, seconds);
     }
     return seconds;
   }

@@ -285,9 +285,8 @@ class Pipeline {
     stats_.padded = plan_.padded;
   }
 
-  // Where this rank's memory is: what its device has free, and --max-memory.
-  // The device's memory and the user's cap, less what `apsp measures` keeps beside the solver
-  // (its totals of every row and column: measure_device_bytes).
+  // Where this rank's memory is: what its device has free, and --max-memory, less what `apsp
+  // measures` keeps beside the solver (its totals of every row and column: measure_device_bytes).
   template <class T>
   MemoryLimits limits(bool host) const {
     MemoryLimits limits{available_memory(exec_), config_.max_memory, stats_.device, host};
@@ -374,12 +373,10 @@ class Pipeline {
     // Progress: rank 0's blocks, each by its work; with predecessors every block twice. A
     // histogram of measures is made in the same pass where its range was guessed (measure), else
     // in a pass of its own, reported apart.
-    const int row_passes = 1;
-    const int passes = plan_.predecessors ? 2 : row_passes;
+    const int passes = plan_.predecessors ? 2 : 1;
     const std::int64_t blocks = solver.blocks();
-    SupernodalWork work(w.factor_updates, w.row_updates, plan_.vertices,
-                        row_passes * solver.real_rows(), stats_.edges, plan_.predecessors,
-                        detail::host_memory<ExecSpace>);
+    SupernodalWork work(w.factor_updates, w.row_updates, plan_.vertices, solver.real_rows(),
+                        stats_.edges, plan_.predecessors, detail::host_memory<ExecSpace>);
     int done = 0;
     const auto progress = [&](std::int64_t, std::int64_t count) {
       ++done;

@@ -49,9 +49,7 @@ struct FixedSum {
       h = ~h + (l == 0 ? 1 : 0);
       l = ~l + 1;
     }
-    const std::uint64_t sum = low + l;
-    high += h + (sum < low ? 1 : 0);
-    low = sum;
+    add(l, h);
   }
 
   // The same term for 1 <= a < 2^31 as two parts, term = high_part 2^42 + low_part with
@@ -113,15 +111,15 @@ struct Binning {
     std::int64_t b = 0;
     if constexpr (std::is_integral<T>::value) {
       // floor(x / width) with x = (d - low) bins, exactly: a guess in double, then corrected by
-      // products (a division costs tens of cycles an element).
+      // products (a division costs tens of cycles an element); no branch, so that a loop of
+      // bins vectorizes (RowTotals::host_row).
       const std::int64_t lo = std::int64_t(low), width = std::int64_t(high) - lo;
-      if (width > 0) {
-        const std::int64_t x = (std::int64_t(d) - lo) * bins;
-        // The guess is off by at most one (x / width < 2^13, scale within 2^-52 of exact).
-        b = std::int64_t(double(std::int64_t(d) - lo) * scale);
-        b -= b * width > x;
-        b += (b + 1) * width <= x;
-      }
+      const std::int64_t x0 = std::int64_t(d) - lo, x = x0 * bins;
+      // The guess is off by at most one (x / width < 2^13, scale within 2^-52 of exact).
+      b = std::int64_t(double(x0) * scale);
+      b -= b * width > x;
+      b += (b + 1) * width <= x;
+      b = width > 0 ? b : 0;
     } else {
       const double width = high - low;
       // d >= low: truncation rounds down.
@@ -280,25 +278,17 @@ struct RowTotals {
     for (std::size_t b = 0; b < copies * stride; ++b)
       counts(b) = 0;
     int bins[step];
+    const Binning<T> binning = bin;  // in registers for the loop
     for (std::int64_t from = 0; from < vertices; from += step) {
       const int n = int(vertices - from < step ? vertices - from : step);
-      if constexpr (std::is_integral<T>::value) {
-        const std::int64_t lo = std::int64_t(bin.low), width = std::int64_t(bin.high) - lo;
-        const double scale = bin.scale;
-        for (int k = 0; k < n; ++k) {  // Binning's, with the bounds in registers
-          const T d = r[from + k];
-          const std::int64_t x0 = std::int64_t(d) - lo, x = x0 * nb;
-          std::int64_t b = std::int64_t(double(x0) * scale);
-          b -= b * width > x;
-          b += (b + 1) * width <= x;
-          b = b < 0 || width <= 0 ? 0 : b;
-          b = b >= nb ? nb - 1 : b;
-          bins[k] = d != inf && from + k != row ? int(b) : nb;
-        }
-      } else {
-        for (int k = 0; k < n; ++k) {
-          const T d = r[from + k];
-          bins[k] = d != inf && from + k != row ? bin(d) : nb;
+      for (int k = 0; k < n; ++k) {
+        const T d = r[from + k];
+        const bool counted = d != inf && from + k != row;
+        if constexpr (std::is_integral<T>::value) {
+          const int b = binning(d);  // of every entry, then chosen: no branch, it vectorizes
+          bins[k] = counted ? b : nb;
+        } else {
+          bins[k] = counted ? binning(d) : nb;  // not of infinity
         }
       }
       for (int k = 0; k < n; ++k)
