@@ -816,6 +816,8 @@ PYBIND11_MODULE(_native, m) {
   // input this sparse goes to the solver as edges (apsp/__init__.py).
   m.attr("SUPERNODAL_MIN_VERTICES") = supernodal_min_vertices;
   m.attr("SUPERNODAL_MAX_DEGREE") = supernodal_max_degree;
+  // The most histogram bins apsp.measures takes (as --bins: 1 to this).
+  m.attr("MAX_HISTOGRAM_BINS") = max_histogram_bins;
   python::register_batch(
       m, [](const std::function<void()>& f) { kokkos_thread().run(f); }, negative_cycle,
       python_words);

@@ -183,3 +183,20 @@ def test_supernodal_gives_the_bits_of_dense_floyd_warshall():
             assert auto[name].dtype == value.dtype and auto[name].tolist() == value.tolist(), name
         else:
             assert auto[name] == value, name
+
+
+def test_bins_as_the_command_line():
+    """bins as --bins: 1..4096, a ValueError outside (0, the native "no histogram", included)."""
+    w, directed = CASES["directed"]
+    for bins in (0, -1, 4097):
+        with pytest.raises(ValueError, match=r"^bins must be in 1\.\.4096, got %d$" % bins):
+            apsp.measures(w, bins=bins)
+    with pytest.raises(TypeError, match="bins must be an integer"):
+        apsp.measures(w, bins=2.5)
+    n = w.shape[0]
+    for bins in (1, 4096):
+        h = apsp.measures(w, measures=["histogram", "diameter"], bins=bins)
+        assert h["histogram"]["bins"] == bins and len(h["histogram"]["counts"]) == bins
+        assert h["histogram"]["high"] == h["diameter"]
+        assert h["histogram"]["counts"].sum() + h["histogram"]["unreachable"] == n * (n - 1)
+

@@ -64,6 +64,7 @@ _METHODS = ("auto", "FW", "D", "J", "BF")
 _SPARSE_MIN_VERTICES = _native.SUPERNODAL_MIN_VERTICES
 _SPARSE_MAX_DEGREE = _native.SUPERNODAL_MAX_DEGREE
 _DTYPES = ("auto", "int32", "float32", "float64")
+_MAX_BINS = _native.MAX_HISTOGRAM_BINS
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
 
@@ -418,7 +419,8 @@ def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unwe
     "wiener_index", "histogram" (a dict: "bins", "low", "high", "counts", "unreachable"), and
     per vertex NumPy arrays "eccentricity", "in_eccentricity", "reachable", "in_reachable",
     "distance_sum", "in_distance_sum", "closeness_centrality", "harmonic_centrality").
-    ``measures``: a list of those names (None: all), as ``--measures``; ``bins`` as ``--bins``.
+    ``measures``: a list of those names (None: all), as ``--measures``; ``bins`` as ``--bins``
+    (1..4096).
     ``method``: 'FW' dense Floyd-Warshall, any other of SciPy's names what the command line's
     ``--algorithm auto`` runs. dtype: 'auto' (int32 for whole weights, as the command line),
     'int32', 'float32' or 'float64'. On a graph that is not strongly connected every value is
@@ -428,6 +430,9 @@ def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unwe
         raise ValueError("unrecognized method '%s'" % (method,))
     if dtype not in _DTYPES:
         raise ValueError("dtype must be one of %s, got %r" % (", ".join(_DTYPES), dtype))
+    bins = _whole_number("bins", bins)
+    if not 1 <= bins <= _MAX_BINS:  # as --bins (the native 0, no histogram, is internal)
+        raise ValueError("bins must be in 1..%d, got %d" % (_MAX_BINS, bins))
     src, dst, weight, n = _edges(csgraph, directed, unweighted)
     return _measures_of_edges(src, dst, weight, n, measures, bins,
                               "fw" if method == "FW" else "auto", dtype)
