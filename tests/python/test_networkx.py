@@ -197,3 +197,15 @@ def test_negative_weights_are_exact():
     g.add_edge(1, 2, weight=1)
     with pytest.raises(apsp.NegativeCycleError):
         anx.floyd_warshall_numpy(g)
+
+
+def test_average_shortest_path_length_method_by_method():
+    """Each method as the installed NetworkX answers it: on a digraph weakly but not strongly
+    connected 2.8's Floyd-Warshall methods count a pair without a path as inf, its others skip
+    it, and 3.x raises; 2.8's floyd-warshall-numpy answers a NumPy float."""
+    methods = ["unweighted", "dijkstra", "bellman-ford", "floyd-warshall", "floyd-warshall-numpy"]
+    for g in (DISCONNECTED["digraph-weak"], GRAPHS["digraph-int"], GRAPHS["graph-real"]):
+        for method in methods:
+            for attr in (None, "weight"):
+                raises_alike("average_shortest_path_length", g, weight=attr, method=method)
+

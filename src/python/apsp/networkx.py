@@ -205,7 +205,8 @@ def center(G, e=None, usebounds=False, weight=None):
 def average_shortest_path_length(G, weight=None, method=None):
     """NetworkX's average_shortest_path_length: the sum of d(u, v) over ordered pairs u != v,
     over n (n - 1); the connectivity the installed NetworkX asks for (2.8: a digraph weakly
-    connected, counting the pairs with a path; 3.x: strongly connected)."""
+    connected, counting the pairs with a path, except its Floyd-Warshall methods, which count a
+    pair without one as inf; 3.x: strongly connected)."""
     single_source = ["unweighted", "dijkstra", "bellman-ford"]
     supported = single_source + ["floyd-warshall", "floyd-warshall-numpy"]
     if method is None:
@@ -226,8 +227,15 @@ def average_shortest_path_length(G, weight=None, method=None):
     elif not nx.is_connected(G):
         raise nx.NetworkXError("Graph is not connected.")
     edges = _Edges(G, None if method == "unweighted" else weight)
-    total = edges.value(edges.measures(["wiener_index"])["wiener_index"])
-    return total / (n * (n - 1))
+    m = edges.measures(["wiener_index"])
+    average = edges.value(m["wiener_index"]) / (n * (n - 1))
+    if method in single_source:
+        return average
+    if not m["connected"]:  # NetworkX 2.8 on a digraph only weakly connected: a pair's inf
+        average = float("inf")
+    if method == "floyd-warshall-numpy" and _NX_VERSION < (3, 0):
+        return np.float64(average)  # 2.8 divides NumPy's sum of its matrix
+    return average
 
 
 def wiener_index(G, weight=None):
