@@ -209,3 +209,25 @@ def test_average_shortest_path_length_method_by_method():
             for attr in (None, "weight"):
                 raises_alike("average_shortest_path_length", g, weight=attr, method=method)
 
+
+def test_result_types():
+    """Distances and sums are ints if and only if every weight a path takes is an int (a
+    multigraph's lightest parallel edge); d(v, v) and the harmonic centrality of a node nothing
+    reaches are NetworkX's int 0."""
+    mixed = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 1.5}), (3, 0, {"weight": 1})])
+    got = dict(anx.all_pairs_dijkstra_path_length(mixed))
+    want = dict(nx.all_pairs_dijkstra_path_length(mixed))
+    for u in mixed:
+        assert got[u] == want[u] and list(got[u]) == list(want[u])
+        assert [type(x) for x in got[u].values()] == [int] + [float] * (len(got[u]) - 1), u
+    h = anx.harmonic_centrality(mixed, distance="weight")
+    same(h, nx.harmonic_centrality(mixed, distance="weight"), True)
+    assert type(h[3]) is int and h[3] == 0
+    multi = nx.MultiDiGraph([(0, 1, {"weight": 2.5}), (0, 1, {"weight": 1}), (1, 2, {"weight": 3})])
+    same(dict(anx.all_pairs_dijkstra_path_length(multi)),
+         dict(nx.all_pairs_dijkstra_path_length(multi)), False)
+    same(*both("wiener_index", multi.to_undirected(), weight="weight"), False)
+    # a zero-weight edge into a node: NetworkX skips d = 0, the node keeps the int
+    zero = nx.DiGraph([(0, 1, {"weight": 0}), (1, 2, {"weight": 2})])
+    same(anx.harmonic_centrality(zero, distance="weight"),
+         nx.harmonic_centrality(zero, distance="weight"), False)

@@ -16,10 +16,13 @@ are reduced where the solver makes the distance rows (apsp.measures): no V x V m
 
 Weights as NetworkX reads them: the edge attribute named (missing: 1), None for every edge 1; a
 multigraph's parallel edges count by the lightest. Self-loops never shorten a path, as in
-NetworkX. Where NetworkX would give floats (a float weight) the answers are floats, otherwise
-integers. Negative weights give exact shortest paths (NetworkX's Dijkstra does not promise them),
-and a negative cycle raises apsp.NegativeCycleError. Arguments apsp does not compute (a callable
-weight, ``sp``, harmonic ``sources``) and the null graph go to NetworkX itself.
+NetworkX. Distances and their sums are ints if and only if every weight is an int (NetworkX's own
+type on a graph of int and float weights depends on which of two tied paths it meets first),
+otherwise floats; a 0 that NetworkX never sums (d(v, v), the harmonic centrality of a node nothing
+reaches) is the int 0, as in NetworkX. Negative weights give exact shortest paths (NetworkX's
+Dijkstra does not promise them), and a negative cycle raises apsp.NegativeCycleError. Arguments
+apsp does not compute (a callable weight, ``sp``, harmonic ``sources``) and the null graph go to
+NetworkX itself.
 
 From NetworkX 3.2 the same functions are its backend "apsp" (the build writes the entry points
 ``networkx.backends`` and ``networkx.backend_info``): ``nx.closeness_centrality(G,
@@ -50,27 +53,26 @@ def _networkx(name):
 
 class _Edges:
     """G's nodes (in G's order) and its edges as apsp takes them: index arrays and float64
-    weights, each ordered pair once with the lightest weight, both ways for an undirected graph,
-    no self-loops; `integral`: whether every weight is an int, so NetworkX's sums are ints."""
+    weights, each ordered pair once with the lightest weight (as NetworkX picks a multigraph's),
+    both ways for an undirected graph, no self-loops; `integral`: whether every weight a path
+    takes is an int, so NetworkX's sums are ints."""
 
     def __init__(self, G, weight, nodelist=None):
         self.nodes = list(G) if nodelist is None else list(nodelist)
         index = {v: i for i, v in enumerate(self.nodes)}
         lightest = {}
-        integral = True
         for u, v, d in G.edges(data=True):
             if u == v or u not in index or v not in index:
                 continue
             w = d.get(weight, 1) if weight is not None else 1
-            if not isinstance(w, (int, np.integer)) or isinstance(w, bool):
-                integral = False
             pairs = [(index[u], index[v])]
             if not G.is_directed():
                 pairs.append((index[v], index[u]))
             for p in pairs:
                 if p not in lightest or w < lightest[p]:
                     lightest[p] = w
-        self.integral = integral
+        self.integral = all(isinstance(w, (int, np.integer)) and not isinstance(w, bool)
+                            for w in lightest.values())
         self.n = len(self.nodes)
         pairs = list(lightest)
         self.src = np.array([p[0] for p in pairs], dtype=np.int64)
@@ -129,8 +131,12 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
                                                  sources=sources)
     nodes = set(G.nbunch_iter(nbunch)) if nbunch is not None else set(G.nodes)
     edges = _Edges(G, distance)
-    h = edges.measures(["harmonic_centrality"])["harmonic_centrality"]
-    return {node: float(h[i]) for i, node in enumerate(edges.nodes) if node in nodes}
+    m = edges.measures(["harmonic_centrality", "in_eccentricity", "in_distance_sum"])
+    # NetworkX starts every node at the int 0 and adds 1 / d for each d(u, v) != 0: a node with
+    # no such term (each distance into it 0: none above, and a sum of 0) keeps the int.
+    no_term = (m["in_eccentricity"] == 0) & (np.asarray(m["in_distance_sum"]) == 0)
+    return {node: 0 if no_term[i] else float(m["harmonic_centrality"][i])
+            for i, node in enumerate(edges.nodes) if node in nodes}
 
 
 def _eccentricities(G, weight):
@@ -278,7 +284,8 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
         reached = np.flatnonzero(np.isfinite(row) if cutoff is None
                                  else np.isfinite(row) & (row <= cutoff))
         order = reached[np.argsort(row[reached], kind="stable")]
-        yield node, {edges.nodes[j]: edges.value(row[j]) for j in order}
+        # d(v, v) is NetworkX's int 0 whatever the weights
+        yield node, {edges.nodes[j]: 0 if j == i else edges.value(row[j]) for j in order}
 
 
 # --- the NetworkX backend (NetworkX >= 3.2) -------------------------------------------------
