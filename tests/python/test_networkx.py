@@ -210,6 +210,61 @@ def test_average_shortest_path_length_method_by_method():
                 raises_alike("average_shortest_path_length", g, weight=attr, method=method)
 
 
+def test_integer_weights_past_2_53_are_refused():
+    """Int weights are exact in float64 up to 2^53: a path that could be longer (the V - 1
+    largest |w|) is refused where NetworkX's answer is exact (10^17 + 1 would round to 10^17),
+    and floyd_warshall_numpy answers NetworkX's float64 matrix."""
+    big = 10**17 + 1
+    g = nx.DiGraph([(0, 1, {"weight": big}), (1, 2, {"weight": big}), (2, 0, {"weight": 1})])
+    calls = [("closeness_centrality", {"distance": "weight"}),
+             ("harmonic_centrality", {"distance": "weight"}),
+             ("average_shortest_path_length", {"weight": "weight"}),
+             ("wiener_index", {"weight": "weight"}),
+             ("all_pairs_dijkstra_path_length", {"weight": "weight"})]
+    if "weight" in inspect.signature(nx.eccentricity).parameters:  # NetworkX 3.x
+        calls += [(name, {"weight": "weight"}) for name in ("eccentricity", "diameter", "radius",
+                                                             "center", "periphery")]
+    for name, kwargs in calls:
+        with pytest.raises(ValueError, match=r"could reach 200000000000000002 .*2\^53"):
+            dict(getattr(anx, name)(g, **kwargs))
+    same(*both("floyd_warshall_numpy", g), False)
+    # one edge that heavy alone is refused too, and unweighted calls still answer
+    with pytest.raises(ValueError, match="2\\^53"):
+        anx.wiener_index(nx.DiGraph([(0, 1, {"weight": 2**53 + 1})]), weight="weight")
+    same(*both("wiener_index", g), False)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_integer_weights_to_2_53_are_exact(directed):
+    """To paths of 2^53 float64 distances are NetworkX's exact integers, and so are their sums
+    beyond 2^53 (rows of odd sums here, which doubles there round)."""
+    w = 2**53 // 3
+    g = (nx.DiGraph if directed else nx.Graph)([(0, 1, {"weight": w}), (1, 2, {"weight": w}),
+                                                (2, 0, {"weight": w})])
+    g.add_edge(2, 3, weight=1)
+    g.add_edge(3, 2, weight=1)
+    for name in ("wiener_index", "average_shortest_path_length"):
+        same(*both(name, g, weight="weight"), False)
+    same(*both("closeness_centrality", g, distance="weight"), False)
+    same(*both("closeness_centrality", g, distance="weight", wf_improved=False), False)
+    same(*both("harmonic_centrality", g, distance="weight"), True)  # 1 / d summed in any order
+    same(dict(anx.all_pairs_dijkstra_path_length(g)), dict(nx.all_pairs_dijkstra_path_length(g)),
+         False)
+    if "weight" in inspect.signature(nx.eccentricity).parameters:  # NetworkX 3.x
+        for name in ("eccentricity", "diameter", "radius", "center", "periphery"):
+            same(*both(name, g, weight="weight"), False)
+
+
+def test_integer_sums_past_2_53_over_many_rows():
+    """The exact sums over more rows than one block of the distance matrix (1024)."""
+    n = 1100
+    g = nx.DiGraph()
+    for i in range(n):
+        g.add_edge(i, (i + 1) % n, weight=2**53 // n - 7 * i)
+    same(*both("wiener_index", g, weight="weight"), False)
+    same(*both("closeness_centrality", g, distance="weight"), False)
+
+
 def test_result_types():
     """Distances and sums are ints if and only if every weight a path takes is an int (a
     multigraph's lightest parallel edge); d(v, v) and the harmonic centrality of a node nothing

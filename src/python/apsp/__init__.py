@@ -374,7 +374,8 @@ def _edges(csgraph, directed, unweighted):
 
 
 def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
-    """The native measures of an edge list (int64, int64, float64) as measures() returns them."""
+    """The native measures of an edge list (int64, int64, float64) as measures() returns them
+    (bins = 0: no histogram), and the name of the distance type they were computed in."""
     import json
     if names is None:
         names = []
@@ -408,7 +409,7 @@ def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
         h = result["histogram"]
         h["low"], h["high"] = number(h["low"]), number(h["high"])
         h["counts"] = np.array(h["counts"], dtype=np.int64)
-    return result
+    return result, type_name
 
 
 def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unweighted=False,
@@ -435,4 +436,4 @@ def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unwe
         raise ValueError("bins must be in 1..%d, got %d" % (_MAX_BINS, bins))
     src, dst, weight, n = _edges(csgraph, directed, unweighted)
     return _measures_of_edges(src, dst, weight, n, measures, bins,
-                              "fw" if method == "FW" else "auto", dtype)
+                              "fw" if method == "FW" else "auto", dtype)[0]

@@ -3,7 +3,9 @@ and answer as the installed NetworkX does (2.8 and 3.x: the same arguments, resu
 graph's nodes, the same exceptions), the distances from apsp's solvers instead of a Dijkstra or
 breadth-first search from every node. The measures (eccentricity, closeness and harmonic
 centrality, diameter, radius, center, periphery, average shortest-path length, Wiener index)
-are reduced where the solver makes the distance rows (apsp.measures): no V x V matrix is made.
+are reduced where the solver makes the distance rows (apsp.measures): no V x V matrix is made
+(but for the sums of int weights whose paths int32 does not hold, which come from the float64
+distance matrix so that they are NetworkX's exact integers).
 
     closeness_centrality(G, u=None, distance=None, wf_improved=True)
     harmonic_centrality(G, nbunch=None, distance=None, sources=None)
@@ -19,10 +21,12 @@ multigraph's parallel edges count by the lightest. Self-loops never shorten a pa
 NetworkX. Distances and their sums are ints if and only if every weight is an int (NetworkX's own
 type on a graph of int and float weights depends on which of two tied paths it meets first),
 otherwise floats; a 0 that NetworkX never sums (d(v, v), the harmonic centrality of a node nothing
-reaches) is the int 0, as in NetworkX. Negative weights give exact shortest paths (NetworkX's
-Dijkstra does not promise them), and a negative cycle raises apsp.NegativeCycleError. Arguments
-apsp does not compute (a callable weight, ``sp``, harmonic ``sources``) and the null graph go to
-NetworkX itself.
+reaches) is the int 0, as in NetworkX. Int weights are exact up to paths of 2^53: apsp's distances
+are at most float64, so where a path could be longer (the V - 1 largest |w| summed) a function
+whose answer NetworkX gives exactly raises ValueError. Negative weights give exact shortest paths
+(NetworkX's Dijkstra does not promise them), and a negative cycle raises apsp.NegativeCycleError.
+Arguments apsp does not compute (a callable weight, ``sp``, harmonic ``sources``) and the null
+graph go to NetworkX itself.
 
 From NetworkX 3.2 the same functions are its backend "apsp" (the build writes the entry points
 ``networkx.backends`` and ``networkx.backend_info``): ``nx.closeness_centrality(G,
@@ -30,6 +34,7 @@ backend="apsp")``, or every supported call with NETWORKX_BACKEND_PRIORITY=apsp.
 """
 
 import functools
+import heapq
 
 import networkx as nx
 import numpy as np
@@ -51,13 +56,18 @@ def _networkx(name):
     return f
 
 
+# float64 holds every integer of magnitude up to this, and not every one above.
+_EXACT_INTEGERS = 2**53
+
+
 class _Edges:
     """G's nodes (in G's order) and its edges as apsp takes them: index arrays and float64
     weights, each ordered pair once with the lightest weight (as NetworkX picks a multigraph's),
     both ways for an undirected graph, no self-loops; `integral`: whether every weight a path
-    takes is an int, so NetworkX's sums are ints."""
+    takes is an int, so NetworkX's sums are ints. exact=True (answers NetworkX gives exactly)
+    refuses int weights whose paths float64 may not hold exactly."""
 
-    def __init__(self, G, weight, nodelist=None):
+    def __init__(self, G, weight, nodelist=None, exact=True):
         self.nodes = list(G) if nodelist is None else list(nodelist)
         index = {v: i for i, v in enumerate(self.nodes)}
         lightest = {}
@@ -74,6 +84,16 @@ class _Edges:
         self.integral = all(isinstance(w, (int, np.integer)) and not isinstance(w, bool)
                             for w in lightest.values())
         self.n = len(self.nodes)
+        if self.integral and exact:
+            # A shortest path takes at most V - 1 edges, each once (the native type rule's bound).
+            longest = sum(heapq.nlargest(max(self.n - 1, 1), (abs(int(w)) for w in
+                                                                lightest.values())))
+            if longest > _EXACT_INTEGERS:
+                raise ValueError(
+                    "apsp.networkx: with these int weights a shortest path could reach %d (the "
+                    "V - 1 largest |w| summed, V = %d), above 2^53, beyond which apsp's float64 "
+                    "distances are not exact integers; NetworkX's own function computes it "
+                    "exactly" % (longest, self.n))
         pairs = list(lightest)
         self.src = np.array([p[0] for p in pairs], dtype=np.int64)
         self.dst = np.array([p[1] for p in pairs], dtype=np.int64)
@@ -83,9 +103,36 @@ class _Edges:
         """A distance or sum as NetworkX types it."""
         return int(x) if self.integral else float(x)
 
-    def measures(self, names):
-        return apsp._measures_of_edges(self.src, self.dst, self.weight, self.n, names, 0, "auto",
-                                       "auto")
+    def measures(self, names, sums=()):
+        """The native measures `names`; `sums` (of "distance_sum", "in_distance_sum",
+        "wiener_index") exact as NetworkX's integer sums, where the weights are ints."""
+        m, dtype = apsp._measures_of_edges(self.src, self.dst, self.weight, self.n,
+                                           list(names) + list(sums), 0, "auto", "auto")
+        if self.integral and dtype != "int32" and sums:
+            # int weights whose paths int32 does not hold: float64 distances, exact (below 2^53),
+            # but the native sums are doubles, which round above 2^53, where NetworkX's ints do
+            # not: these sums from the distance matrix, in integers.
+            m.update(self._exact_sums(sums))
+        return m
+
+    def _exact_sums(self, names):
+        """The sums `names` of the float64 distances (exact integers) as Python ints: each
+        distance split into d = high 2^32 + low (|d| <= 2^53: the halves' sums over V < 2^31
+        values stay within int64), a block of rows at a time."""
+        dist = self.distances()
+        column_high = np.zeros(self.n, dtype=np.int64)
+        column_low = np.zeros(self.n, dtype=np.int64)
+        rows = []
+        for first in range(0, self.n, 1024):
+            block = dist[first:first + 1024]
+            high, low = np.divmod(np.where(np.isfinite(block), block, 0).astype(np.int64), 2**32)
+            column_high += high.sum(axis=0)
+            column_low += low.sum(axis=0)
+            rows += [int(h) * 2**32 + int(lo) for h, lo in zip(high.sum(axis=1), low.sum(axis=1))]
+        sums = {"distance_sum": rows, "wiener_index": sum(rows),
+                "in_distance_sum": [int(h) * 2**32 + int(lo)
+                                    for h, lo in zip(column_high, column_low)]}
+        return {name: sums[name] for name in names}
 
     def distances(self):
         return apsp.solve(self.src, self.dst, self.weight, self.n, dtype="float64")
@@ -105,7 +152,7 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
         return _networkx("closeness_centrality")(G, u=u, distance=distance,
                                                   wf_improved=wf_improved)
     edges = _Edges(G, distance)
-    m = edges.measures(["in_distance_sum", "in_reachable"])
+    m = edges.measures(["in_reachable"], sums=["in_distance_sum"])
     total = m["in_distance_sum"]
     reached = m["in_reachable"].astype(np.float64) - 1.0
     n = edges.n
@@ -233,7 +280,7 @@ def average_shortest_path_length(G, weight=None, method=None):
     elif not nx.is_connected(G):
         raise nx.NetworkXError("Graph is not connected.")
     edges = _Edges(G, None if method == "unweighted" else weight)
-    m = edges.measures(["wiener_index"])
+    m = edges.measures([], sums=["wiener_index"])
     average = edges.value(m["wiener_index"]) / (n * (n - 1))
     if method in single_source:
         return average
@@ -250,7 +297,7 @@ def wiener_index(G, weight=None):
     if len(G) == 0 or callable(weight):
         return _networkx("wiener_index")(G, weight=weight)
     edges = _Edges(G, weight)
-    m = edges.measures(["wiener_index"])
+    m = edges.measures([], sums=["wiener_index"])
     if not m["connected"]:
         return float("inf")
     total = edges.value(m["wiener_index"])
@@ -268,7 +315,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
             )
     if callable(weight):
         return _networkx("floyd_warshall_numpy")(G, nodelist=nodelist, weight=weight)
-    return _Edges(G, weight, nodelist).distances()
+    # NetworkX's matrix is float64 too: int weights round in it as here.
+    return _Edges(G, weight, nodelist, exact=False).distances()
 
 
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
