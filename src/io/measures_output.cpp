@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -32,30 +33,51 @@ std::string joined(const std::vector<std::string>& names) {
   return list;
 }
 
-// A value of a measure: int32 distances and their sums as integers, the rest in the fewest
-// digits that read back as the double.
-std::string number(double x, bool integral) {
-  return integral ? std::to_string(std::int64_t(x)) : number_text(x);
-}
-
-// The same, appended to out (a file's V values: no string each).
+// x in the fewest digits that read back as x, appended to out (a file's V values: no string
+// each).
 template <class X>
 void append_text(std::string& out, X x) {
   char text[32];
   out.append(text, std::to_chars(text, text + sizeof text, x).ptr);
 }
-void append_number(std::string& out, double x, bool integral) {
+
+// A real value of a measure, appended to out in the fewest digits that read back as the double
+// (denormals too: "5e-324"). One that is not finite (1 / 5e-324 overflows to inf, inf - inf is
+// NaN) has no JSON number: the .json writes the string "inf", "-inf" or "nan", which every JSON
+// parser reads (and Python's float() converts), the .csv the same words bare (float() reads them).
+void append_real(std::string& out, double x, MeasuresFormat format) {
+  if (std::isfinite(x)) {
+    append_text(out, x);
+    return;
+  }
+  const char* word = std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  if (format == MeasuresFormat::json)
+    out += std::string("\"") + word + "\"";
+  else
+    out += word;
+}
+
+// A value of a measure: int32 distances and their sums as integers, the rest as append_real.
+void append_number(std::string& out, double x, bool integral, MeasuresFormat format) {
   if (integral)
     append_text(out, std::int64_t(x));
   else
-    append_text(out, x);
+    append_real(out, x, format);
 }
 
-// One measure of every vertex: its text (JSON, CSV) and its .npy field, each appended to out.
+// The same as the .json's text of a graph's measure.
+std::string json_number(double x, bool integral) {
+  std::string text;
+  append_number(text, x, integral, MeasuresFormat::json);
+  return text;
+}
+
+// One measure of every vertex: its text (JSON or CSV, as the format asks) and its .npy field,
+// each appended to out.
 struct Column {
   std::string name;
   std::string descr;  // NumPy's type
-  std::function<void(std::size_t, std::string&)> text;
+  std::function<void(std::size_t, std::string&, MeasuresFormat)> text;
   std::function<void(std::size_t, std::string&)> bytes;
 };
 
@@ -75,9 +97,9 @@ std::vector<Column> columns(const GraphMeasures& m, const MeasuresRequest& reque
   const auto distances = [&, distance_descr](const std::vector<double>& values) {
     const std::vector<double>* v = &values;
     return std::make_pair(
-        std::function<void(std::size_t, std::string&)>(
-            [v, integral](std::size_t i, std::string& out) {
-              append_number(out, (*v)[i], integral);
+        std::function<void(std::size_t, std::string&, MeasuresFormat)>(
+            [v, integral](std::size_t i, std::string& out, MeasuresFormat format) {
+              append_number(out, (*v)[i], integral, format);
             }),
         std::function<void(std::size_t, std::string&)>([v, type](std::size_t i, std::string& out) {
           if (type == DistanceType::int32)
@@ -90,15 +112,18 @@ std::vector<Column> columns(const GraphMeasures& m, const MeasuresRequest& reque
   };
   const auto counts = [](const std::vector<std::int64_t>& values) {
     const std::vector<std::int64_t>* v = &values;
-    return std::make_pair(std::function<void(std::size_t, std::string&)>(
-                              [v](std::size_t i, std::string& out) { append_text(out, (*v)[i]); }),
-                          std::function<void(std::size_t, std::string&)>(
-                              [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
+    return std::make_pair(
+        std::function<void(std::size_t, std::string&, MeasuresFormat)>(
+            [v](std::size_t i, std::string& out, MeasuresFormat) { append_text(out, (*v)[i]); }),
+        std::function<void(std::size_t, std::string&)>(
+            [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
   };
   const auto reals = [](const std::vector<double>& values) {
     const std::vector<double>* v = &values;
-    return std::make_pair(std::function<void(std::size_t, std::string&)>(
-                              [v](std::size_t i, std::string& out) { append_text(out, (*v)[i]); }),
+    return std::make_pair(std::function<void(std::size_t, std::string&, MeasuresFormat)>(
+                              [v](std::size_t i, std::string& out, MeasuresFormat format) {
+                                append_real(out, (*v)[i], format);
+                              }),
                           std::function<void(std::size_t, std::string&)>(
                               [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
   };
@@ -137,20 +162,20 @@ std::string json_file(const GraphMeasures& m, const MeasuresRequest& request,
   const auto field = [&](const std::string& name, const std::string& value) {
     if (request.wants(name)) graph += ",\n    " + detail::json_string(name) + ": " + value;
   };
-  field("diameter", number(m.diameter, integral));
-  field("radius", number(m.radius, integral));
+  field("diameter", json_number(m.diameter, integral));
+  field("radius", json_number(m.radius, integral));
   field("center", id_list(m.center));
   field("periphery", id_list(m.periphery));
-  field("average_shortest_path_length", number_text(m.average_shortest_path_length));
-  field("wiener_index", integral ? m.wiener_exact.text() : number_text(m.wiener_index));
+  field("average_shortest_path_length", json_number(m.average_shortest_path_length, false));
+  field("wiener_index", integral ? m.wiener_exact.text() : json_number(m.wiener_index, false));
   if (request.wants("histogram")) {
     std::string counts = "[";
     for (std::size_t b = 0; b < m.histogram.size(); ++b)
       counts += (b ? ", " : "") + std::to_string(m.histogram[b]);
-    field("histogram", "{\"bins\": " + std::to_string(m.bins) +
-                           ", \"low\": " + number(m.low, integral) +
-                           ", \"high\": " + number(m.high, integral) + ", \"counts\": " + counts +
-                           "], \"unreachable\": " + std::to_string(m.unreachable_pairs) + "}");
+    field("histogram",
+          "{\"bins\": " + std::to_string(m.bins) + ", \"low\": " + json_number(m.low, integral) +
+              ", \"high\": " + json_number(m.high, integral) + ", \"counts\": " + counts +
+              "], \"unreachable\": " + std::to_string(m.unreachable_pairs) + "}");
   }
   std::string text = "{\n" + graph + "\n  },\n  \"vertex\": {";
   text.reserve(text.size() + vertex.size() * std::size_t(m.vertices) * 16 + 64);  // one buffer
@@ -158,7 +183,7 @@ std::string json_file(const GraphMeasures& m, const MeasuresRequest& request,
     text += std::string(c ? "," : "") + "\n    " + detail::json_string(vertex[c].name) + ": [";
     for (std::size_t i = 0; i < std::size_t(m.vertices); ++i) {
       if (i) text += ", ";
-      vertex[c].text(i, text);
+      vertex[c].text(i, text, MeasuresFormat::json);
     }
     text += "]";
   }
@@ -176,7 +201,7 @@ std::string csv_file(const GraphMeasures& m, const std::vector<Column>& vertex) 
     append_text(text, i);
     for (const Column& c : vertex) {
       text += ',';
-      c.text(i, text);
+      c.text(i, text, MeasuresFormat::csv);
     }
     text += '\n';
   }

@@ -300,6 +300,78 @@ def test_csv_and_npy():
         assert a[name].tolist() == result["vertex"][name], name
 
 
+# Values that are not finite numbers, and denormals, in every format (issue 43): 1 / 5e-324
+# overflows to inf (NetworkX's harmonic centrality too), inf - inf is NaN, the sums of a path of
+# twenty 1.1e306 edges overflow. Each graph: (vertices, edges, {measure: {vertex or None: value}}).
+INF, NAN = float("inf"), float("nan")
+
+
+def path(first, count, w):
+    return [(first + i, first + i + 1, w) for i in range(count)]
+
+
+EXTREMES = {
+    "tiny": (5, [(0, 2, 5e-324), (1, 2, -5e-324), (0, 3, 5e-324), (1, 4, -5e-324)],
+             {"harmonic_centrality": {0: 0.0, 2: NAN, 3: INF, 4: -INF},
+              "closeness_centrality": {3: INF, 4: 0.0}, "distance_sum": {0: 1e-323, 1: -1e-323},
+              "in_distance_sum": {3: 5e-324, 4: -5e-324}, "eccentricity": {0: 5e-324},
+              "diameter": {None: 5e-324}, "wiener_index": {None: 0.0}}),
+    "overflow": (21, path(0, 20, 1.1e306),
+                 {"distance_sum": {0: INF}, "in_distance_sum": {20: INF},
+                  "closeness_centrality": {20: 0.0}, "wiener_index": {None: INF},
+                  "average_shortest_path_length": {None: INF}}),
+    "negative_overflow": (21, path(0, 20, -1.1e306),
+                          {"distance_sum": {0: -INF}, "in_distance_sum": {20: -INF},
+                           "wiener_index": {None: -INF},
+                           "average_shortest_path_length": {None: -INF}}),
+    "both": (42, path(0, 20, 1.1e306) + path(21, 20, -1.1e306),
+             {"distance_sum": {0: INF, 21: -INF}, "wiener_index": {None: NAN},
+              "average_shortest_path_length": {None: NAN}}),
+}
+
+
+def identical(x, y):
+    """The same float, NaN included."""
+    return (np.isnan(x) and np.isnan(y)) or (x == y and np.signbit(x) == np.signbit(y))
+
+
+@pytest.mark.parametrize("name", sorted(EXTREMES))
+def test_values_that_are_not_finite(name):
+    n, edges, expected = EXTREMES[name]
+    d = os.path.join(WORK, "extremes-" + name)
+    os.makedirs(d, exist_ok=True)
+    graph = os.path.join(d, "graph.txt")
+    write_graph(graph, n, edges)
+    files = {}
+    for suffix in (".json", ".csv", ".npy"):
+        files[suffix] = os.path.join(d, "measures" + suffix)
+        run("measures", graph, files[suffix], "--algorithm", "fw", "--allow-negative")
+
+    def refuse(constant):
+        raise AssertionError("not standard JSON: " + constant)
+    with open(files[".json"]) as f:
+        result = json.load(f, parse_constant=refuse)  # Python's json alone reads NaN, Infinity
+    # a value that is not finite is the string "inf", "-inf" or "nan"; every other a number
+    graph = result["graph"]
+    values = [*result["vertex"].values(), [graph["histogram"]["low"], graph["histogram"]["high"]],
+              [v for v in graph.values() if not isinstance(v, (dict, list))]]
+    for x in (x for column in values for x in column):
+        assert isinstance(x, (int, float, bool)) or x in ("inf", "-inf", "nan"), x
+    for measure, where in expected.items():
+        for v, want in where.items():
+            got = result["graph"][measure] if v is None else result["vertex"][measure][v]
+            assert identical(float(got), want), (measure, v, got)
+    with open(files[".csv"]) as f:
+        rows = list(csv.reader(f))
+    a = np.load(files[".npy"])
+    for c, measure in enumerate(rows[0][1:], 1):
+        for v in range(n):
+            text, json_value = rows[1 + v][c], result["vertex"][measure][v]
+            assert identical(float(text), float(json_value)), (measure, v, text)
+            assert not isinstance(json_value, str) or text == json_value, (measure, v, text)
+            assert identical(float(a[measure][v]), float(json_value)), (measure, v)
+
+
 def test_float32():
     n, edges = GRAPHS["real"]
     out = measures("real", "fw", "--dtype", "float32")

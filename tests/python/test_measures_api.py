@@ -200,3 +200,56 @@ def test_bins_as_the_command_line():
         assert h["histogram"]["high"] == h["diameter"]
         assert h["histogram"]["counts"].sum() + h["histogram"]["unreachable"] == n * (n - 1)
 
+
+def tiny_and_long_paths():
+    """Float distances whose measures are not finite: 1 / 5e-324 = inf (harmonic and closeness),
+    -inf on a negative edge, inf - inf = NaN; the sums of two paths of twenty 1.1e306 edges, one
+    positive and one negative, overflow to inf and -inf, and their Wiener index is NaN."""
+    tiny = np.zeros((5, 5))
+    tiny[0, 2] = tiny[0, 3] = 5e-324
+    tiny[1, 2] = tiny[1, 4] = -5e-324
+    long = np.zeros((42, 42))
+    for i in range(20):
+        long[i, i + 1] = 1.1e306
+        long[21 + i, 22 + i] = -1.1e306
+    return tiny, long
+
+
+def identical(x, y):
+    return (np.isnan(x) and np.isnan(y)) or x == y
+
+
+def test_values_that_are_not_finite():
+    """Python's inf, -inf and NaN where the .json writes "inf", "-inf" and "nan" (strict JSON has
+    no number for them), the command line's values bit for bit."""
+    tiny, long = tiny_and_long_paths()
+    m = apsp.measures(tiny)
+    assert [identical(x, y) for x, y in zip(m["harmonic_centrality"],
+                                             [0, 0, np.nan, np.inf, -np.inf])] == [True] * 5
+    assert m["closeness_centrality"][3] == np.inf and m["distance_sum"][0] == 1e-323
+    m = apsp.measures(long)
+    assert m["distance_sum"][0] == np.inf and m["distance_sum"][21] == -np.inf
+    assert m["in_distance_sum"][20] == np.inf and m["in_distance_sum"][41] == -np.inf
+    for name in ("wiener_index", "average_shortest_path_length"):
+        assert type(m[name]) is float and np.isnan(m[name])
+    if not os.path.exists(APSP):
+        return
+    for w in (tiny, long):
+        expected = cli_measures(w, True, "--allow-negative")
+        got = apsp.measures(w)
+        for name, value in expected["vertex"].items():
+            assert all(identical(x, float(y)) for x, y in zip(got[name], value)), name
+        for name in ("diameter", "radius", "wiener_index", "average_shortest_path_length"):
+            assert identical(got[name], float(expected["graph"][name])), name
+
+
+def test_networkx_answers_inf_as_networkx():
+    """1 / 5e-324 overflows in NetworkX too: apsp.networkx gives its inf (and its int 0 for the
+    node that nothing reaches)."""
+    import apsp.networkx as anx
+    g = nx.DiGraph([(0, 1, {"weight": 5e-324})])
+    for name in ("harmonic_centrality", "closeness_centrality"):
+        got = getattr(anx, name)(g, distance="weight")
+        want = getattr(nx, name)(g, distance="weight")
+        assert got == want == {0: 0, 1: np.inf}
+        assert [type(got[v]) for v in g] == [type(want[v]) for v in g], name

@@ -373,6 +373,15 @@ def _edges(csgraph, directed, unweighted):
     return src, dst, weight, n
 
 
+def _reals(values):
+    """A list of reals of the .json as floats: JSON has no number for inf, -inf and NaN (1 / d
+    overflows on a tiny float distance), so the .json writes them as strings, which float()
+    reads."""
+    if any(isinstance(x, str) for x in values):
+        return [float(x) for x in values]
+    return values
+
+
 def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
     """The native measures of an edge list (int64, int64, float64) as measures() returns them
     (bins = 0: no histogram), and the name of the distance type they were computed in."""
@@ -394,8 +403,9 @@ def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
     for name, values in data["vertex"].items():
         kind = (np.int64 if name in _COUNTS else distance if name in _DISTANCES
                 else sums if name in _SUMS else np.float64)
-        result[name] = np.array(values, dtype=kind)
-    # JSON writes a whole float without a point: the numbers as the distance type has them.
+        result[name] = np.array(values if kind is np.int64 else _reals(values), dtype=kind)
+    # JSON writes a whole float without a point: the numbers as the distance type has them
+    # (float() also reads the .json's "inf", "-inf" and "nan").
     number = int if distance.kind == "i" else float
     for name in ("diameter", "radius", "wiener_index"):
         if name in result:
@@ -421,7 +431,8 @@ def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unwe
     per vertex NumPy arrays "eccentricity", "in_eccentricity", "reachable", "in_reachable",
     "distance_sum", "in_distance_sum", "closeness_centrality", "harmonic_centrality").
     ``measures``: a list of those names (None: all), as ``--measures``; ``bins`` as ``--bins``
-    (1..4096).
+    (1..4096). Values that are not finite (the harmonic centrality of a tiny float distance,
+    1 / 5e-324, is inf, as in NetworkX) are float inf, -inf or NaN.
     ``method``: 'FW' dense Floyd-Warshall, any other of SciPy's names what the command line's
     ``--algorithm auto`` runs. dtype: 'auto' (int32 for whole weights, as the command line),
     'int32', 'float32' or 'float64'. On a graph that is not strongly connected every value is

@@ -154,7 +154,7 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
     edges = _Edges(G, distance)
     m = edges.measures(["in_reachable"], sums=["in_distance_sum"])
     total = m["in_distance_sum"]
-    reached = m["in_reachable"].astype(np.float64) - 1.0
+    reached = [int(r) - 1.0 for r in m["in_reachable"]]  # Python floats, as NetworkX's
     n = edges.n
     result = {}
     for i, node in enumerate(edges.nodes):
