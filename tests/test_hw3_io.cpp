@@ -10,11 +10,14 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -399,6 +402,28 @@ TEST_F(Hw3Files, CompareRejectsSizesThatAreNoOutput) {
                                                 write_ints("d.out", std::vector<std::int32_t>(5)));
   EXPECT_FALSE(not_square.identical);
   EXPECT_NE(not_square.message.find("not the square"), std::string::npos) << not_square.message;
+}
+
+// Descriptors 0, 1 and 2 closed, as a daemon's are: an output's descriptor never takes their
+// numbers (issue 43), or whatever writes to standard output would write into the file.
+TEST_F(Hw3Files, OutputsTakeNoClosedStandardDescriptor) {
+  const int saved = dup(STDOUT_FILENO);
+  ASSERT_GE(saved, 0);
+  std::fflush(stdout);
+  close(STDOUT_FILENO);
+  bool closed_while_open = false;
+  {
+    apsp::OutputTransaction outputs;
+    apsp::AtomicOutputFile& out = outputs.add(path("o.bin"));
+    out.write("data", 4);
+    closed_while_open = fcntl(STDOUT_FILENO, F_GETFD) == -1 && errno == EBADF;
+    outputs.commit();
+  }
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  EXPECT_TRUE(closed_while_open) << "the output took descriptor 1";
+  std::ifstream in(path("o.bin"), std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "data");
 }
 
 TEST_F(Hw3Files, CompareThrowsOnAMissingFile) {

@@ -30,13 +30,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <iostream>
 #include <optional>
 #include <string>
 #include <utility>
@@ -221,8 +221,8 @@ class ProgressLine {
 };
 
 // The run on this process's ranks: every rank of mpirun in an MPI build (one process is one
-// rank), one rank otherwise. Rank 0 prints the stats.
-int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bool progress) {
+// rank), one rank otherwise.
+int run_solve(const apsp::SolveConfig& config, bool progress) {
   apsp::Progress report;
   if (progress) report = ProgressLine();
 #if defined(APSP_HAVE_MPI)
@@ -235,7 +235,6 @@ int run_solve(const apsp::SolveConfig& config, const std::string& stats_path, bo
   const apsp::SolveStats stats = apsp::solve(config, *ranks, report);
   for (const std::string& warning : stats.warnings)
     std::fprintf(stderr, "apsp: warning: %s\n", warning.c_str());
-  if (ranks->root() && stats_path == "-") std::cout << stats.to_json();
   return 0;
 }
 
@@ -271,9 +270,10 @@ void run_option(const std::string& name, const std::string& value, apsp::SolveCo
   }
 }
 
-// --stats "-" is printed after the run; a file is one of the run's outputs.
+// The stats are one of the run's outputs, standard output ("-") too: written before any output
+// is committed, so that a failed write there commits none.
 void stats_option(const Arguments& args, const std::string& stats_path, apsp::SolveConfig& config) {
-  if (stats_path != "-") config.stats = stats_path;
+  config.stats = stats_path;
   if (stats_path.empty() && std::any_of(args.options.begin(), args.options.end(),
                                         [](const auto& o) { return o.first == "--stats"; }))
     throw UsageError("--stats is an empty file name");
@@ -329,10 +329,8 @@ Command solve(int argc, char** argv) {
     throw UsageError("--predecessors is an empty file name");
   // Before anything starts: no two of IN, OUT, P and the stats file may be one file, nor two of
   // them standard output ("-").
-  std::vector<apsp::NamedFile> files = apsp::files_of(config);
-  if (stats_path == apsp::standard_output) files.push_back({"--stats", stats_path});
-  apsp::check_distinct_files(files);
-  return [config, stats_path, progress] { return run_solve(config, stats_path, progress); };
+  apsp::check_distinct_files(apsp::files_of(config));
+  return [config, progress] { return run_solve(config, progress); };
 }
 
 // apsp measures IN OUT: the measures of the graph instead of its distances.
@@ -358,10 +356,8 @@ Command measures(int argc, char** argv) {
   }
   stats_option(args, stats_path, config);
   config.measures = apsp::measures_request(apsp::measures_format_of(config.output), list, bins);
-  std::vector<apsp::NamedFile> files = apsp::files_of(config);
-  if (stats_path == apsp::standard_output) files.push_back({"--stats", stats_path});
-  apsp::check_distinct_files(files);
-  return [config, stats_path, progress] { return run_solve(config, stats_path, progress); };
+  apsp::check_distinct_files(apsp::files_of(config));
+  return [config, progress] { return run_solve(config, progress); };
 }
 
 Command generate(int argc, char** argv) {
@@ -597,7 +593,28 @@ Command prepare(int& argc, char**& argv) {
   return solve(argc, argv);
 }
 
+// The exit code once what went to standard output through stdio (path, compare, shapes, tune,
+// verify, --help, --version) is out: a write that failed there (standard output closed at the
+// start, a full disk, a broken pipe while SIGPIPE is ignored) fails the run like any other write.
+int with_standard_output_written(int code) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  const std::string why = apsp::standard_output_closed() ? "it is closed"
+                          : errno != 0                   ? std::strerror(errno)
+                                                         : "a write failed";
+  if (reports_errors())
+    std::fprintf(stderr, "apsp: error: cannot write standard output: %s\n", why.c_str());
+  return 2;
+}
+
 int main(int argc, char** argv) {
+  // First: a descriptor opened while 0, 1 or 2 is closed would take its number (outputs.hpp).
+  if (!apsp::hold_standard_streams()) {
+    std::fprintf(stderr,
+                 "apsp: error: started with descriptor 0, 1 or 2 closed, and /dev/null "
+                 "cannot be opened in its place\n");
+    return 2;
+  }
   apsp::remove_temporaries_on_signals();
   // Kokkos' OpenMP backend prints four lines of advice at every start when OMP_PROC_BIND is
   // unset; the OpenMP runtime has read its environment by now, so setting it here changes no
@@ -613,12 +630,12 @@ int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (apsp::cli::asks_for_help(argc, argv)) {
     print_usage(stdout);
-    return 0;
+    return with_standard_output_written(0);
   }
   if (command == "--version") {
     std::printf("apsp %s, Kokkos %s, backends: %s\n", APSP_VERSION, apsp::kokkos_version().c_str(),
                 backend_list().c_str());
-    return 0;
+    return with_standard_output_written(0);
   }
 #if defined(APSP_HAVE_MPI)
   // Before Kokkos: it gives each rank its own device. The threads that MPI starts inherit the
@@ -640,7 +657,7 @@ int main(int argc, char** argv) {
       const apsp::HeldSignals held;
       kokkos.emplace(argc, argv);
     }
-    return run();
+    return with_standard_output_written(run());
   } catch (const UsageError& e) {
     if (reports_errors()) std::fprintf(stderr, "apsp: %s\n", e.what());
     return 2;

@@ -51,6 +51,13 @@ std::string reached_name(const std::string& path) {
   return path == standard_output ? "/dev/stdout" : path;
 }
 
+bool stdout_closed_at_start = false;  // hold_standard_streams
+
+std::string closed_standard_output(const std::string& role) {
+  return role + " '-' is standard output, and standard output is closed (apsp was started with " +
+         "it closed, as by >&-): name a file instead";
+}
+
 }  // namespace
 
 void check_disk_space(const std::vector<OutputSpace>& outputs) {
@@ -217,6 +224,15 @@ int janitor_socket = -1;
 void start_janitor() {
   int ends[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return;
+  // On 0, 1 or 2, what else is written there (the distances of OUT "-", a message on stderr)
+  // would reach the janitor as names of files to remove.
+  ends[0] = detail::off_standard_streams(ends[0]);
+  ends[1] = detail::off_standard_streams(ends[1]);
+  if (ends[0] < 0 || ends[1] < 0) {
+    if (ends[0] >= 0) close(ends[0]);
+    if (ends[1] >= 0) close(ends[1]);
+    return;
+  }
   const pid_t pid = fork();
   if (pid == 0) janitor(ends[1]);
   close(ends[1]);
@@ -301,6 +317,25 @@ std::string output_target(const std::string& path) {
   throw Error("output '" + path + "': too many levels of symbolic links");
 }
 
+bool hold_standard_streams() {
+  const int modes[] = {O_WRONLY, O_RDONLY, O_RDONLY};  // the way no one uses each stream
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // The lowest free number: those below are open by now.
+    const int held = open("/dev/null", modes[fd]);
+    if (held != fd) {
+      if (held >= 0) close(held);
+      return false;
+    }
+    if (fd == STDOUT_FILENO) stdout_closed_at_start = true;
+  }
+  return true;
+}
+
+bool standard_output_closed() {
+  return stdout_closed_at_start;
+}
+
 bool same_output_file(const std::string& a, const std::string& b) {
   return same_file(identify(a, true), identify(b, true));
 }
@@ -309,6 +344,8 @@ void check_distinct_files(const std::vector<NamedFile>& files) {
   std::vector<FileIdentity> ids;
   for (const NamedFile& f : files) {
     if (f.path.empty()) throw Error(f.role + " is an empty file name");
+    if (f.role != "IN" && f.path == standard_output && standard_output_closed())
+      throw Error(closed_standard_output(f.role));
     ids.push_back(identify(f.path, f.role != "IN"));
   }
   for (std::size_t i = 0; i < files.size(); ++i)
@@ -348,7 +385,8 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
     : path_(path), target_(path == standard_output ? path : output_target(path)) {
   if (path.empty()) throw Error("the output file name is empty");
   if (path == standard_output) {
-    fd_ = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (standard_output_closed()) throw Error(closed_standard_output("the output"));
+    fd_ = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
     if (fd_ < 0) throw Error(system_error("cannot write to standard output", path));
     struct stat st;
     regular_ = fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
@@ -372,7 +410,7 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
     }
   }
   if (exists && !S_ISREG(st.st_mode)) {  // /dev/null, a pipe: nothing to rename into place
-    fd_ = open(path.c_str(), O_WRONLY);
+    fd_ = detail::off_standard_streams(open(path.c_str(), O_WRONLY));
     if (fd_ < 0) throw Error(system_error("cannot open output", path));
     return;
   }
@@ -382,7 +420,7 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
     // A regular file open in this process with no name we can reach (/proc/self/fd/1 of a
     // deleted file, or of one outside our root): no directory to put a temporary in, so it is
     // written where it is, from its start, and cut to what was written by finish().
-    fd_ = open(path.c_str(), O_WRONLY);
+    fd_ = detail::off_standard_streams(open(path.c_str(), O_WRONLY));
     if (fd_ < 0) throw Error(system_error("cannot open output", path));
     in_place_ = true;
     return;
@@ -413,6 +451,12 @@ AtomicOutputFile::AtomicOutputFile(const std::string& path)
       throw Error("cannot create output next to '" + path + "': '" + dir + "' takes no new files");
     errno = error;
     throw Error(system_error("cannot create output next to", path));
+  }
+  fd_ = detail::off_standard_streams(fd_);
+  if (fd_ < 0) {
+    const Error error(system_error("cannot create output next to", path));
+    unlink(name.c_str());
+    throw error;
   }
   temp_path_ = name;
   try {

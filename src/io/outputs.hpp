@@ -42,12 +42,26 @@ struct NamedFile {
   std::string path;
 };
 // Throws apsp::Error naming both when any two of `files` are the same regular file
-// (same_output_file) or both standard output, or when a name is empty. Runs before any work.
+// (same_output_file) or both standard output, when a name is empty, or when an output is
+// standard output ("-") and standard output was closed at the start (standard_output_closed).
+// Runs before any work.
 void check_distinct_files(const std::vector<NamedFile>& files);
 
 // The file an output name writes: the final target when `path` is a symbolic link (relative
 // links resolved from the link's directory), else `path` itself.
 std::string output_target(const std::string& path);
+
+// Descriptors 0, 1 and 2 open from the start: each one closed when the process started (a
+// daemon, a cron job, `apsp IN - >&-`) is opened on /dev/null, standard input for writing only and
+// standard output and error for reading only (as glibc does for set-user-ID programs), so that no
+// descriptor the run opens later (the janitor's socket, an output, a lock) takes its number, and
+// a write to a closed standard output still fails (EBADF) instead of reaching a file. Call first
+// in main, before anything opens a descriptor. False when one was closed and /dev/null cannot be
+// opened in its place.
+bool hold_standard_streams();
+// Whether standard output was closed when hold_standard_streams() ran: an output named "-" is
+// then refused before any work (check_distinct_files, AtomicOutputFile).
+bool standard_output_closed();
 
 // Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGQUIT that removes every temporary of
 // an unfinished AtomicOutputFile and then ends the process by the same signal (exit status
@@ -79,7 +93,8 @@ class HeldSignals {
 // mode of the file it replaces, or 0666 less the umask when new. A target that exists and is
 // not a regular file (/dev/null, a pipe) is written directly, and so is a regular file that a
 // name such as /proc/self/fd/1 reaches but none of its names can (it is cut to what was written).
-// standard_output ("-") is written directly too, as a stream: what the shell opened is kept.
+// standard_output ("-") is written directly too, as a stream: what the shell opened is kept
+// (refused when standard output was closed at the start).
 class AtomicOutputFile {
  public:
   explicit AtomicOutputFile(const std::string& path);

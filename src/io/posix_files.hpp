@@ -5,6 +5,7 @@
 #include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,6 +35,23 @@ inline void write_all_at(int fd, std::uint64_t offset, const void* data, std::si
     offset += std::uint64_t(n);
     bytes -= std::size_t(n);
   }
+}
+
+// A descriptor apsp opened for writing, kept off 0, 1 and 2: where those were closed when the
+// process started (a daemon, a cron job, `apsp ... >&-`), a fresh descriptor takes the lowest free
+// number, and whatever then writes to standard output or error (printf, a library's warning)
+// would write into the file. `fd` itself when it is above 2 or -1, else a close-on-exec duplicate
+// above 2 with `fd` closed (-1 and errno when none can be made). The command line holds 0, 1 and
+// 2 open from its start (hold_standard_streams, outputs.hpp); this keeps a library caller's
+// process right too. Descriptors opened for reading only need no move: a write there fails as it
+// would on a closed descriptor.
+inline int off_standard_streams(int fd) {
+  if (fd < 0 || fd > STDERR_FILENO) return fd;
+  const int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  const int error = errno;
+  ::close(fd);
+  errno = error;
+  return moved;
 }
 
 struct FileCloser {

@@ -71,7 +71,7 @@ class RowOutput {
     if (way_ == Way::at_offsets) path = broadcast_string(ranks, path, 0);
     if (way_ == Way::at_offsets) {
       collectively(ranks, [&] {
-        fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        fd_ = detail::off_standard_streams(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
         // A rank that does not find rank 0's temporary sees another file system.
         if (fd_ < 0) {
           const bool missing = errno == ENOENT;
@@ -83,7 +83,8 @@ class RowOutput {
 #if defined(O_DIRECT)
         // -1 where the file system refuses it (tmpfs before Linux 6.6): the writer then writes
         // through the page cache.
-        direct_fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
+        direct_fd_ =
+            detail::off_standard_streams(::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT));
 #endif
       });
     }

@@ -5,6 +5,7 @@
 
 #include "io/json.hpp"
 #include "io/outputs.hpp"
+#include "io/posix_files.hpp"
 #include "job/tuning.hpp"
 
 #include <fcntl.h>
@@ -231,7 +232,8 @@ void store_tuning(const std::string& path, const std::vector<TunedShape>& entrie
   // running at once (one per distance type) keep each other's entries. Runs that only read need
   // no lock: the cache is replaced by a rename, never rewritten in place.
   const std::string lock_path = path + ".lock";
-  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  const int lock =
+      detail::off_standard_streams(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
   if (lock < 0)
     throw Error("cannot open the tuning cache's lock '" + lock_path + "': " + std::strerror(errno));
   const std::unique_ptr<int, void (*)(int*)> unlock(new int(lock), [](int* fd) {

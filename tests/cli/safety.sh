@@ -428,6 +428,74 @@ case $case in
     refused "--predecessors '-' and --stats '-' are the same file" g.bin o.bin --predecessors - --stats -
     [[ ! -e ./- ]] || fail "a file named '-' appeared"
     "$apsp" g.bin ./- && cmp ./- expected.out || fail "./- is the file named '-'" ;;
+  # Started with standard input, output or error closed (issue 43, item 1): no descriptor apsp
+  # opens takes their place. The janitor's socket once took descriptor 1: OUT "-" went into it,
+  # the run exited 0 having written nothing, and the janitor read d(0, 25) = 24875 (bytes 2b 61
+  # 00 00, "+a") as a file to remove at its exit: the file 'a', or the input so named. Now OUT,
+  # P or --stats "-" is refused before any work, a write to a closed or full standard output
+  # fails the run and commits nothing, and files are written as ever.
+  closed_streams)
+    chain=(26 25)
+    for ((u = 0; u < 25; u++)); do chain+=("$u" $((u + 1)) 995); done
+    hw3 chain.bin "${chain[@]}" # d(0, 25) = 25 x 995 = 24875
+    succeeds chain.bin chain.out
+    echo keep >a
+    mkdir -p in
+    cp chain.bin in/a
+    # closed_fails MESSAGE ARGS...: apsp ARGS with standard output closed: exit code 2, one line
+    # saying MESSAGE, no output o.bin.
+    closed_fails() {
+      local message=$1 rc=0
+      shift
+      "$apsp" "$@" >&- 2>stderr.txt || rc=$?
+      [[ $rc == 2 ]] || fail "$* >&-: exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
+      expect_one_apsp_line stderr.txt
+      grep -qF -- "$message" stderr.txt || fail "$* >&-: $(cat stderr.txt)"
+      [[ ! -e o.bin ]] || fail "$* >&-: an output appeared"
+    }
+    closed_fails "OUT '-' is standard output, and standard output is closed" chain.bin -
+    (cd in && closed_fails "standard output is closed" a -)
+    closed_fails "--predecessors '-' is standard output, and standard output is closed" \
+      chain.bin o.bin --predecessors -
+    closed_fails "--stats '-' is standard output, and standard output is closed" \
+      chain.bin o.bin --stats -
+    closed_fails "cannot write standard output: it is closed" path chain.bin 0 25
+    closed_fails "cannot write standard output: it is closed" compare chain.out chain.out
+    closed_fails "cannot write standard output: it is closed" --version
+    # --stats "-", one of the run's outputs: on standard output, written before the commit.
+    "$apsp" chain.bin o.bin --stats - >s.out && cmp -s o.bin chain.out &&
+      grep -q '^  "vertices": 26,$' s.out || fail "--stats - beside OUT"
+    rm o.bin
+    # A full standard output: the run fails, and commits nothing.
+    rc=0
+    "$apsp" chain.bin o.bin --stats - >/dev/full 2>stderr.txt || rc=$?
+    [[ $rc == 2 && ! -e o.bin ]] || fail "--stats - into /dev/full: exit code $rc"
+    expect_one_apsp_line stderr.txt
+    rc=0
+    "$apsp" path chain.bin 0 25 >/dev/full 2>stderr.txt || rc=$?
+    [[ $rc == 2 ]] || fail "path into /dev/full: exit code $rc"
+    grep -qF "cannot write standard output: No space left on device" stderr.txt ||
+      fail "path into /dev/full: $(cat stderr.txt)"
+    # Files, whichever streams are closed.
+    for closed in '<&-' '>&-' '2>&-' '<&- >&- 2>&-'; do
+      rm -f o.bin p.bin s.json
+      rc=0
+      eval '"$apsp" chain.bin o.bin --predecessors p.bin --stats s.json '"$closed" || rc=$?
+      [[ $rc == 0 ]] || fail "with $closed: exit code $rc"
+      cmp -s o.bin chain.out && [[ -s p.bin && -s s.json ]] || fail "with $closed: the outputs"
+      (cd in && eval '"$apsp" a ../o.bin '"$closed") || fail "with $closed: input 'a'"
+    done
+    rm -f o.bin
+    rc=0
+    "$apsp" missing.bin o.bin 2>&- || rc=$?
+    [[ $rc == 2 && ! -e o.bin ]] || fail "an error with standard error closed: exit code $rc"
+    # The janitors end a moment after their runs: what they would remove, they have by then.
+    for ((tries = 0; tries < 20; tries++)); do
+      [[ -e a && -e in/a ]] || break
+      sleep 0.05
+    done
+    [[ -e a && "$(cat a)" == keep ]] || fail "the file 'a' was removed"
+    cmp -s in/a chain.bin || fail "the input 'a' was removed" ;;
   *)
     fail "unknown case '$case'" ;;
 esac

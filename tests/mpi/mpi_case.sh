@@ -194,6 +194,32 @@ case $case in
     expect_no_temporaries s.json
     echo "OK: SIGTERM twice under mpirun: exit code $rc, no output, no temporary"
     exit 0 ;;
+  # Ranks started with standard output closed (issue 43, item 1): OUT "-" refused alike on every
+  # rank, a file written as by one process, and nothing the janitors could take for a temporary:
+  # d(0, 25) = 24875 is "+a" in bytes, and the file 'a' stays.
+  closed_stdout)
+    chain=(26 25)
+    for ((u = 0; u < 25; u++)); do chain+=("$u" $((u + 1)) 995); done
+    hw3 chain.bin "${chain[@]}"
+    "$apsp" chain.bin expected.out
+    echo keep >a
+    closed=(bash -c 'exec "$0" "$@" >&-' "$apsp")
+    rc=0
+    "${mpirun[@]}" "$np" "${closed[@]}" chain.bin - 2>stderr || rc=$?
+    [[ $rc == 2 ]] || fail "OUT - with standard output closed: exit code $rc: $(cat stderr)"
+    grep '^apsp: ' stderr >ours || true
+    expect_one_apsp_line ours
+    grep -qF "standard output is closed" ours || fail "not why: $(cat ours)"
+    "${mpirun[@]}" "$np" "${closed[@]}" --algorithm fw --tile 32 chain.bin result.out ||
+      fail "OUT a file with standard output closed"
+    cmp result.out expected.out || fail "$np ranks with standard output closed: another OUT"
+    for ((tries = 0; tries < 20; tries++)); do
+      [[ -e a ]] || break
+      sleep 0.05
+    done
+    [[ "$(cat a 2>/dev/null)" == keep ]] || fail "the file 'a' was removed"
+    echo "OK: standard output closed on $np ranks: $(cat ours)"
+    exit 0 ;;
   *) fail "unknown case $case" ;;
 esac
 
