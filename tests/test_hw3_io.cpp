@@ -5,6 +5,7 @@
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
 
+#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -402,6 +404,40 @@ TEST_F(Hw3Files, CompareRejectsSizesThatAreNoOutput) {
                                                 write_ints("d.out", std::vector<std::int32_t>(5)));
   EXPECT_FALSE(not_square.identical);
   EXPECT_NE(not_square.message.find("not the square"), std::string::npos) << not_square.message;
+}
+
+// |S| x |T| tables of --sources and --targets (issue 43): .npy carries their shape, text has it
+// by its lines; two of one shape compare like any outputs, two of different shapes are named.
+TEST_F(Hw3Files, CompareTakesTablesOfOneShape) {
+  const std::vector<std::int32_t> values = {0, 4, 7, 1, 2, apsp::hw3_no_path};  // 2 x 3
+  const std::string bytes(reinterpret_cast<const char*>(values.data()), values.size() * 4);
+  const std::string a =
+      write_bytes("a.npy", apsp::npy_header(2, 3, apsp::DistanceType::int32) + bytes);
+  const std::string b =
+      write_bytes("b.npy", apsp::npy_header(2, 3, apsp::DistanceType::int32) + bytes);
+  const std::string t = write_bytes("t.txt", "0 4 7\n1 2 1073741823\n");
+  for (const auto& [x, y] : {std::pair{a, b}, std::pair{a, t}, std::pair{t, a}}) {
+    const auto result = apsp::compare_outputs(x, y);
+    EXPECT_TRUE(result.identical) << result.message;
+    EXPECT_EQ(result.message, "identical (2 x 3)");
+  }
+  const std::string c =
+      write_bytes("c.npy", apsp::npy_header(3, 2, apsp::DistanceType::int32) + bytes);
+  const auto transposed = apsp::compare_outputs(a, c);
+  EXPECT_FALSE(transposed.identical);
+  EXPECT_EQ(transposed.message, "shapes differ: '" + a + "' holds 2 x 3 values, '" + c + "' 3 x 2");
+  const std::string u = write_bytes("u.txt", "0 4 7\n");
+  const auto fewer_rows = apsp::compare_outputs(t, u);
+  EXPECT_FALSE(fewer_rows.identical);
+  EXPECT_EQ(fewer_rows.message, "shapes differ: '" + t + "' holds 2 x 3 values, '" + u + "' 1 x 3");
+  const auto square = apsp::compare_outputs(a, write_ints("d.out", {0, 1, 2, 0}));
+  EXPECT_EQ(square.message,
+            "shapes differ: '" + a + "' holds 2 x 3 values, '" + path("d.out") + "' 2 x 2");
+  const std::string e = write_bytes("e.txt", "0 4 7\n1 3 1073741823\n");
+  const auto different = apsp::compare_outputs(a, e);
+  EXPECT_FALSE(different.identical);
+  EXPECT_NE(different.message.find("first difference at (1, 1): 2 in"), std::string::npos)
+      << different.message;
 }
 
 // Descriptors 0, 1 and 2 closed, as a daemon's are: an output's descriptor never takes their

@@ -122,7 +122,9 @@ const char* usage = R"(usage:
       lengths scaled to 1..1000. Byte-identical for the same arguments.
   apsp compare A B
       Compares two outputs by their values: HW3, .npy or text, in any pair (each told apart by
-      its content); exit code 0 when identical, 1 when not.
+      its content), |S| x |T| tables of --sources and --targets too (.npy carries the shape,
+      text has it by its lines); exit code 0 when identical, 1 when not (the shapes differ, or
+      the first difference).
   apsp shapes [--backend NAME] [--dtype T]
       The tile shapes this device can run for distances of type T (default int32), the default
       first.

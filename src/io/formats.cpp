@@ -505,12 +505,12 @@ std::string npy_header(std::int64_t rows, std::int64_t columns, DistanceType typ
   return header + dict;
 }
 
-MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
+MatrixLayout matrix_layout(const std::string& head, const std::string& path, bool square) {
   const std::string magic = "\x93NUMPY";
   if (head.compare(0, magic.size(), magic) != 0) return {};
   const auto refuse = [&](const std::string& why) {
-    return Error("'" + path + "': an .npy file, but " + why +
-                 " (apsp reads square '<i4', '<f4' or '<f8' arrays in C order)");
+    return Error("'" + path + "': an .npy file, but " + why + " (apsp reads " +
+                 (square ? "square" : "2-D") + " '<i4', '<f4' or '<f8' arrays in C order)");
   };
   if (head.size() < 10) throw refuse("its header is cut short");
   const int major = static_cast<unsigned char>(head[6]);
@@ -564,10 +564,12 @@ MatrixLayout matrix_layout(const std::string& head, const std::string& path) {
   long long rows = -1, cols = -1;
   char close = 0, after = 0;
   if (std::sscanf(shape.c_str(), "(%lld,%lld%c%c", &rows, &cols, &close, &after) != 3 ||
-      close != ')' || rows != cols || rows < 1)
-    throw refuse("not a square matrix");
+      close != ')' || rows < 1 || cols < 1)
+    throw refuse(square ? "not a square matrix" : "not a matrix");
+  if (square && rows != cols) throw refuse("not a square matrix");
   layout.offset = start + length;
   layout.vertices = rows;
+  layout.columns = cols;
   return layout;
 }
 
@@ -578,7 +580,8 @@ bool is_text_matrix(const std::string& head) {
                      [](char c) { return c == '\n' || c == '\r' || (c >= ' ' && c <= '~'); });
 }
 
-TextMatrix::TextMatrix(std::FILE* file, const std::string& path) : file_(file), path_(path) {
+TextMatrix::TextMatrix(std::FILE* file, const std::string& path, std::int64_t rows)
+    : file_(file), path_(path) {
   if (!read_line()) throw Error("'" + path + "' is empty: no output has V = 0");
   have_line_ = true;
   std::size_t at = 0;
@@ -586,6 +589,20 @@ TextMatrix::TextMatrix(std::FILE* file, const std::string& path) : file_(file), 
     ++vertices_;
     at = line_.find(' ', at);
   }
+  rows_expected_ = rows < 0 ? vertices_ : rows;
+}
+
+std::int64_t TextMatrix::lines(std::FILE* file, const std::string& path) {
+  std::int64_t lines = 0;
+  int last = '\n';
+  char buffer[1 << 16];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) {
+    lines += std::count(buffer, buffer + n, '\n');
+    last = buffer[n - 1];
+  }
+  if (std::ferror(file) || fseeko(file, 0, SEEK_SET) != 0)
+    throw Error("cannot read '" + path + "': " + std::strerror(errno));
+  return lines + (last != '\n');
 }
 
 bool TextMatrix::read_line() {
@@ -602,7 +619,7 @@ const std::vector<double>& TextMatrix::next_row(DistanceType as) {
   const std::string where = "'" + path_ + "', line " + std::to_string(rows_ + 1);
   if (!std::exchange(have_line_, false) && !read_line())
     throw Error(where + ": the text ends after " + std::to_string(rows_) + " of " +
-                std::to_string(vertices_) + " rows");
+                std::to_string(rows_expected_) + " rows");
   row_.clear();
   const char* p = line_.c_str();
   for (;;) {
@@ -617,12 +634,15 @@ const std::vector<double>& TextMatrix::next_row(DistanceType as) {
     row_.push_back(x);
     p = end;
   }
+  const bool square = rows_expected_ == vertices_;
+  const std::string rule = square ? " (a text output has V lines of V numbers)"
+                                  : " (a table has as many numbers on every line)";
   if (std::int64_t(row_.size()) != vertices_)
     throw Error(where + " has " + std::to_string(row_.size()) + " numbers, line 1 has " +
-                std::to_string(vertices_) + " (a text output has V lines of V numbers)");
-  if (++rows_ == vertices_ && read_line())
-    throw Error("'" + path_ + "' has more than V = " + std::to_string(vertices_) +
-                " lines (a text output has V lines of V numbers)");
+                std::to_string(vertices_) + rule);
+  if (++rows_ == rows_expected_ && read_line())
+    throw Error("'" + path_ + "' has more than " + (square ? "V = " : "") +
+                std::to_string(rows_expected_) + " lines" + rule);
   return row_;
 }
 

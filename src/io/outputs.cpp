@@ -574,13 +574,33 @@ void OutputTransaction::commit() {
 
 namespace {
 
-// The V x V values of an output file (HW3 or .npy): the file positioned at them, V, their type
-// and bytes.
+// The shape of an output: V x V, or an |S| x |T| table of --sources and --targets.
+struct Shape {
+  std::uint64_t rows = 0, columns = 0;
+  bool square() const { return rows == columns; }
+  bool operator!=(const Shape& other) const {
+    return rows != other.rows || columns != other.columns;
+  }
+  std::string text() const { return std::to_string(rows) + " x " + std::to_string(columns); }
+};
+
+// "identical (V = 5)", "identical (3 x 4)".
+std::string shape_note(const Shape& shape) {
+  return shape.square() ? "V = " + std::to_string(shape.rows) : shape.text();
+}
+
+std::string shapes_differ(const std::string& a, const Shape& sa, const std::string& b,
+                          const Shape& sb) {
+  return "shapes differ: '" + a + "' holds " + sa.text() + " values, '" + b + "' " + sb.text();
+}
+
+// The values of an output file (HW3: V x V; .npy: its matrix, a table too): the file positioned
+// at them, their shape, type and bytes.
 struct Values {
-  std::uint64_t vertices = 0;
+  Shape shape;
   std::uint64_t bytes = 0;
   DistanceType type = DistanceType::int32;
-  std::string problem;  // why the file holds no V x V matrix ("" when it does)
+  std::string problem;  // why the file holds no matrix ("" when it does)
 };
 
 Values values_of(std::FILE* file, const std::string& path) {
@@ -588,7 +608,7 @@ Values values_of(std::FILE* file, const std::string& path) {
   std::string head(std::size_t(std::min<std::uint64_t>(size, 4096)), '\0');
   if (std::fread(&head[0], 1, head.size(), file) != head.size())
     throw Error(system_error("cannot read", path));
-  const MatrixLayout layout = matrix_layout(head, path);
+  const MatrixLayout layout = matrix_layout(head, path, false);
   if (fseeko(file, off_t(layout.offset), SEEK_SET) != 0)
     throw Error(system_error("cannot read", path));
   Values v;
@@ -596,22 +616,24 @@ Values values_of(std::FILE* file, const std::string& path) {
   v.type = layout.type;
   const std::uint64_t value = value_bytes(v.type);
   if (layout.vertices >= 0) {
-    v.vertices = std::uint64_t(layout.vertices);
-    if (v.bytes != v.vertices * v.vertices * value)
+    v.shape = {std::uint64_t(layout.vertices), std::uint64_t(layout.columns)};
+    if (v.bytes != v.shape.rows * v.shape.columns * value)
       v.problem = "'" + path + "' holds " + std::to_string(v.bytes) +
-                  " bytes after its .npy header, not " + std::to_string(v.vertices) + " x " +
-                  std::to_string(v.vertices) + " " + distance_type_name(v.type);
+                  " bytes after its .npy header, not " + v.shape.text() + " " +
+                  distance_type_name(v.type);
     return v;
   }
   if (v.bytes == 0)
     v.problem = "'" + path + "' is empty: no output has V = 0";
   else if (v.bytes % 4 != 0)
     v.problem = "'" + path + "' is not a whole number of int32 values";
-  while (v.problem.empty() && v.vertices * v.vertices * 4 < v.bytes)
-    ++v.vertices;
-  if (v.problem.empty() && v.vertices * v.vertices * 4 != v.bytes)
+  std::uint64_t vertices = 0;
+  while (v.problem.empty() && vertices * vertices * 4 < v.bytes)
+    ++vertices;
+  if (v.problem.empty() && vertices * vertices * 4 != v.bytes)
     v.problem = "'" + path + "' holds " + std::to_string(v.bytes / 4) +
                 " values, not the square of a vertex count";
+  v.shape = {vertices, vertices};
   return v;
 }
 
@@ -631,28 +653,29 @@ std::string head_of(std::FILE* file, const std::string& path) {
 // exactly, text parsed as the nearest value of the type `as`.
 class Rows {
  public:
+  // A text's shape: its lines, of as many values as its first line holds.
   Rows(std::FILE* file, const std::string& path) : file_(file), path_(path) {
     if (is_text_matrix(head_of(file, path))) {
       values_.type = TextMatrix::written_type(path);
-      text_.emplace(file, path);
-      vertices_ = std::uint64_t(text_->vertices());
+      text_.emplace(file, path, TextMatrix::lines(file, path));
+      values_.shape = {std::uint64_t(text_->rows()), std::uint64_t(text_->vertices())};
       return;
     }
     values_ = values_of(file, path);
-    vertices_ = values_.vertices;
   }
   bool text() const { return text_.has_value(); }
   // A text's: as far as it shows (TextMatrix::written_type).
   DistanceType type() const { return values_.type; }
-  std::uint64_t vertices() const { return vertices_; }
+  const Shape& shape() const { return values_.shape; }
   const std::string& problem() const { return values_.problem; }
   const std::vector<double>& next(DistanceType as) {
     if (text_) return text_->next_row(as);
     const std::size_t value = value_bytes(values_.type);
-    raw_.resize(std::size_t(vertices_) * value);
-    if (std::fread(raw_.data(), value, std::size_t(vertices_), file_) != vertices_)
+    const std::uint64_t columns = values_.shape.columns;
+    raw_.resize(std::size_t(columns) * value);
+    if (std::fread(raw_.data(), value, std::size_t(columns), file_) != columns)
       throw Error(system_error("cannot read", path_));
-    row_.resize(std::size_t(vertices_));
+    row_.resize(std::size_t(columns));
     visit_distance_type(values_.type, [&](auto t) {
       for (std::size_t j = 0; j < row_.size(); ++j) {
         decltype(t) x;
@@ -668,7 +691,6 @@ class Rows {
   std::string path_;
   std::optional<TextMatrix> text_;
   Values values_;
-  std::uint64_t vertices_ = 0;
   std::vector<char> raw_;
   std::vector<double> row_;
 };
@@ -681,9 +703,11 @@ Comparison compare_by_value(std::FILE* fa, std::FILE* fb, const std::string& a,
   Rows ra(fa, a), rb(fb, b);
   if (!ra.text() && !ra.problem().empty()) return {false, ra.problem()};
   if (!rb.text() && !rb.problem().empty()) return {false, rb.problem()};
-  if (ra.vertices() != rb.vertices())
-    return {false, "sizes differ: '" + a + "' holds V = " + std::to_string(ra.vertices()) + ", '" +
-                       b + "' V = " + std::to_string(rb.vertices())};
+  if (ra.shape() != rb.shape())
+    return {false, ra.shape().square() && rb.shape().square()
+                       ? "sizes differ: '" + a + "' holds V = " + std::to_string(ra.shape().rows) +
+                             ", '" + b + "' V = " + std::to_string(rb.shape().rows)
+                       : shapes_differ(a, ra.shape(), b, rb.shape())};
   const auto whole = [](DistanceType t) { return t == DistanceType::int32; };
   if (whole(ra.type()) != whole(rb.type()) ||
       (ra.type() == DistanceType::float32 && rb.type() == DistanceType::float64 && rb.text()) ||
@@ -692,25 +716,26 @@ Comparison compare_by_value(std::FILE* fa, std::FILE* fb, const std::string& a,
                        (ra.text() ? " text" : "") + ", '" + b + "' " +
                        distance_type_name(rb.type()) + (rb.text() ? " text" : "")};
   const DistanceType as = !ra.text() ? ra.type() : !rb.text() ? rb.type() : DistanceType::float64;
-  const std::uint64_t v = ra.vertices();
-  for (std::uint64_t i = 0; i < v; ++i) {
+  const Shape shape = ra.shape();
+  for (std::uint64_t i = 0; i < shape.rows; ++i) {
     const std::vector<double>& x = ra.next(as);
     const std::vector<double>& y = rb.next(as);
-    for (std::uint64_t j = 0; j < v; ++j)
+    for (std::uint64_t j = 0; j < shape.columns; ++j)
       if (!(x[j] == y[j]))
         return {false, "first difference at (" + std::to_string(i) + ", " + std::to_string(j) +
                            "): " + number_text(x[j]) + " in '" + a + "', " + number_text(y[j]) +
                            " in '" + b + "'"};
   }
-  return {true, "identical (V = " + std::to_string(v) + ")"};
+  return {true, "identical (" + shape_note(shape) + ")"};
 }
 
 }  // namespace
 
 // Outputs compare by their values, whatever their formats (told apart by content): an .npy file
-// and the HW3 or text file of the same distances are identical. HW3 and .npy values of one type
-// compare bit for bit (float outputs of one graph and tile size are identical on every backend
-// and rank count).
+// and the HW3 or text file of the same distances are identical, and so are two tables of one
+// shape (--sources, --targets; .npy carries the shape, text has it by its rows). HW3 and .npy
+// values of one type compare bit for bit (float outputs of one graph and tile size are identical on
+// every backend and rank count).
 Comparison compare_outputs(const std::string& a, const std::string& b) {
   File fa = open_for_reading(a), fb = open_for_reading(b);
   if (is_text_matrix(head_of(fa.get(), a)) || is_text_matrix(head_of(fb.get(), b)))
@@ -719,12 +744,15 @@ Comparison compare_outputs(const std::string& a, const std::string& b) {
   if (va.type != vb.type)
     return {false, "types differ: '" + a + "' holds " + distance_type_name(va.type) + ", '" + b +
                        "' " + distance_type_name(vb.type)};
-  if (va.bytes != vb.bytes)
+  const bool squares = va.shape.square() && vb.shape.square();
+  if (va.bytes != vb.bytes && squares)
     return {false, "sizes differ: '" + a + "' has " + std::to_string(va.bytes) +
                        " bytes of values, '" + b + "' has " + std::to_string(vb.bytes)};
   if (!va.problem.empty()) return {false, va.problem};
   if (!vb.problem.empty()) return {false, vb.problem};
-  const std::uint64_t v = va.vertices, value = value_bytes(va.type), count = va.bytes / value;
+  if (va.shape != vb.shape) return {false, shapes_differ(a, va.shape, b, vb.shape)};
+  const std::uint64_t columns = va.shape.columns, value = value_bytes(va.type),
+                      count = va.bytes / value;
   constexpr std::size_t chunk = 1 << 20;
   const std::size_t buffer = std::size_t(std::min<std::uint64_t>(chunk, count)) * value;
   std::vector<char> xa(buffer), xb(buffer);
@@ -744,13 +772,13 @@ Comparison compare_outputs(const std::string& a, const std::string& b) {
             });
           };
           const std::uint64_t at = index + k;
-          return {false, "first difference at (" + std::to_string(at / v) + ", " +
-                             std::to_string(at % v) + "): " + text(&xa[k * value]) + " in '" + a +
-                             "', " + text(&xb[k * value]) + " in '" + b + "'"};
+          return {false, "first difference at (" + std::to_string(at / columns) + ", " +
+                             std::to_string(at % columns) + "): " + text(&xa[k * value]) + " in '" +
+                             a + "', " + text(&xb[k * value]) + " in '" + b + "'"};
         }
     index += n;
   }
-  return {true, "identical (V = " + std::to_string(v) + ")"};
+  return {true, "identical (" + shape_note(va.shape) + ")"};
 }
 
 }  // namespace apsp

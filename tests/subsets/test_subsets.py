@@ -2,8 +2,8 @@
 byte for byte (text: token for token), for every algorithm of the build, int32 and float,
 duplicates and unsorted lists, .npy and text, predecessors, @FILE lists; every bad list refused
 with one line before any output; and, with APSP_MPIRUN (the launcher and its options, ending in
-the flag before the rank count), 1 to 3 ranks giving the bytes of one process. APSP_CLI: the
-apsp binary."""
+the flag before the rank count), 1 to 3 ranks giving the bytes of one process; `apsp compare` of
+two tables. APSP_CLI: the apsp binary."""
 
 import os
 import shlex
@@ -147,6 +147,34 @@ def test_bad_lists(option, value, words):
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], p.stderr
     assert not os.path.exists(out)
+
+
+def test_compare_tables():
+    """`apsp compare` takes two tables of one shape, .npy (its header says the shape) or text (its
+    lines do), and names both shapes where they differ (issue 43)."""
+    lists = ("--sources", listed(SOURCES), "--targets", listed(TARGETS))
+    a, b, t = path("cmp-a.npy"), path("cmp-b.npy"), path("cmp.txt.out")
+    run(INT, a, *lists)
+    run("--algorithm", ALGORITHMS[-1], INT, b, *lists)
+    run("--output-format", "text", INT, t, *lists)
+    shape = f"{len(SOURCES)} x {len(TARGETS)}"
+    for x, y in [(a, b), (a, t), (t, a), (t, t)]:
+        assert run("compare", x, y).stdout == f"identical ({shape})\n"
+    fewer, transposed = path("cmp-fewer.txt.out"), path("cmp-t.npy")
+    run("--output-format", "text", INT, fewer, "--sources", listed(SOURCES[:3]), "--targets",
+        listed(TARGETS))
+    run(INT, transposed, "--sources", listed(TARGETS), "--targets", listed(SOURCES))
+    p = run("compare", t, fewer, expect=1)
+    assert p.stdout == f"shapes differ: '{t}' holds {shape} values, '{fewer}' 3 x {len(TARGETS)}\n"
+    p = run("compare", a, transposed, expect=1)
+    assert p.stdout == (f"shapes differ: '{a}' holds {shape} values, '{transposed}' "
+                        f"{len(TARGETS)} x {len(SOURCES)}\n")
+    changed = path("cmp-changed.npy")
+    table = np.load(a)
+    table[2, 5] += 1
+    np.save(changed, table)
+    p = run("compare", a, changed, expect=1)
+    assert p.stdout.startswith("first difference at (2, 5): "), p.stdout
 
 
 def test_empty_file_list():
