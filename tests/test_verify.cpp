@@ -266,6 +266,22 @@ TEST_F(Verify, CatchesInfinityInTheWrongPlace) {
   EXPECT_EQ(r.reason, "edge 2 -> 3 of weight 12 from d(0, 2)");
 }
 
+TEST_F(Verify, NamesNoBoundAboveTheNoPathValue) {
+  // 0 cannot reach 7, whose entry is forged finite and so large that it and 7's edge out sum
+  // beyond the no-path value: no bound of a distance (issue 43 saw "expected at most
+  // 1073741827"). The entry itself is named: no edge into 7 leaves a vertex that 0 reaches.
+  apsp::Graph g{10, {}};
+  for (int c : {0, 5})
+    for (int k = 0; k < 5; ++k)
+      g.edges.push_back({c + k, c + (k + 1) % 5, 10 + k});
+  auto dist = apsp_test::reference_floyd_warshall(g);
+  dist[at(g, 0, 7)] = inf - 1;
+  const auto r = verify(g, dist);
+  expect_mismatch(r, VerifyCheck::tight_edge, 0, 7);
+  EXPECT_EQ(r.expected, std::to_string(inf));
+  EXPECT_EQ(r.reason, "no edge into 7 leaves a vertex that 0 reaches");
+}
+
 TEST_F(Verify, CatchesValuesThatAreNoDistance) {
   const auto g = awkward_graph(40, 0.1, 13);
   for (const int wrong : {-1, inf + 1, -inf}) {

@@ -82,10 +82,14 @@ inline bool distance_type_named(const std::string& name, DistanceType& type) {
   return false;
 }
 
-// x in the fewest digits that read back as x ("2.5", "1000", "1e+300", "inf").
+// x in the fewest digits that read back as x ("2.5", "1e+300", "inf"), a whole number below
+// 2^53 in all its digits ("900000", where the fewest would be "9e+05").
 inline std::string number_text(double x) {
   char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
+  const bool whole = x == std::trunc(x) && std::abs(x) < 9007199254740992.0;
+  const auto written = whole ? std::to_chars(text, text + sizeof text, x, std::chars_format::fixed)
+                             : std::to_chars(text, text + sizeof text, x);
+  return std::string(text, written.ptr);
 }
 
 // What the magnitude of every real distance of V vertices must stay below for T to hold it:

@@ -72,7 +72,8 @@ const char* usage = R"(usage:
                           array of the distance type (default when OUT ends in .npy)
       --backend NAME      execution space: %s (default %s)
       --algorithm A       fw (blocked Floyd-Warshall), sssp (Dijkstra from every source,
-                          host backends, needs Kokkos Kernels), supernodal (Floyd-Warshall
+                          host backends, needs Kokkos Kernels; int32 distances, weights
+                          0..1000), supernodal (Floyd-Warshall
                           on a nested-dissection order's separator tree: sparse graphs with
                           small separators, roads, meshes; needs METIS; under mpirun
                           each rank makes the factor and its share of the rows) or
@@ -110,9 +111,10 @@ const char* usage = R"(usage:
       graph diameter, radius, center, periphery, average_shortest_path_length, wiener_index
       and histogram (N bins, default 64, over [min(0, least distance), diameter], and the
       unreachable pairs). OUT ends in .json (graph and vertex measures), .csv or .npy (vertex
-      measures, a row or record per vertex). A graph that is not strongly connected: values
-      over the pairs with a path, "connected": false. --algorithm, --dtype, --backend,
-      --stats, --progress, --max-memory, --allow-negative, --format and mpirun as for a run.
+      measures, a row or record per vertex), or is "-": JSON on standard output. A graph that
+      is not strongly connected: values over the pairs with a path, "connected": false.
+      --algorithm, --dtype, --backend, --stats, --progress, --max-memory, --allow-negative,
+      --format and mpirun as for a run.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,

@@ -4,6 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <sys/stat.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
@@ -56,7 +58,8 @@ long long parse_integer(const std::string& option, const std::string& text, long
 std::vector<std::int32_t> parse_vertex_list(const std::string& option, const std::string& value) {
   if (value.empty()) throw UsageError(option + " is empty: name at least one vertex");
   std::vector<std::string> items;
-  if (value[0] == '@') {
+  const bool listed_in_file = value[0] == '@';
+  if (listed_in_file) {
     const std::string file = value.substr(1);
     std::ifstream in(file);
     if (!in) throw UsageError(option + ": cannot read '" + file + "': " + std::strerror(errno));
@@ -77,10 +80,20 @@ std::vector<std::int32_t> parse_vertex_list(const std::string& option, const std
     const bool digits = !item.empty() && item.size() <= 10 &&
                         item.find_first_not_of("0123456789") == std::string::npos;
     const long long id = digits ? std::stoll(item) : -1;
-    if (id < 0 || id > INT32_MAX - 1)
-      throw UsageError(option + ": '" + item + "' is not a vertex (an id from 0, as apsp path " +
-                       "numbers them)");
-    vertices.push_back(std::int32_t(id));
+    if (id >= 0 && id <= INT32_MAX - 1) {
+      vertices.push_back(std::int32_t(id));
+      continue;
+    }
+    std::string message =
+        option + ": '" + item + "' is not a vertex (an id from 0, as apsp " + "path numbers them)";
+    // A file of ids is named @FILE: a bare name is read as an id.
+    struct stat st;
+    if (!listed_in_file && !digits && items.size() == 1 && ::stat(item.c_str(), &st) == 0)
+      message +=
+          "; to read the vertices from the file '" + item + "', write " + option + " @" + item;
+    else if (!listed_in_file && !digits)
+      message += "; a file of ids, one a line, is given as @FILE";
+    throw UsageError(message);
   }
   return vertices;
 }

@@ -3,6 +3,7 @@
 #include <apsp/error.hpp>
 
 #include "io/json.hpp"
+#include "io/outputs.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -235,12 +236,15 @@ std::string npy_file(const GraphMeasures& m, const std::vector<Column>& vertex) 
 }  // namespace
 
 MeasuresFormat measures_format_of(const std::string& path) {
+  if (path == standard_output) return MeasuresFormat::json;
   const std::string name = lower(path);
   if (ends_with(name, ".json")) return MeasuresFormat::json;
   if (ends_with(name, ".csv")) return MeasuresFormat::csv;
   if (ends_with(name, ".npy")) return MeasuresFormat::npy;
-  throw Error("the measures' OUT names its format: it ends in .json, .csv or .npy, got '" + path +
-              "'");
+  throw Error(
+      "the measures' OUT names its format: it ends in .json, .csv or .npy (or is \"-\", JSON on "
+      "standard output), got '" +
+      path + "'");
 }
 
 const std::vector<std::string>& vertex_measure_names() {

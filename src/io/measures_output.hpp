@@ -14,7 +14,8 @@ namespace apsp {
 
 enum class MeasuresFormat { json, csv, npy };
 
-// By OUT's extension (any case): .json, .csv or .npy; anything else is an apsp::Error.
+// By OUT's extension (any case): .json, .csv or .npy; standard output ("-", outputs.hpp) is
+// .json; anything else is an apsp::Error.
 MeasuresFormat measures_format_of(const std::string& path);
 
 // The measures of a vertex, then those of the graph, each in the order the files list them.

@@ -5,14 +5,16 @@
 // negative cycles (d(i, v) = INF where i does not reach v). Call an edge u -> v of weight w tight
 // in row i when D(i, u) is finite and D(i, u) + w = D(i, v). D = d exactly when every row i has
 //   (a) D(i, i) = 0;
-//   (b) every edge relaxed: D(i, v) <= D(i, u) + w for every edge u -> v with D(i, u) finite
-//       (INF + w is INF: nothing to check), so D(i, v) is finite too;
+//   (b) every edge relaxed: D(i, v) <= D(i, u) + w for every edge u -> v with D(i, u) + w below
+//       INF (INF + w is INF, and a sum at INF or above is no distance: nothing to check), so
+//       D(i, v) is finite too;
 //   (c) for every finite D(i, v), v != i, a tight edge into v;
 //   (d) every finite D(i, v) reached from i by a path of tight edges.
 // D <= d, from (a) and (b): take a shortest path i = x0, x1, ..., xk = v (with no negative
 // cycle, one exists wherever i reaches v). D(i, x0) = 0 = d(i, x0), and if D(i, xm) <= d(i, xm)
-// then (b) on the edge xm -> xm+1 gives D(i, xm+1) <= D(i, xm) + w <= d(i, xm) + w = d(i, xm+1).
-// Where d is INF, D <= INF holds anyway.
+// then (b) on the edge xm -> xm+1 gives D(i, xm+1) <= D(i, xm) + w <= d(i, xm) + w = d(i, xm+1)
+// (the sum is below INF, as every real distance is, so (b) checks it). Where d is INF, D <= INF
+// holds anyway.
 // D >= d, from (a) and (d): along a path of tight edges i = y0, ..., yk = v the values add up,
 // D(i, v) = D(i, i) + w1 + ... + wk, the length of a path from i to v, which is at least
 // d(i, v). Where D is INF, INF >= d holds anyway.
@@ -67,13 +69,16 @@
 namespace apsp {
 namespace {
 
-// (b) for one edge: d(i, v) <= d(i, u) + w, within `slack` where sums round.
+// (b) for one edge: d(i, v) <= d(i, u) + w, within `slack` where sums round. A sum at INF or
+// above bounds nothing (int32's sum of two values in range does not overflow): every real
+// distance is below INF, so a finite d(i, u) that large is wrong itself, too large ((b) on the
+// edge into u that a shortest path takes) or too small ((c) or (d) at (i, u)).
 template <class T>
 struct Relaxed {
   T slack = 0;     // Tightness::slack of the rule: 0 where every sum is exact
   T absolute = 0;  // with negative weights: slack times (V - 1) max |w|, any path's sum of |w|
   KOKKOS_INLINE_FUNCTION bool operator()(T from, T w, T to) const {
-    if (from == Distance<T>::infinity) return true;
+    if (from == Distance<T>::infinity || !(from + w < Distance<T>::infinity)) return true;
     if (to == Distance<T>::infinity) return false;
     if (slack == T(0)) return to <= from + w;
     using Rule = Tightness<T>;
@@ -294,7 +299,8 @@ class BackendCertificate final : public RowCertificate {
          e < into_first_[std::size_t(column) + 1]; ++e) {
       const In& in = into_[std::size_t(e)];
       const T du = d[in.from];
-      if (du == Distance<T>::infinity ||
+      // A sum at INF or above is no distance, and no bound to name (Relaxed).
+      if (du == Distance<T>::infinity || !(du + in.stored < Distance<T>::infinity) ||
           (check == VerifyCheck::relaxation && relaxed_(du, in.stored, dv)))
         continue;
       const double sum = double(T(du + in.stored));

@@ -459,6 +459,7 @@ case $case in
       chain.bin o.bin --predecessors -
     closed_fails "--stats '-' is standard output, and standard output is closed" \
       chain.bin o.bin --stats -
+    closed_fails "OUT '-' is standard output, and standard output is closed" measures chain.bin -
     closed_fails "cannot write standard output: it is closed" path chain.bin 0 25
     closed_fails "cannot write standard output: it is closed" compare chain.out chain.out
     closed_fails "cannot write standard output: it is closed" --version

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # sssp.sh APSP TESTCASES WORKDIR with-kokkos-kernels|without-kokkos-kernels BACKEND
 # With Kokkos Kernels: `apsp --algorithm sssp` on every testcase equals the expected output and
-# `--algorithm fw` bitwise, `--stats` names the algorithm, text output matches too, and auto picks
-# sssp for a sparse graph, in every build. Without: `--algorithm sssp` fails
-# with one line saying why, and leaves no output.
+# `--algorithm fw` bitwise, `--stats` names the algorithm, text output matches too, auto picks
+# sssp for a sparse graph, in every build, and a weight above 1000 is refused in plain digits.
+# Without: `--algorithm sssp` fails with one line saying why, and leaves no output.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -51,6 +51,18 @@ cmp -s "$work/sssp.txt" "$work/fw.txt" || fail "text output: sssp differs from f
   "$work/auto.out"
 [[ $(algorithm_of "$work/auto.json") == sssp ]] || fail "auto should pick sssp for 09-sparse-300"
 cmp -s "$work/auto.out" "$testcases/09-sparse-300.out" || fail "auto: wrong output"
+
+# Its weights are int32's 0..1000 (--help says so): a heavier one is refused, written out whole.
+"$apsp" --help >"$work/help.txt"
+grep -qF "int32 distances, weights" "$work/help.txt" || fail "--help does not say sssp's weights"
+printf '# vertices 3\n0 1 900000\n1 2 5\n' >"$work/heavy.txt"
+rc=0
+"$apsp" "${backend_option[@]}" --algorithm sssp "$work/heavy.txt" "$work/heavy.out" \
+  2>"$work/stderr" || rc=$?
+[[ $rc == 2 ]] || fail "a weight of 900000: expected exit code 2, got $rc"
+expect_one_apsp_line "$work/stderr"
+grep -qF "int32 with weights up to 900000: use --algorithm fw" "$work/stderr" ||
+  fail "unexpected message: $(cat "$work/stderr")"
 
 rc=0
 "$apsp" --algorithm dijkstra "$in" "$work/bad" 2>"$work/stderr" || rc=$?

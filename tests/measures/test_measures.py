@@ -396,12 +396,20 @@ def test_refusals():
             expect=2)
     assert "diameter" in p.stderr and ".json" in p.stderr
     p = run("measures", graph, os.path.join(WORK, "refused.out"), expect=2)
-    assert ".json, .csv or .npy" in p.stderr
+    assert ".json, .csv or .npy" in p.stderr and '"-", JSON on standard output' in p.stderr
     p = run("measures", graph, out, "--measures", "", expect=2)
     assert "--measures is empty" in p.stderr
     p = run("measures", graph, out, "--bins", 0, expect=2)
     assert "--bins" in p.stderr
     assert not os.path.exists(out)
+
+
+def test_standard_output():
+    """OUT "-" is the JSON on standard output, the bytes of a .json OUT (issue 43)."""
+    with open(measures("directed", "fw")) as f:
+        expected = f.read()
+    graph = os.path.join(WORK, "directed", "graph.txt")
+    assert run("measures", graph, "-", "--algorithm", "fw").stdout == expected
 
 
 def test_max_memory_counts_the_measures_totals():

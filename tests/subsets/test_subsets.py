@@ -149,6 +149,21 @@ def test_bad_lists(option, value, words):
     assert not os.path.exists(out)
 
 
+def test_list_file_without_at():
+    """A list file named without its @ is read as an id: the error says to write @FILE."""
+    listing = path("named.list")
+    with open(listing, "w") as f:
+        f.write("1\n2\n")
+    out = path("bad.npy")
+    p = run(INT, out, "--sources", listing, expect=2)
+    assert p.stderr.count("\n") == 1, p.stderr
+    assert f"--sources: '{listing}' is not a vertex" in p.stderr
+    assert f"write --sources @{listing}" in p.stderr
+    p = run(INT, out, "--targets", "x", expect=2)
+    assert "a file of ids, one a line, is given as @FILE" in p.stderr
+    assert not os.path.exists(out)
+
+
 def test_compare_tables():
     """`apsp compare` takes two tables of one shape, .npy (its header says the shape) or text (its
     lines do), and names both shapes where they differ (issue 43)."""
