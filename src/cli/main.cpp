@@ -80,7 +80,8 @@ const char* usage = R"(usage:
                           auto (default: the one predicted fastest for the graph and backend)
       --tile B            tile size (default: the backend's best that fits the device)
       --shape K           tile shape K of `apsp shapes` (tile, threads, register block)
-      --stats FILE        write timings and rates as JSON ("-" for stdout)
+      --stats FILE        write timings and rates as JSON ("-" for stdout; the rates
+                          count "updates", which "updates_counted" names; sssp has none)
       --progress          report rounds done, rate and ETA on stderr
                           (default: when stderr is a terminal)
       --max-memory SIZE   use at most SIZE bytes of device memory (K, M, G suffixes)

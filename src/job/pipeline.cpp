@@ -435,6 +435,7 @@ class Pipeline {
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
       rows = solver.distance_rows(sink_into<T>(sink), done);
     });
+    seconds().rows_made += solver.real_rows();
     watch_.lap(rest, {{&seconds().write, shipped},
                       {&seconds().download, rows.download},
                       {&seconds().predecessors, rows.search},
@@ -480,9 +481,13 @@ class Pipeline {
               solver.distance_rows_of(mine, table.by_position_of_targets(first), subsets_->targets);
         else
           rows = solver.distance_rows_of(mine, table.by_position(first));
+        seconds().rows_made += count;
       }
     }
-    if (!lists || plan_.predecessors) rows = solver.distance_rows(table.by_vertex(), done);
+    if (!lists || plan_.predecessors) {
+      rows = solver.distance_rows(table.by_vertex(), done);
+      seconds().rows_made += solver.real_rows();
+    }
     const double shipped =
         out_->write([&](const RowOutput::Sink& sink) { table.write_into(ranks_, sink); });
     watch_.lap(rest, {{&seconds().write, shipped},
@@ -540,6 +545,7 @@ class Pipeline {
       else
         probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
           rows.compute += solver.distance_rows_of(list, sink).compute;
+          seconds().rows_made += std::int64_t(list.size());
         };
     }
     const GraphMeasures measures = graph_measures<T>(
@@ -547,6 +553,7 @@ class Pipeline {
         MeasureOptions{config_.measures->histogram_bins()},
         [&](const DeviceRowSink<ExecSpace, T>& sink) {
           rows.compute += solver.reduce_rows(sink, done).compute;
+          seconds().rows_made += solver.real_rows();
         },
         probe);
     stats_.measures = {measures.passes, measures.probed_rows};

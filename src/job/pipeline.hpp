@@ -115,6 +115,9 @@ struct StageSeconds {
   std::uint64_t peak_host_bytes = 0;
   SetupSeconds setup;     // read, plan and upload step by step
   RowsWritten out, pred;  // this rank's rows of OUT and P
+  // The distance rows this rank's solver made within compute (every pass, the histogram's
+  // probes of `apsp measures` included): supernodal's updates are counted by them.
+  std::int64_t rows_made = 0;
 };
 
 // What the supernodal algorithm (supernodal.hpp) did or predicted, when a run considered it.
@@ -128,6 +131,8 @@ struct SupernodalStats {
   std::int64_t supernodes = 0;
   std::uint64_t factor_bytes = 0;
   double predicted_updates = 0;  // factor + rows, from the symbolic phase
+  double factor_updates = 0;     // ... of them the factor's
+  double row_updates = 0;        // ... and those of all V rows
   double dense_updates = 0;      // what dense Floyd-Warshall would do (padded V^3)
 };
 
@@ -168,9 +173,16 @@ struct SolveStats {
   // the library prints nothing. Not part of to_json().
   std::vector<std::string> warnings;
 
-  // V^3 / compute time, and GOPS (2 V^3 / compute time / 1e9, the add and the min of an update
-  // counted apart): dense Floyd-Warshall's work, whichever algorithm ran (an effective rate for
-  // sssp and supernodal).
+  // The min-plus updates of the compute stage that the rates count, and which count that is
+  // (updates_counted): Floyd-Warshall's V^3 (the padding to whole tiles left out); supernodal's
+  // as its plan predicts them for what the run made: the factor on every rank, and each
+  // distance row made its share of the plan's row updates. 0 where no count is known (sssp:
+  // Dijkstra makes no min-plus updates), and to_json() then leaves the rates out.
+  double updates() const;
+  const char* updates_counted() const;
+  std::int64_t rows_made() const;  // StageSeconds::rows_made, summed over the ranks
+  // updates() / compute time, and GOPS (2 updates() / compute time / 1e9, the add and the min
+  // of an update counted apart).
   double updates_per_s() const;
   double gops() const;
   std::string to_json() const;

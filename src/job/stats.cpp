@@ -59,9 +59,33 @@ const char* SetupSeconds::name(int step) {
   return step >= 0 && step < count ? names[step] : "";
 }
 
-double SolveStats::updates_per_s() const {
+std::int64_t SolveStats::rows_made() const {
+  if (per_rank.empty()) return seconds.rows_made;
+  std::int64_t rows = 0;
+  for (const StageSeconds& r : per_rank)
+    rows += r.rows_made;
+  return rows;
+}
+
+double SolveStats::updates() const {
   const double v = double(vertices);
-  return seconds.compute > 0 ? v * v * v / seconds.compute : 0;
+  if (algorithm == algorithm_name(Algorithm::floyd_warshall)) return v * v * v;
+  if (algorithm != algorithm_name(Algorithm::supernodal) || vertices == 0) return 0;
+  return double(ranks) * supernodal.factor_updates +
+         supernodal.row_updates / v * double(rows_made());
+}
+
+const char* SolveStats::updates_counted() const {
+  if (algorithm == algorithm_name(Algorithm::floyd_warshall))
+    return "V^3: Floyd-Warshall's, the padding to whole tiles left out";
+  if (algorithm == algorithm_name(Algorithm::supernodal))
+    return "predicted by the supernodal plan: the factor on each rank, and each distance row "
+           "made its share of the plan's row updates";
+  return "";
+}
+
+double SolveStats::updates_per_s() const {
+  return seconds.compute > 0 ? updates() / seconds.compute : 0;
 }
 double SolveStats::gops() const {
   return 2 * updates_per_s() / 1e9;
@@ -102,19 +126,25 @@ std::string SolveStats::to_json() const {
   j << "  \"per_rank\": [";
   for (std::size_t p = 0; p < per_rank.size(); ++p)
     j << (p ? ",\n    " : "\n    ") << rank_json(per_rank[p], !predecessor_rows.empty());
-  j << (per_rank.empty() ? "],\n" : "\n  ],\n");
+  j << (per_rank.empty() ? "]" : "\n  ]");
+  // Each field after per_rank starts with the comma that ends the one before.
   if (supernodal.considered) {
     const SupernodalStats& s = supernodal;
-    j << "  \"supernodal\": {\"decision\": " << detail::json_string(s.decision)
+    j << ",\n  \"supernodal\": {\"decision\": " << detail::json_string(s.decision)
       << ", \"ordering\": " << s.ordering << ", \"symbolic\": " << s.symbolic
       << ", \"factor\": " << s.factor << ", \"rows\": " << s.rows
       << ", \"supernodes\": " << s.supernodes << ", \"factor_bytes\": " << s.factor_bytes
       << ", \"predicted_updates\": " << s.predicted_updates
-      << ", \"dense_updates\": " << s.dense_updates << "},\n";
+      << ", \"factor_updates\": " << s.factor_updates << ", \"row_updates\": " << s.row_updates
+      << ", \"dense_updates\": " << s.dense_updates << "}";
   }
-  j << "  \"updates_per_second\": " << updates_per_s() << ",\n"
-    << "  \"gops\": " << gops() << "\n"
-    << "}\n";
+  if (algorithm == algorithm_name(Algorithm::supernodal))
+    j << ",\n  \"rows_made\": " << rows_made();
+  if (updates() > 0)
+    j << ",\n  \"updates\": " << updates()
+      << ",\n  \"updates_counted\": " << detail::json_string(updates_counted())
+      << ",\n  \"updates_per_second\": " << updates_per_s() << ",\n  \"gops\": " << gops();
+  j << "\n}\n";
   return j.str();
 }
 

@@ -87,6 +87,8 @@ SupernodalChoice choose_supernodal(std::int64_t vertices, const std::vector<Edge
   const double padded = double(r.dense_padded);
   sn.supernodes = w.supernodes;
   sn.predicted_updates = w.updates();
+  sn.factor_updates = w.factor_updates;
+  sn.row_updates = w.row_updates;
   sn.dense_updates = padded * padded * padded;
   const double other =
       r.chosen == Algorithm::sssp ? dense_updates_per_dijkstra_arc * v * arcs : sn.dense_updates;

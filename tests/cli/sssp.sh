@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # sssp.sh APSP TESTCASES WORKDIR with-kokkos-kernels|without-kokkos-kernels BACKEND
 # With Kokkos Kernels: `apsp --algorithm sssp` on every testcase equals the expected output and
-# `--algorithm fw` bitwise, `--stats` names the algorithm, text output matches too, auto picks
-# sssp for a sparse graph, in every build, and a weight above 1000 is refused in plain digits.
-# Without: `--algorithm sssp` fails with one line saying why, and leaves no output.
+# `--algorithm fw` bitwise, `--stats` names the algorithm and has no rates of updates, text output
+# matches too, auto picks sssp for a sparse graph, in every build, and a weight above 1000 is
+# refused in plain digits. Without: `--algorithm sssp` fails with one line saying why, and leaves
+# no output.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -51,6 +52,10 @@ cmp -s "$work/sssp.txt" "$work/fw.txt" || fail "text output: sssp differs from f
   "$work/auto.out"
 [[ $(algorithm_of "$work/auto.json") == sssp ]] || fail "auto should pick sssp for 09-sparse-300"
 cmp -s "$work/auto.out" "$testcases/09-sparse-300.out" || fail "auto: wrong output"
+
+# Dijkstra makes no min-plus updates: sssp's --stats has no rates (issue 43).
+! grep -qE '"(updates|updates_counted|updates_per_second|gops)":' "$work/09-sparse-300.json" ||
+  fail "sssp's --stats has rates of updates: $(cat "$work/09-sparse-300.json")"
 
 # Its weights are int32's 0..1000 (--help says so): a heavier one is refused, written out whole.
 "$apsp" --help >"$work/help.txt"

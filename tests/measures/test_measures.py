@@ -412,6 +412,32 @@ def test_standard_output():
     assert run("measures", graph, "-", "--algorithm", "fw").stdout == expected
 
 
+@pytest.mark.skipif("supernodal" not in BUILT, reason="supernodal not built")
+def test_stats_count_the_rows_made():
+    """--stats' rates count the updates supernodal made (issue 43): its factor and the rows of
+    every pass, each its share of the plan's row updates, not V^3."""
+    n = GRAPHS["directed"][0]
+    measures("directed", "supernodal")
+    graph = os.path.join(WORK, "directed", "graph.txt")
+    stats = os.path.join(WORK, "rates.json")
+    for options in [("--measures", "eccentricity"), ()]:
+        run("measures", graph, os.path.join(WORK, "rates-out.json"), "--algorithm", "supernodal",
+            "--stats", stats, *options)
+        with open(stats) as f:
+            s = json.load(f)
+        rows = s["rows_made"]
+        if options:  # no histogram: each row once
+            assert rows == n
+        else:  # the probes' rows, and the rows again where the histogram needs a pass of its own
+            m = s["measures"]
+            assert n <= rows <= m["histogram_passes"] * n + m["probed_rows"], s
+        sn = s["supernodal"]
+        made = sn["factor_updates"] + sn["row_updates"] / n * rows
+        assert s["updates"] == pytest.approx(made, rel=1e-8)
+        assert s["updates_per_second"] == pytest.approx(s["updates"] / s["seconds"]["compute"],
+                                                        rel=1e-6)
+
+
 def test_max_memory_counts_the_measures_totals():
     # 20,000 vertices: the totals of every row and column take ~1.2 MiB of the device's memory
     # beside the solver's (fw's matrix alone 1.5 GiB), and a cap counts them.

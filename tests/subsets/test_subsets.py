@@ -3,8 +3,9 @@ byte for byte (text: token for token), for every algorithm of the build, int32 a
 duplicates and unsorted lists, .npy and text, predecessors, @FILE lists; every bad list refused
 with one line before any output; and, with APSP_MPIRUN (the launcher and its options, ending in
 the flag before the rank count), 1 to 3 ranks giving the bytes of one process; `apsp compare` of
-two tables. APSP_CLI: the apsp binary."""
+two tables, and the rates of --stats for the rows made. APSP_CLI: the apsp binary."""
 
+import json
 import os
 import shlex
 import subprocess
@@ -190,6 +191,34 @@ def test_compare_tables():
     np.save(changed, table)
     p = run("compare", a, changed, expect=1)
     assert p.stdout.startswith("first difference at (2, 5): "), p.stdout
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_stats_count_the_updates_made(algorithm):
+    """--stats' rates count the min-plus updates the run made and say which count (issue 43):
+    fw's V^3; supernodal's plan's prediction for the factor and the rows made, |S| of a table and
+    not V; sssp makes none and has no rates."""
+    rates = ("updates", "updates_counted", "updates_per_second", "gops")
+    for lists, rows in [((), V), (("--sources", listed(SOURCES)), len(SOURCES))]:
+        stats = path("rates.json")
+        run("--algorithm", algorithm, "--stats", stats, INT, path("rates.npy"), *lists)
+        with open(stats) as f:
+            s = json.load(f)
+        if algorithm == "sssp":
+            assert not set(rates) & set(s), s
+            continue
+        if algorithm == "fw":
+            assert s["updates"] == V ** 3
+            assert s["updates_counted"].startswith("V^3")
+        else:
+            sn = s["supernodal"]
+            assert s["rows_made"] == rows
+            made = sn["factor_updates"] + sn["row_updates"] / V * rows
+            assert s["updates"] == pytest.approx(made, rel=1e-8)
+            assert s["updates_counted"].startswith("predicted by the supernodal plan")
+        per_second = s["updates"] / s["seconds"]["compute"]
+        assert s["updates_per_second"] == pytest.approx(per_second, rel=1e-6)
+        assert s["gops"] == pytest.approx(2 * per_second / 1e9, rel=1e-6)
 
 
 def test_empty_file_list():
