@@ -657,10 +657,15 @@ int main(int argc, char** argv) {
     const Command run = prepare(argc, argv);
     {
       // Kokkos takes (and removes) its own --kokkos-* arguments. Starting it can fail (a GPU
-      // build on a node without the GPU): that is one error line like any other. Its threads
-      // start with the ending signals held off, as MPI's.
+      // build on a node without the GPU, or under an address-space limit): that is one error
+      // line like any other, never Kokkos' own lines. Its threads start with the ending signals
+      // held off, as MPI's.
       const apsp::HeldSignals held;
-      kokkos.emplace(argc, argv);
+      try {
+        kokkos.emplace(argc, argv);
+      } catch (const std::exception& e) {
+        throw apsp::Error(apsp::kokkos_start_failure(e));
+      }
     }
     return with_standard_output_written(run());
   } catch (const UsageError& e) {

@@ -3,6 +3,9 @@
 #include "io/posix_files.hpp"
 #include "platform/backends.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <fstream>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -135,6 +138,24 @@ std::uint64_t available_memory(const ExecSpace&) {
   }
 #endif
   return host_available_memory();
+}
+
+std::string kokkos_start_failure(const std::exception& e) {
+  std::string reason = e.what();
+  reason.erase(std::min(reason.find('\n'), reason.size()));
+  // A CUDA or HIP error ends in Kokkos' source, " /path/to/Kokkos_Cuda_Instance.cpp:224": a
+  // file of the machine that built Kokkos, which tells a user nothing.
+  const std::size_t last = reason.rfind(' ');
+  if (last != std::string::npos && reason.find('/', last) != std::string::npos &&
+      reason.find(':', last) != std::string::npos)
+    reason.erase(last);
+  std::string message = "Kokkos could not start the " +
+                        backend_name<Kokkos::DefaultExecutionSpace>() + " backend: " + reason;
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    message +=
+        " (the address space is limited to " + detail::size_text(limit.rlim_cur) + ": ulimit -v)";
+  return message;
 }
 
 #define APSP_INSTANTIATE_BACKEND(EXEC)                     \

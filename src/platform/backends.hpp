@@ -9,6 +9,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -90,5 +91,13 @@ int gpu_count();
 // Bytes the backend can still allocate (device memory; host memory for host backends).
 template <class ExecSpace>
 std::uint64_t available_memory(const ExecSpace& exec);
+
+// Why Kokkos::initialize threw (`e`), in one line for an error message. Kokkos words a backend
+// that cannot start (a CUDA build on a node without its GPU; the CUDA runtime under an
+// address-space limit, `ulimit -v`, that its start-up reservations do not fit in) on several
+// lines: the error, the source file and line of Kokkos that saw it, and a "Traceback" line. This
+// keeps the first line without the source, names the backend, and the address-space limit when
+// one is set.
+std::string kokkos_start_failure(const std::exception& e);
 
 }  // namespace apsp

@@ -96,10 +96,9 @@ class KokkosThread {
       });
     } catch (const std::exception& e) {
       // Kokkos could not start (a CUDA build on a machine without a GPU): end the thread before
-      // the members it waits on go, and let the import fail with the reason.
+      // the members it waits on go, and let the import fail with the reason, in one line.
       end_thread();
-      throw std::runtime_error(std::string("apsp: Kokkos could not start this build's backend (") +
-                               Kokkos::DefaultExecutionSpace::name() + "): " + e.what());
+      throw std::runtime_error("apsp: " + apsp::kokkos_start_failure(e));
     }
   }
   void run(const std::function<void()>& f) {
