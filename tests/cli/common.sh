@@ -40,3 +40,18 @@ expect_no_temporaries() {
 
 # The "algorithm" of a --stats file.
 algorithm_of() { sed -n 's/^  "algorithm": "\(.*\)",$/\1/p' "$1"; }
+
+# What the build has, asked of it rather than assumed (a GPU build runs these tests too).
+# The backends of APSP, the default first (`apsp --version`: "..., backends: cuda, serial").
+backends_of() { "$1" --version | sed -n 's/^.*, backends: //p' | tr -d ' ' | tr ',' '\n'; }
+# The first host backend of APSP (openmp or serial; empty when it has none).
+host_backend_of() { backends_of "$1" | grep -m 1 -x -E 'openmp|serial' || true; }
+# Whether APSP's default backend is a GPU's.
+default_backend_is_gpu() { [[ $(backends_of "$1" | head -n 1) =~ ^(cuda|hip)$ ]]; }
+# The tile sizes APSP's default backend runs (`apsp shapes`), ascending, each once; more
+# arguments go to `apsp shapes` (--backend NAME, --dtype T).
+tile_sizes_of() {
+  local apsp=$1
+  shift
+  "$apsp" shapes "$@" | sed -n 's/^[0-9]*: \([0-9]*\)x[0-9]* tile.*/\1/p' | sort -n -u
+}

@@ -20,10 +20,14 @@ edges=$(grep -o 'E = [0-9]*' gen.err | cut -d' ' -f3)
 [[ "$(od -An -t d4 -j 4 -N 4 a.in | tr -d ' ')" == "$edges" ]] || fail "header E is not $edges"
 echo "OK: generate, E = $edges"
 
+# The smallest and the largest tile of the default backend (4 and 128 on CPUs, 32 and 64 on
+# GPUs), beside its default.
+mapfile -t tiles < <(tile_sizes_of "$apsp")
+((${#tiles[@]} > 0)) || fail "apsp shapes lists no tile size: $("$apsp" shapes)"
 "$apsp" a.in a.out
-"$apsp" --tile 32 a.in b.out
+"$apsp" --tile "${tiles[0]}" a.in b.out
 [[ "$("$apsp" compare a.out b.out)" == "identical (V = 90)" ]] || fail "compare of equal files"
-"$apsp" --tile 128 b.in c.out
+"$apsp" --tile "${tiles[-1]}" b.in c.out
 cmp -s a.out c.out || fail "different tiles, different distances"
 
 # The structured classes: reproducible, verified, the same distances from fw and auto.

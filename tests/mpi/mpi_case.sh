@@ -53,18 +53,29 @@ message=""    # non-empty: the run must fail with this in its one line
 case $case in
   ragged) graph 300 0.02; options=(--tile 32) ;;        # 10 tiles: 3 and 4 ranks do not divide
   few_tiles) graph 40 0.2; options=(--tile 32) ;;       # 2 tiles: 3 and 4 ranks hold none
-  tile128) graph 300 0.02; options=(--tile 128) ;;      # 3 tiles
+  largest_tile)  # the default backend's largest tile: 3 tiles of 128 on CPUs, 5 of 64 on GPUs
+    graph 300 0.02
+    options=(--tile "$(tile_sizes_of "$apsp" | tail -n 1)") ;;
   one_vertex) graph 1 0 ;;
   no_edges) graph 100 0; options=(--tile 32) ;;
   serial) graph 150 0.05; options=(--backend serial --tile 32) ;;
-  max_memory)  # 256 x 256 distances take 256 KiB: one rank is refused, naming the ranks that fit
+  # 256 x 256 distances take 256 KiB (with predecessors more; text goes through rank 0): a cap
+  # of 200 KiB refuses one process, which names the fewest ranks that fit as this build plans
+  # them (a GPU holds two buffers of pivot rows, a CPU one). Fewer ranks are refused in the same
+  # words, that many and more succeed.
+  max_memory | max_memory_paths)
     graph 256 0.01
-    options=(--tile 32) mpi_options=(--max-memory 200K)
-    [[ $np == 1 ]] && message="but the cap allows 0.20 MiB; with 2 ranks of that memory each it would fit (--max-memory)" ;;
-  max_memory_paths)  # with predecessors, text through rank 0: 0.28 MiB on one rank, 0.18 on two
-    graph 256 0.01
-    options=(--tile 32 --output-format text) mpi_options=(--max-memory 200K) paths=1
-    [[ $np == 1 ]] && message="with 2 ranks of that memory each it would fit (--max-memory)" ;;
+    options=(--algorithm fw --tile 32) mpi_options=(--max-memory 200K) one=()
+    [[ $case == max_memory_paths ]] &&
+      options+=(--output-format text) paths=1 one=(--predecessors "$work/one.pred")
+    rc=0
+    "$apsp" "${options[@]}" "${mpi_options[@]}" "${one[@]}" "$in" one.out 2>one.txt || rc=$?
+    fitting=$(sed -n 's/.*; with \([0-9]*\) ranks of that memory each it would fit (--max-memory)$/\1/p' one.txt)
+    [[ $rc == 2 && -n $fitting ]] ||
+      fail "one process under the cap: exit code $rc, no count of ranks that fit: $(cat one.txt)"
+    ((fitting <= 4)) || fail "one process under the cap: $fitting ranks would fit, more than 4"
+    ((np < fitting)) &&
+      message="but the cap allows 0.20 MiB; with $fitting ranks of that memory each it would fit (--max-memory)" ;;
   testcase-*)
     in=$testcases/${case#testcase-}.in expected=$testcases/${case#testcase-}.out
     options=(--tile 32) ;;
@@ -127,12 +138,12 @@ case $case in
     negative_graph 200 1
     in=negative.txt options=(--algorithm supernodal --allow-negative)
     message="negative cycle through vertex" ;;
-  sssp)  # sources split over the ranks
+  sssp)  # sources split over the ranks, on a host backend: sssp runs on no other
     graph 300 0.01
-    options=(--algorithm sssp) ;;
+    options=(--algorithm sssp --backend "$(host_backend_of "$apsp")") ;;
   sssp_text)
     graph 120 0.02
-    options=(--algorithm sssp --output-format text) ;;
+    options=(--algorithm sssp --backend "$(host_backend_of "$apsp")" --output-format text) ;;
   auto)  # the same choice as one process (sssp for this sparse graph where it is built)
     graph 300 0.005
     options=(--stats "$work/auto.json") ;;
@@ -228,6 +239,7 @@ esac
   options=(--algorithm fw "${options[@]}")
 
 out=$work/result.out
+[[ -n ${paths:-} ]] && mpi_options+=(--predecessors "$work/result.pred")
 if [[ -n "$message" ]]; then
   echo previous >"$out"
   rc=0
@@ -244,6 +256,10 @@ if [[ -n "$message" ]]; then
   fi
   [[ "$(cat "$out")" == previous ]] || fail "the previous output was changed"
   expect_no_temporaries "$out"
+  if [[ -n ${paths:-} ]]; then
+    [[ ! -e $work/result.pred ]] || fail "the predecessors appeared"
+    expect_no_temporaries "$work/result.pred"
+  fi
   echo "OK: $(cat ours)"
   exit 0
 fi
@@ -255,7 +271,6 @@ if [[ -z "$expected" ]]; then
   "$apsp" "${options[@]}" "${one[@]}" "$in" "$expected"
   [[ $case == auto ]] && mv "$work/auto.json" "$work/one.json"
 fi
-[[ -n ${paths:-} ]] && mpi_options+=(--predecessors "$work/result.pred")
 rc=0
 "${mpirun[@]}" "$np" "$apsp" "${options[@]}" "${mpi_options[@]}" "$in" "$out" >stdout 2>stderr || rc=$?
 [[ $rc == 0 ]] || fail "exit code $rc: $(cat stderr)"
