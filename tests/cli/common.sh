@@ -55,3 +55,33 @@ tile_sizes_of() {
   shift
   "$apsp" shapes "$@" | sed -n 's/^[0-9]*: \([0-9]*\)x[0-9]* tile.*/\1/p' | sort -n -u
 }
+
+# busy_vertices APSP THREADS: a V whose Floyd-Warshall keeps APSP's default backend computing for
+# seconds after the first --progress line (2 s after the start), so that a signal sent once that
+# line is out lands mid-run on any backend: on CPUs 5000 times the cube root of the THREADS that
+# compute (about 6 s at 20 G updates/s a thread, the 2-core CI machines' rate); on GPUs 40000
+# (6.4 GB of int32 distances; 5 s on an H100 or H200 at 12 T updates/s).
+busy_vertices() {
+  if default_backend_is_gpu "$1"; then
+    echo 40000
+  else
+    awk -v threads="$2" 'BEGIN { print int(5000 * threads ^ (1 / 3) / 100 + 1) * 100 }'
+  fi
+}
+
+# wait_for_progress PID FILE: returns once FILE, the stderr of `apsp --progress`, holds the first
+# progress line of Floyd-Warshall's rounds; fails when the process PID ends first, when that line
+# is already the last (100%), or after 120 s (ending the process).
+wait_for_progress() {
+  local pid=$1 file=$2 tries
+  for ((tries = 0; tries < 2400; tries++)); do
+    if grep -q '\[apsp\] round ' "$file" 2>/dev/null; then
+      ! grep -q '(100.0%)' "$file" || fail "computed before the signal: use a larger graph"
+      return 0
+    fi
+    kill -0 "$pid" 2>/dev/null || fail "ended before its first progress line: $(cat "$file")"
+    sleep 0.05
+  done
+  kill "$pid" 2>/dev/null || true
+  fail "no progress line after 120 s: $(cat "$file")"
+}
