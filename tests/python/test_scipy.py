@@ -388,10 +388,14 @@ def test_too_large_is_a_memory_error_before_any_work():
 def test_huge_sparse_graph_is_a_memory_error_before_anything_of_its_size():
     """V = 2^31 - 1 with one edge: the solver's MemoryError naming V, not NumPy's for an array
     of V entries (16 GiB) nor an out-of-memory kill. In a child process whose address space is
-    capped at 4 GiB, so that a regression fails fast instead of taking the machine's memory."""
+    capped at 4 GiB above what it holds once apsp has started its backend (a GPU runtime
+    reserves address space for the device at its start), so that a regression fails fast
+    instead of taking the machine's memory."""
     code = """
 import resource, numpy as np, scipy.sparse, apsp
-resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+with open("/proc/self/status") as status:
+    started = next(int(line.split()[1]) << 10 for line in status if line.startswith("VmPeak:"))
+resource.setrlimit(resource.RLIMIT_AS, (started + (4 << 30), started + (4 << 30)))
 n = 2**31 - 1
 for fmt in ("coo", "dok"):  # the formats that hold nothing of size V (csr holds V + 1 offsets)
     g = scipy.sparse.coo_matrix(([1.0], ([0], [1])), shape=(n, n)).asformat(fmt)
