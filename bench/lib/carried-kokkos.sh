@@ -12,16 +12,19 @@ sed -i -e "s#\"/usr/local/cuda/lib/libcudart.so\"#\"$cudart\"#" \
   -e "s#\"/usr/local/cuda/lib/stubs/libcuda.so\"#\"$stub\"#" $k/lib/cmake/Kokkos/KokkosConfig.cmake
 
 # build_tree TARGETS...: this tree ($here) in $b with that prefix, CARRY's METIS ($carry/metis)
-# and GoogleTest ($carry/deps/gtest), the module for the node's Python; the log in
-# $out/build.log, then the build's exit code and time and its first errors printed.
+# and GoogleTest ($carry/deps/gtest), the module for the node's Python, the MPI driver when
+# mpi=ON, within build_seconds (default 480); the log in $out/build.log, then the build's exit
+# code and time and its first errors printed. Returns the build's exit code.
 build_tree() {
-  local start=$(date +%s)
+  local start=$(date +%s) rc
   cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
     -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_PYTHON=ON \
-    -DAPSP_ENABLE_TESTS=ON -DAPSP_ENABLE_MPI=OFF -DAPSP_ENABLE_BENCHMARKS=OFF \
+    -DAPSP_ENABLE_TESTS=ON -DAPSP_ENABLE_MPI=${mpi:-OFF} -DAPSP_ENABLE_BENCHMARKS=OFF \
     -DGTest_ROOT="$carry/deps/gtest" -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
     -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
-    timeout 480 ninja -C $b -j 16 -k 0 "$@" >>"$out/build.log" 2>&1
-  echo "build: exit $? after $(($(date +%s) - start)) s"
+    timeout ${build_seconds:-480} ninja -C $b -j 16 -k 0 "$@" >>"$out/build.log" 2>&1
+  rc=$?
+  echo "build: exit $rc after $(($(date +%s) - start)) s"
   grep -E 'error|Error' "$out/build.log" | head -20
+  return $rc
 }
