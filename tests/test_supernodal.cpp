@@ -10,6 +10,7 @@
 #include "reference.hpp"
 
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/measures.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/solver.hpp>
 #include <apsp/supernodal.hpp>
@@ -561,6 +562,149 @@ TYPED_TEST(Supernodal, RowsOfAList) {
   }
 }
 
+// A table of spread-out, unsorted and duplicated sources and targets (--sources, --targets):
+// each row keeps the targets' columns alone (TableColumns), in blocks that split the list, each
+// entry the dense one; deep trees (a path), a star, disconnected graphs, a single supernode.
+TYPED_TEST(Supernodal, TablesKeepTheirColumnsAlone) {
+  using T = typename TestFixture::T;
+  using ExecSpace = typename TestFixture::ExecSpace;
+  ExecSpace exec;
+  apsp::OneRank one;
+  apsp::SupernodalOptions single;  // everything in one supernode
+  single.small_subtree = 1 << 20;
+  const std::vector<std::tuple<apsp::Graph, std::vector<std::int32_t>, apsp::SupernodalOptions>>
+      cases = {{grid(17, 13, 51, 0.1), grid_dissection(17, 13), {}},
+               {path(70, 52), {}, {}},
+               {star(40, 53), random_order(40, 54), {}},
+               {disjoint(grid(8, 9, 55), random_tree(40, 56)), {}, {}},
+               {geometric(60, 0.25, 57), {}, single}};
+  for (const auto& [g, perm, options] : cases) {
+    const std::int64_t v = g.vertices;
+    const auto reference = dense<ExecSpace, T>(g, false);
+    const auto spread = [&](std::uint32_t seed, int count) {
+      std::mt19937 rng(seed);
+      std::vector<std::int32_t> list = {std::int32_t(v - 1), 0, std::int32_t(v - 1)};
+      while (int(list.size()) < count)
+        list.push_back(std::int32_t(rng() % std::uint32_t(v)));
+      return list;
+    };
+    const std::vector<std::int32_t> sources = spread(58, 23), targets = spread(59, 17);
+    for (const std::int64_t block : {1, 3, 64}) {
+      const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm, options);
+      apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
+      solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"},
+                          std::int64_t(g.edges.size()));
+      solver.set_block_rows(block);
+      solver.load(g.edges);
+      solver.compute();
+      std::vector<T> got(sources.size() * targets.size(), T(-7));
+      std::int64_t next = 0;
+      solver.distance_rows_of(
+          sources,
+          [&](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
+            EXPECT_EQ(first, next) << "blocks in the list's order";
+            EXPECT_LE(count, block);
+            next = first + count;
+            for (std::int64_t i = 0; i < count; ++i)
+              std::copy(rows + i * stride, rows + i * stride + std::int64_t(targets.size()),
+                        got.begin() + (first + i) * std::int64_t(targets.size()));
+          },
+          targets);
+      EXPECT_EQ(next, std::int64_t(sources.size()));
+      for (std::size_t i = 0; i < sources.size(); ++i)
+        for (std::size_t k = 0; k < targets.size(); ++k)
+          ASSERT_EQ(got[i * targets.size() + k],
+                    reference.d[std::size_t(sources[i]) * std::size_t(v) + std::size_t(targets[k])])
+              << "V = " << v << ", blocks of " << block << ", source " << i << ", target " << k;
+    }
+  }
+}
+
+// Every field of two measures alike, bit for bit.
+void expect_same_measures(const apsp::GraphMeasures& a, const apsp::GraphMeasures& b,
+                          const std::string& what) {
+  EXPECT_EQ(a.eccentricity, b.eccentricity) << what;
+  EXPECT_EQ(a.in_eccentricity, b.in_eccentricity) << what;
+  EXPECT_EQ(a.reachable, b.reachable) << what;
+  EXPECT_EQ(a.in_reachable, b.in_reachable) << what;
+  EXPECT_EQ(a.closeness_centrality, b.closeness_centrality) << what;
+  EXPECT_EQ(a.harmonic_centrality, b.harmonic_centrality) << what;
+  EXPECT_EQ(a.distance_sum, b.distance_sum) << what;
+  EXPECT_EQ(a.in_distance_sum, b.in_distance_sum) << what;
+  EXPECT_EQ(a.distance_sum_exact, b.distance_sum_exact) << what;
+  EXPECT_EQ(a.in_distance_sum_exact, b.in_distance_sum_exact) << what;
+  EXPECT_EQ(a.wiener_exact.text(), b.wiener_exact.text()) << what;
+  EXPECT_EQ(a.wiener_index, b.wiener_index) << what;
+  EXPECT_EQ(a.reachable_pairs, b.reachable_pairs) << what;
+  EXPECT_EQ(a.diameter, b.diameter) << what;
+  EXPECT_EQ(a.radius, b.radius) << what;
+  EXPECT_EQ(a.center, b.center) << what;
+  EXPECT_EQ(a.periphery, b.periphery) << what;
+  EXPECT_EQ(a.low, b.low) << what;
+  EXPECT_EQ(a.high, b.high) << what;
+  EXPECT_EQ(a.histogram, b.histogram) << what;
+}
+
+// The measures from the columns the sweeps finish (integer distances: MeasureColumns) against
+// those of whole rows (every type: the totals of RowTotals and ColumnTotals), bit for bit:
+// negative weights, disconnected graphs, deep trees; blocks of one row, a few, all; histograms
+// of a few bins and of more than a GPU thread keeps for itself; a budget that holds few rows.
+TYPED_TEST(Supernodal, MeasuresFromFinishedColumns) {
+  using T = typename TestFixture::T;
+  using ExecSpace = typename TestFixture::ExecSpace;
+  ExecSpace exec;
+  apsp::OneRank one;
+  const std::vector<std::pair<apsp::Graph, std::vector<std::int32_t>>> cases = {
+      {grid(17, 13, 61, 0.1), grid_dissection(17, 13)},
+      {with_potentials(grid(11, 9, 62, 0.1, true), 63), grid_dissection(11, 9)},
+      {disjoint(grid(8, 9, 64), random_tree(40, 65)), {}},
+      {path(50, 66), {}},
+      {star(30, 67), random_order(30, 68)},
+      {grid(9, 7, 69, 0.1, true), {}}};
+  for (const auto& [g, perm] : cases) {
+    const std::int64_t v = g.vertices, e = std::int64_t(g.edges.size());
+    const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm);
+    for (const int bins : {0, 10, 100}) {
+      const auto measures = [&](bool whole, std::int64_t block, std::uint64_t budget) {
+        apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
+        if (!whole) solver.expect_measures();
+        solver.check_memory({budget, 0, "the test's device"}, e);
+        if (block > 0) solver.set_block_rows(block);
+        solver.load(g.edges);
+        solver.compute();
+        std::int64_t blocks = 0;
+        const apsp::GraphMeasures m = apsp::graph_measures<T>(
+            exec, one, v, solver.first_row(), solver.real_rows(), apsp::MeasureOptions{bins},
+            [&](const apsp::MeasureSink<ExecSpace, T>& sink) {
+              const apsp::BlockDone done = [&](std::int64_t, std::int64_t) { ++blocks; };
+              if (whole)
+                solver.reduce_rows(sink.rows, done);
+              else
+                solver.reduce_rows(sink, done);
+            });
+        return std::make_pair(m, blocks);
+      };
+      const std::uint64_t plenty = std::uint64_t(1) << 30;
+      const auto want = measures(true, 0, plenty).first;
+      const std::string what = "V = " + std::to_string(v) + ", " + std::to_string(bins) + " bins";
+      for (const std::int64_t block : {1, 5, 0}) {
+        const auto got = measures(false, block, plenty);
+        expect_same_measures(got.first, want, what + ", blocks of " + std::to_string(block));
+      }
+      // Room for the fixed part, whole rows' least and a few rows of path arrays: more blocks.
+      apsp::SupernodalSolver<ExecSpace, T> probe(exec, one, sn, false, apsp::weight_range(g));
+      probe.expect_measures();
+      const std::uint64_t tight =
+          probe.device_bytes(e) +
+          3 * apsp::SupernodalSolver<ExecSpace, T>::path_bytes(sn.prediction);
+      const auto got = measures(false, 0, tight);
+      expect_same_measures(got.first, want, what + ", a tight budget");
+      if (std::is_integral<T>::value && apsp::detail::host_memory<ExecSpace> && v > 8)
+        EXPECT_GT(got.second, 1) << what;
+    }
+  }
+}
+
 TEST(SupernodalSymbolic, PredictionsAndErrors) {
   const apsp::Graph g = grid(20, 20, 22);
   const apsp::SupernodalPlan nested =
@@ -628,6 +772,51 @@ TEST(SupernodalSymbolic, PredictionsAndErrors) {
   EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1}), apsp::Error);
   EXPECT_THROW(apsp::supernodal_symbolic(3, {}, {0, 1, 1}), apsp::Error);
   EXPECT_THROW(apsp::supernodal_symbolic(2, {{0, 2, 1}}), apsp::Error);
+}
+
+// Each column's place in a row's path arrays: the columns of a root-to-supernode path in
+// distinct places below largest_path, which one such path fills; a border vertex at its
+// supernode's place.
+TEST(SupernodalSymbolic, PathPlaces) {
+  for (const auto& [g, perm] :
+       {std::make_pair(grid(23, 19, 71, 0.05), grid_dissection(23, 19)),
+        std::make_pair(disjoint(grid(8, 9, 72), random_tree(40, 73)), std::vector<std::int32_t>{}),
+        std::make_pair(path(60, 74), std::vector<std::int32_t>{}),
+        std::make_pair(star(30, 75), random_order(30, 76))}) {
+    const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(g.vertices, g.edges, perm);
+    std::int64_t longest = 0;
+    for (std::int64_t s = 0; s < plan.supernodes(); ++s) {
+      std::vector<char> taken(std::size_t(plan.prediction.largest_path), 0);
+      std::int64_t length = 0;
+      for (std::int32_t a = std::int32_t(s); a >= 0; a = plan.parent[std::size_t(a)]) {
+        length += plan.columns(a);
+        for (int k = 0; k < plan.columns(a); ++k) {
+          const std::int64_t at = plan.path_offset[std::size_t(a)] + k;
+          ASSERT_LT(at, plan.prediction.largest_path) << s;
+          ASSERT_FALSE(taken[std::size_t(at)]) << "supernode " << s << ", ancestor " << a;
+          taken[std::size_t(at)] = 1;
+        }
+      }
+      longest = std::max(longest, length);
+    }
+    EXPECT_EQ(plan.prediction.largest_path, longest);
+    for (std::size_t e = 0; e < plan.border.size(); ++e) {
+      const std::int32_t v = plan.border[e], a = plan.supernode_of[std::size_t(v)];
+      EXPECT_EQ(plan.border_path[e],
+                plan.path_offset[std::size_t(a)] + v - plan.first[std::size_t(a)]);
+    }
+  }
+}
+
+// Whether in-measures are out-measures: every edge's reverse with the same lightest weight.
+TEST(SupernodalSymbolic, SymmetricGraphs) {
+  using apsp::detail::symmetric;
+  EXPECT_TRUE(symmetric(grid(9, 7, 81, 0.1).edges));
+  EXPECT_FALSE(symmetric(grid(9, 7, 82, 0.1, true).edges));
+  EXPECT_TRUE(symmetric({{0, 1, 5}, {1, 0, 5}, {0, 1, 9}, {2, 2, 4}}));  // heavier twin, loop
+  EXPECT_FALSE(symmetric({{0, 1, 5}, {1, 0, 6}}));
+  EXPECT_FALSE(symmetric({{0, 1, 5}}));
+  EXPECT_TRUE(symmetric({}));
 }
 
 TEST(SupernodalSymbolic, ScheduleInThePlan) {
@@ -731,6 +920,8 @@ void expect_same_plan(const apsp::SupernodalPlan& a, const apsp::SupernodalPlan&
   EXPECT_EQ(a.schedule.large, b.schedule.large) << what;
   EXPECT_EQ(a.schedule.large_start, b.schedule.large_start) << what;
   EXPECT_EQ(a.schedule.workspace, b.schedule.workspace) << what;
+  EXPECT_EQ(a.path_offset, b.path_offset) << what;
+  EXPECT_EQ(a.border_path, b.border_path) << what;
   const apsp::SupernodalPrediction &p = a.prediction, &q = b.prediction;
   EXPECT_EQ(p.supernodes, q.supernodes) << what;
   EXPECT_EQ(p.largest_supernode, q.largest_supernode) << what;
@@ -745,6 +936,7 @@ void expect_same_plan(const apsp::SupernodalPlan& a, const apsp::SupernodalPlan&
   EXPECT_EQ(p.row_updates, q.row_updates) << what;
   EXPECT_EQ(p.dense_updates, q.dense_updates) << what;
   EXPECT_EQ(p.fill_exceeded, q.fill_exceeded) << what;
+  EXPECT_EQ(p.largest_path, q.largest_path) << what;
 }
 
 // Two ranks in one process: rank 0 records what it broadcasts, rank 1 receives it from the

@@ -49,6 +49,23 @@
 namespace apsp {
 
 namespace detail {
+template <class ExecSpace, class T>
+class MeasureTotals;
+}  // namespace detail
+
+// What graph_measures hands a solver's pass: the sink of whole rows, which every solver can
+// fill, and for a solver that reduces the columns it finishes where it makes them (the supernodal
+// sweeps, integer distances: MeasureColumns) the totals themselves. histogram_only: the second
+// pass, which makes the histogram alone.
+template <class ExecSpace, class T>
+struct MeasureSink {
+  DeviceRowSink<ExecSpace, T> rows;
+  detail::MeasureTotals<ExecSpace, T>* totals = nullptr;
+  bool histogram_only = false;
+  operator const DeviceRowSink<ExecSpace, T>&() const { return rows; }
+};
+
+namespace detail {
 
 // A device view's values in a host vector.
 template <class View>
@@ -111,6 +128,31 @@ class MeasureTotals {
                          Columns{rows, count, vertices_, chunk, column_most_, column_sum_,
                                  column_count_, harmonic_});
     exec_.fence();
+  }
+
+  // The reductions of the columns a solver finishes (MeasureColumns, integer distances) of this
+  // rank's rows [first, first + count) whose slots out_row gives (the block's row, -1: none):
+  // their out-totals (and the histogram) where distances() puts them, and with `in` their
+  // vertices' in-totals (the reversed graph's rows, or a symmetric graph's) as the columns'.
+  template <int Item>
+  MeasureColumns<ExecSpace, T, Item> columns(
+      std::int64_t first, const Kokkos::View<const std::int32_t*, memory_space>& out_row,
+      const Kokkos::View<const std::int32_t*, memory_space>& perm, bool out, bool in,
+      bool histogram_only) const {
+    MeasureColumns<ExecSpace, T, Item> c;
+    c.perm = perm;
+    c.out_row = out_row;
+    c.row_offset = first - first_row_;
+    c.out = out;
+    c.in = in && !histogram_only;
+    c.histogram_only = histogram_only;
+    c.bin = binning_;
+    c.histogram = histogram_;
+    c.row_most = row_most_, c.row_least = row_least_, c.row_sum = row_sum_;
+    c.row_count = row_count_;
+    c.column_most = column_most_, c.column_sum = column_sum_, c.column_count = column_count_;
+    c.harmonic = harmonic_;
+    return c;
   }
 
   // Bins over [low, high] for the blocks from now on.
@@ -262,10 +304,10 @@ GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t v
   collectively(ranks, [&] {
     totals = std::make_unique<detail::MeasureTotals<ExecSpace, T>>(exec, vertices, first_row, rows);
     if (guessing) totals->start_histogram(options.bins, guess.low, guess.high);
-    pass(DeviceRowSink<ExecSpace, T>(
-        [&](std::int64_t first, std::int64_t count, const Block& block) {
-          totals->distances(first, count, block);
-        }));
+    pass(MeasureSink<ExecSpace, T>{[&](std::int64_t first, std::int64_t count, const Block& block) {
+                                     totals->distances(first, count, block);
+                                   },
+                                   totals.get(), false});
   });
   detail::MeasureTotals<ExecSpace, T>& t = *totals;
   using Sum = detail::DistanceSum<T>;
@@ -366,10 +408,10 @@ GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t v
       m.passes = 2;
       collectively(ranks, [&] {
         t.start_histogram(m.bins, m.low, m.high);
-        pass(DeviceRowSink<ExecSpace, T>(
-            [&](std::int64_t first, std::int64_t count, const Block& block) {
-              t.histogram(first, count, block);
-            }));
+        pass(
+            MeasureSink<ExecSpace, T>{[&](std::int64_t first, std::int64_t count,
+                                          const Block& block) { t.histogram(first, count, block); },
+                                      &t, true});
       });
     }
     const std::vector<std::int64_t> counts = gather_all(ranks, detail::host_copy(t.histogram_));

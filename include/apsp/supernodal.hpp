@@ -39,6 +39,7 @@
 #include <apsp/detail/supernodal_kernels.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
+#include <apsp/measures.hpp>
 #include <apsp/memory.hpp>
 #include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
@@ -52,9 +53,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -76,6 +79,7 @@ class SupernodalFactor {
   const detail::SupernodeViews<memory_space>& supernodes() const { return views_; }
   const Kokkos::View<T*, memory_space>& values() const { return values_; }
   const Kokkos::View<const std::int32_t*, memory_space>& position() const { return position_; }
+  const Kokkos::View<const std::int32_t*, memory_space>& perm() const { return perm_; }
 
  private:
   template <class U, class E>
@@ -86,7 +90,7 @@ class SupernodalFactor {
   std::int64_t cycle_ = -1;
   detail::SupernodeViews<memory_space> views_;
   Kokkos::View<T*, memory_space> values_;
-  Kokkos::View<const std::int32_t*, memory_space> position_;
+  Kokkos::View<const std::int32_t*, memory_space> position_, perm_;
 };
 
 namespace detail {
@@ -324,8 +328,8 @@ template <class ExecSpace, class T>
 std::int64_t negative_diagonal_vertex(
     const ExecSpace& exec, const SupernodalPlan& plan,
     const SupernodeViews<typename ExecSpace::memory_space>& views,
-    const Kokkos::View<T*, typename ExecSpace::memory_space>& values) {
-  const auto perm = to_device(exec, plan.perm, "apsp::supernodal::perm");
+    const Kokkos::View<T*, typename ExecSpace::memory_space>& values,
+    const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& perm) {
   const auto first = views.first;
   const auto start = views.values_start;
   const std::int64_t vertices = plan.vertices;
@@ -365,8 +369,13 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
   views.border = detail::to_device(exec, plan.border, "apsp::supernodal::border");
   views.border_start = detail::to_device(exec, plan.border_start, "apsp::supernodal::border_start");
   views.values_start = detail::to_device(exec, plan.values_start, "apsp::supernodal::values_start");
+  views.supernode_of = detail::to_device(exec, plan.supernode_of, "apsp::supernodal::supernode_of");
+  views.parent = detail::to_device(exec, plan.parent, "apsp::supernodal::parent");
+  views.path_offset = detail::to_device(exec, plan.path_offset, "apsp::supernodal::path_offset");
+  views.border_path = detail::to_device(exec, plan.border_path, "apsp::supernodal::border_path");
   views.supernodes = std::int32_t(plan.supernodes());
   factor.position_ = detail::to_device(exec, plan.position, "apsp::supernodal::position");
+  factor.perm_ = detail::to_device(exec, plan.perm, "apsp::supernodal::perm");
   factor.values_ = Kokkos::View<T*, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::factor"),
       plan.values_start.empty() ? 0 : plan.values_start.back());
@@ -388,7 +397,7 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
                           fronts.template close<decltype(shape), decltype(relax)>();
                         });
                       });
-  factor.cycle_ = detail::negative_diagonal_vertex(exec, plan, views, factor.values_);
+  factor.cycle_ = detail::negative_diagonal_vertex(exec, plan, views, factor.values_, factor.perm_);
   return factor;
 }
 
@@ -399,30 +408,21 @@ enum class RowOrder {
 
 namespace detail {
 
-// Rows [first, first + out.extent(0)) by the row sweeps (RowSweeps) on the rows transposed. With
-// host vectors (HostPath where there are), each work item sweeps its rows in its team's scratch
-// (V x 32 values: in cache) and writes them out itself; elsewhere (GPUs) one launch sweeps the
-// whole block, its rows being the kernel's parallelism, in a temporary the size of out, written
-// out by tiles (write_rows).
-template <bool HostPath, class ExecSpace, class T>
-void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
-                     std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order,
-                     const std::int32_t* list = nullptr) {
-  ScopedRegion region("apsp::supernodal_rows");
-  using memory_space = typename ExecSpace::memory_space;
-  using Shape = RowSweepShape<T, HostPath>;
-  const SupernodalPlan& plan = factor.plan();
-  const std::int64_t vertices = plan.vertices, count = out.extent(0);
-  if (std::int64_t(out.extent(1)) < vertices || first < 0 || (!list && first + count > vertices) ||
-      (list && order != RowOrder::user))
-    throw Error("supernodal rows: " + std::to_string(count) + " x " +
-                std::to_string(out.extent(1)) + " rows from row " + std::to_string(first) +
-                " do not fit V = " + std::to_string(vertices));
-  if (count == 0) return;
-  const bool user = order == RowOrder::user;
-  const std::int64_t n = (count + Shape::pad - 1) / Shape::pad * Shape::pad;
-  // The rows in ascending plan order, so that neighbouring slots share their forward paths;
-  // spare slots repeat the last row and write nothing.
+// The slots of a block of rows (rows [first, first + count), or those of list[first ...]): their
+// rows in ascending plan order, so that neighbouring slots share their forward paths; n of
+// them, whole teams, the spare ones repeating the last row and handing nothing over (out_row
+// -1); out_row(slot): the block's row in the slot.
+template <class ExecSpace>
+struct SweepSlots {
+  Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> slot_row, out_row;
+  std::int64_t n = 0;
+};
+
+template <class ExecSpace>
+SweepSlots<ExecSpace> sweep_slots(const ExecSpace& exec, const SupernodalPlan& plan,
+                                  std::int64_t first, std::int64_t count, const std::int32_t* list,
+                                  bool user, std::int64_t whole) {
+  const std::int64_t n = (count + whole - 1) / whole * whole;
   const auto plan_row = [&](std::int32_t r) {
     const std::int64_t row = list ? list[first + r] : first + r;
     return user ? plan.position[std::size_t(row)] : std::int32_t(row);
@@ -438,8 +438,87 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
     slot_row[std::size_t(e)] = plan_row(r);
     if (e < count) out_row[std::size_t(e)] = r;
   }
-  const auto slot_rows = to_device(exec, slot_row, "apsp::supernodal::slot_rows");
-  const auto out_rows = to_device(exec, out_row, "apsp::supernodal::out_rows");
+  return {to_device(exec, slot_row, "apsp::supernodal::slot_rows"),
+          to_device(exec, out_row, "apsp::supernodal::out_rows"), n};
+}
+
+// The sweeps' team: on host backends one item (a host vector of rows, or one row), on GPUs
+// enough rows that the destinations' column reductions share a tile.
+template <class ExecSpace>
+constexpr int sweep_team = host_memory<ExecSpace> ? 1 : 128;
+
+// The sweeps (RowSweeps) of a block of rows into the destination that make(slots, item)
+// gives. `whole`: each row kept whole, in one array of V (whole rows: the destination reads the
+// array, which this returns with the slots); otherwise in the two path arrays.
+template <class ExecSpace, class T>
+struct Swept {
+  Kokkos::View<T*, typename ExecSpace::memory_space> arrays;  // not in scratch
+  SweepSlots<ExecSpace> slots;
+};
+
+template <bool HostPath, class ExecSpace, class T, class Make>
+Swept<ExecSpace, T> sweep_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
+                               std::int64_t first, std::int64_t count, const std::int32_t* list,
+                               bool user, bool whole, Make&& make) {
+  ScopedRegion region("apsp::supernodal_rows");
+  using Shape = RowSweepShape<T, HostPath>;
+  const SupernodalPlan& plan = factor.plan();
+  Swept<ExecSpace, T> swept;
+  if (count == 0) return swept;
+  const int team = sweep_team<ExecSpace>;
+  // Whole teams, and whole tiles of 32 slots (write_rows).
+  swept.slots = sweep_slots(exec, plan, first, count, list, user,
+                            std::max<std::int64_t>(32, team * Shape::item));
+  const std::int64_t n = swept.slots.n;
+  const auto dest = make(swept.slots, std::integral_constant<int, Shape::item>{});
+  const std::int32_t path =
+      whole ? std::int32_t(plan.vertices) : std::int32_t(plan.prediction.largest_path);
+  if (!Shape::in_scratch)
+    swept.arrays = Kokkos::View<T*, typename ExecSpace::memory_space>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                           std::string(whole ? "apsp::supernodal::rows_transposed"
+                                             : "apsp::supernodal::path_arrays")),
+        (whole ? 1 : 2) * std::int64_t(path) * n);
+  const auto& sn = factor.supernodes();
+  visit_relaxation<T>(factor.negative_weights(), [&](auto relax) {
+    RowSweeps<ExecSpace, typename decltype(relax)::product, Shape, std::decay_t<decltype(dest)>>
+        sweeps;
+    sweeps.path = path;
+    sweeps.slot_row = swept.slots.slot_row;
+    sweeps.sn = sn;
+    sweeps.offset = whole ? sn.first : sn.path_offset;
+    sweeps.border_place = whole ? sn.border : sn.border_path;
+    sweeps.whole = whole;
+    sweeps.values = factor.values().data();
+    sweeps.fwd = swept.arrays.data();
+    sweeps.cur = swept.arrays.data() + (whole ? 0 : std::int64_t(path) * n);
+    sweeps.n = n;
+    sweeps.dest = dest;
+    sweeps.launch(exec, team);
+  });
+  exec.fence();  // before the slots go
+  return swept;
+}
+
+// Rows [first, first + out.extent(0)) (or those of list[first ...]) whole into out: on host
+// vectors each item's rows in its team's scratch, written out by the item (RowsInScratch);
+// elsewhere (GPUs) the rows transposed in a temporary the size of out, written out by tiles
+// (write_rows).
+template <bool HostPath, class ExecSpace, class T>
+void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
+                     std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order,
+                     const std::int32_t* list = nullptr) {
+  using memory_space = typename ExecSpace::memory_space;
+  using Shape = RowSweepShape<T, HostPath>;
+  const SupernodalPlan& plan = factor.plan();
+  const std::int64_t vertices = plan.vertices, count = out.extent(0);
+  if (std::int64_t(out.extent(1)) < vertices || first < 0 || (!list && first + count > vertices) ||
+      (list && order != RowOrder::user))
+    throw Error("supernodal rows: " + std::to_string(count) + " x " +
+                std::to_string(out.extent(1)) + " rows from row " + std::to_string(first) +
+                " do not fit V = " + std::to_string(vertices));
+  if (count == 0) return;
+  const bool user = order == RowOrder::user;
   // Column j of out is column column(j) of the sweeps (the plan's numbering).
   Kokkos::View<const std::int32_t*, memory_space> column = factor.position();
   if (!user) {
@@ -450,37 +529,105 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
         KOKKOS_LAMBDA(int j) { identity(j) = j; });
     column = identity;
   }
-  visit_relaxation<T>(factor.negative_weights(), [&](auto relax) {
-    using Sweeps = RowSweeps<ExecSpace, typename decltype(relax)::product, Shape>;
-    Sweeps sweeps;
-    sweeps.vertices = std::int32_t(vertices);
-    sweeps.slot_row = slot_rows;
-    sweeps.sn = factor.supernodes();
-    sweeps.values = factor.values().data();
-    if constexpr (Shape::host_vectors) {
-      sweeps.out = out.data();
-      sweeps.out_ld = std::int64_t(out.extent(1));
-      sweeps.out_row = out_rows;
-      sweeps.column = column;
-      Kokkos::parallel_for("apsp::supernodal::row_sweeps",
-                           Kokkos::TeamPolicy<ExecSpace>(exec, int(n / Shape::item), 1)
-                               .set_scratch_size(1, Kokkos::PerTeam(sweeps.scratch_bytes())),
-                           sweeps);
-    } else {
-      Kokkos::View<T*, memory_space> yt(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::rows_transposed"),
-          n * vertices);
-      sweeps.yt = yt.data();
-      sweeps.n = n;
-      Kokkos::parallel_for(
-          "apsp::supernodal::row_sweeps",
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n / Shape::item),
-          sweeps);
-      write_rows(exec, yt.data(), n, std::int32_t(vertices), out_rows, column, out.data(),
-                 std::int64_t(out.extent(1)));
-    }
-    exec.fence();  // before yt and the host vectors that slot_rows and out_rows copy go
-  });
+  if constexpr (Shape::in_scratch) {
+    sweep_rows<HostPath>(exec, factor, first, count, list, user, true,
+                         [&](const auto& slots, auto item) {
+                           RowsInScratch<ExecSpace, T, decltype(item)::value> dest;
+                           dest.vertices = std::int32_t(vertices);
+                           dest.out = out.data();
+                           dest.out_ld = std::int64_t(out.extent(1));
+                           dest.out_row = slots.out_row;
+                           dest.column = column;
+                           return dest;
+                         });
+  } else {
+    const Swept<ExecSpace, T> swept = sweep_rows<HostPath>(
+        exec, factor, first, count, list, user, true,
+        [&](const auto&, auto item) { return RowsKept<ExecSpace, T, decltype(item)::value>{}; });
+    write_rows(exec, swept.arrays.data(), swept.slots.n, std::int32_t(vertices),
+               swept.slots.out_row, column, out.data(), std::int64_t(out.extent(1)));
+    exec.fence();
+  }
+}
+
+// The columns `targets` (the plan's target_start, target_column, target_index: TableTargets) of
+// the rows of list[first ...] into out (out(i, k): row i, the table's column k).
+template <class ExecSpace>
+struct TableTargets {
+  Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> start, column, index;
+  std::int64_t count = 0;  // the table's columns
+};
+
+template <class ExecSpace>
+TableTargets<ExecSpace> table_targets(const ExecSpace& exec, const SupernodalPlan& plan,
+                                      const std::vector<std::int32_t>& targets) {
+  // The targets by their plan column (ascending), each with its table column, then each
+  // supernode's range of them.
+  std::vector<std::pair<std::int32_t, std::int32_t>> by_column(targets.size());
+  for (std::size_t k = 0; k < targets.size(); ++k)
+    by_column[k] = {plan.position[std::size_t(targets[k])], std::int32_t(k)};
+  std::sort(by_column.begin(), by_column.end());
+  std::vector<std::int32_t> start(std::size_t(plan.supernodes()) + 1, 0), column, index;
+  for (const auto& [q, k] : by_column) {
+    ++start[std::size_t(plan.supernode_of[std::size_t(q)]) + 1];
+    column.push_back(q);
+    index.push_back(k);
+  }
+  for (std::size_t s = 0; s + 1 < start.size(); ++s)
+    start[s + 1] += start[s];
+  return {to_device(exec, start, "apsp::supernodal::target_start"),
+          to_device(exec, column, "apsp::supernodal::target_column"),
+          to_device(exec, index, "apsp::supernodal::target_index"), std::int64_t(targets.size())};
+}
+
+// Whether every edge's reverse has the same lightest weight (then d(u, v) = d(v, u)): the
+// lightest weight of each ordered pair, self-loops aside, against its mirror's.
+inline bool symmetric(const std::vector<Edge>& edges) {
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> arcs;
+  arcs.reserve(edges.size());
+  for (const Edge& e : edges)
+    if (e.src != e.dst) arcs.emplace_back(e.src, e.dst, e.weight);
+  std::sort(arcs.begin(), arcs.end());
+  arcs.erase(std::unique(arcs.begin(), arcs.end(),
+                         [](const auto& a, const auto& b) {
+                           return std::get<0>(a) == std::get<0>(b) &&
+                                  std::get<1>(a) == std::get<1>(b);
+                         }),
+             arcs.end());
+  for (const auto& [u, v, w] : arcs) {
+    const auto mirror = std::lower_bound(
+        arcs.begin(), arcs.end(), std::make_tuple(v, u, -std::numeric_limits<double>::infinity()));
+    if (mirror == arcs.end() || std::get<0>(*mirror) != v || std::get<1>(*mirror) != u ||
+        std::get<2>(*mirror) != w)
+      return false;
+  }
+  return true;
+}
+
+inline std::vector<Edge> reversed(const std::vector<Edge>& edges) {
+  std::vector<Edge> out(edges);
+  for (Edge& e : out)
+    std::swap(e.src, e.dst);
+  return out;
+}
+
+template <bool HostPath, class ExecSpace, class T>
+void supernodal_table(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
+                      const std::int32_t* list, std::int64_t first,
+                      const TableTargets<ExecSpace>& targets,
+                      const DistanceMatrix<ExecSpace, T>& out) {
+  sweep_rows<HostPath>(exec, factor, first, std::int64_t(out.extent(0)), list, true, false,
+                       [&](const auto& slots, auto item) {
+                         TableColumns<ExecSpace, T, decltype(item)::value> dest;
+                         dest.out_row = slots.out_row;
+                         dest.target_start = targets.start;
+                         dest.target_column = targets.column;
+                         dest.target_index = targets.index;
+                         dest.supernode_of = factor.supernodes().supernode_of;
+                         dest.out = out.data();
+                         dest.out_ld = std::int64_t(out.extent(1));
+                         return dest;
+                       });
 }
 
 }  // namespace detail
@@ -528,6 +675,8 @@ template <class ExecSpace, class T>
 class SupernodalSolver {
  public:
   using Matrix = DistanceMatrix<ExecSpace, T>;
+  // The host-vector sweeps where the rows are in host memory; a team of rows elsewhere (GPUs).
+  static constexpr bool host_path = detail::host_memory<ExecSpace>;
 
   // Collective on `ranks`: rank p makes a contiguous block of the rows (RowBlocks of single
   // rows). `plan`: root's (rank 0's) is the one every rank runs. `weights`: the whole graph's
@@ -566,17 +715,23 @@ class SupernodalSolver {
                                                 PathEdges<ExecSpace, T>::bytes(vertices, edges)})
                       : 0});
   }
-  // ... and per row of a block: the row and the sweeps' own copy of it (supernodal_rows), with
-  // predecessors the search's buffers.
-  static std::uint64_t row_bytes(std::int64_t vertices, bool predecessors) {
+  // ... and per row of a block of whole rows: the row and the sweeps' own copy of it
+  // (supernodal_rows), with predecessors the search's buffers.
+  static std::uint64_t row_bytes(const SupernodalPrediction&, std::int64_t vertices,
+                                 bool predecessors) {
     return 2 * matrix_bytes(1, vertices, sizeof(T)) +
            (predecessors ? PredecessorRows<ExecSpace, T>::bytes(1, vertices) : 0);
+  }
+  // ... and per row where only some columns are kept (a table's: `kept` of them; the measures':
+  // none): the sweeps' two path arrays.
+  static std::uint64_t path_bytes(const SupernodalPrediction& w, std::int64_t kept = 0) {
+    return (2 * std::uint64_t(w.largest_path) + std::uint64_t(kept)) * sizeof(T);
   }
   // The least device memory of a solve: the fixed part and one row.
   static std::uint64_t least_bytes(const SupernodalPrediction& w, std::int64_t vertices,
                                    std::int64_t edges, bool predecessors) {
     return detail::saturating_sum(
-        {fixed_bytes(w, vertices, edges, predecessors), row_bytes(vertices, predecessors)});
+        {fixed_bytes(w, vertices, edges, predecessors), row_bytes(w, vertices, predecessors)});
   }
   // At most this many bytes of distances are made at once. On a GPU the block's rows are the
   // sweeps' threads (supernodal_kernels.hpp), and a block of some thousand rows leaves most of a
@@ -586,10 +741,16 @@ class SupernodalSolver {
   static constexpr std::uint64_t most_block_bytes() {
     return std::uint64_t(detail::host_memory<ExecSpace> ? 16 : 32768) << 20;
   }
+  // ... and at most this many bytes of path arrays where a row keeps only some columns: on a
+  // GPU a block of a few hundred thousand rows fills it several times over.
+  static constexpr std::uint64_t most_path_bytes() {
+    return std::uint64_t(detail::host_memory<ExecSpace> ? 16 : 8192) << 20;
+  }
 
   // The least device memory of this solve with the graph's `edges`, and what it is, in words.
   std::uint64_t device_bytes(std::int64_t edges) const {
-    return least_bytes(plan_.prediction, vertices_, edges, predecessors_);
+    return detail::saturating_sum(
+        {least_bytes(plan_.prediction, vertices_, edges, predecessors_), reversed_bytes()});
   }
   std::string device_bytes_what() const {
     return std::string("the supernodal factor") + (predecessors_ ? ", the edges" : "") +
@@ -598,27 +759,44 @@ class SupernodalSolver {
 
   // Collective, before load: device_bytes against the limits (memory.hpp); throws MemoryError.
   // Then the rows made at once: as many as this rank's share of the memory holds, at most
-  // most_block_bytes of distances, spread evenly over the blocks that takes.
+  // most_block_bytes of distances (whole rows) or most_path_bytes of path arrays (rows that
+  // keep some columns: path_rows), spread evenly over the blocks that takes.
   void check_memory(const MemoryLimits& limits, std::int64_t edges) {
     const std::uint64_t budget = apsp::check_memory(exec_, ranks_, vertices_, device_bytes(edges),
                                                     device_bytes_what(), limits);
-    const std::uint64_t fixed = fixed_bytes(plan_.prediction, vertices_, edges, predecessors_);
-    const std::uint64_t room = budget > fixed ? budget - fixed : 0;
+    const std::uint64_t fixed = detail::saturating_sum(
+        {fixed_bytes(plan_.prediction, vertices_, edges, predecessors_), reversed_bytes()});
+    room_ = budget > fixed ? budget - fixed : 0;
     set_block_rows(std::int64_t(std::min<std::uint64_t>(
         {std::uint64_t(std::max<std::int64_t>(1, real_rows_)),
-         room / row_bytes(vertices_, predecessors_),
+         room_ / row_bytes(plan_.prediction, vertices_, predecessors_),
          most_block_bytes() / matrix_bytes(1, std::max<std::int64_t>(1, vertices_), sizeof(T))})));
+    path_block_ = std::numeric_limits<std::int64_t>::max();
+    path_block_ = spread(path_rows(std::max<std::int64_t>(1, real_rows_), 0));
   }
-  // The rows made at once: at most `most`, spread evenly over the blocks of this rank's rows.
-  void set_block_rows(std::int64_t most) {
-    const std::int64_t rows = std::max<std::int64_t>(1, real_rows_);
-    most = std::max<std::int64_t>(1, std::min(most, rows));
-    const std::int64_t blocks = (rows + most - 1) / most;
-    block_ = (rows + blocks - 1) / blocks;
-  }
+  // The rows made at once: at most `most`, spread evenly over the blocks of this rank's rows
+  // (whole rows, and rows that keep some columns alike).
+  void set_block_rows(std::int64_t most) { block_ = path_block_ = spread(most); }
   std::int64_t block_rows() const { return block_; }
   // The blocks of one pass over this rank's rows.
   std::int64_t blocks() const { return (real_rows_ + block_ - 1) / block_; }
+  // The rows of `rows` made at once where each keeps `kept` columns (0: the measures' sweeps),
+  // at most path_block_.
+  std::int64_t path_rows(std::int64_t rows, std::int64_t kept) const {
+    const std::uint64_t one = std::max<std::uint64_t>(1, path_bytes(plan_.prediction, kept));
+    const std::uint64_t most =
+        std::min<std::uint64_t>({std::uint64_t(std::max<std::int64_t>(1, rows)), room_ / one,
+                                 most_path_bytes() / one, std::uint64_t(path_block_)});
+    return std::max<std::int64_t>(1, std::int64_t(most));
+  }
+
+  // Before check_memory: the rows will be reduced into measures (reduce_rows with a
+  // MeasureSink). With integer distances on host backends each row is then reduced where the
+  // sweeps finish its columns: a column's in-totals are a row's of the reversed graph, whose
+  // factor compute makes too where the graph is not symmetric (its bytes are counted from here
+  // on). GPUs reduce whole rows, block by block: their reduction in the sweeps took 5.9 s for a
+  // road of 115,000 vertices where whole rows take 0.4 s (docs/PERFORMANCE.md entry 50).
+  void expect_measures() { measures_ = std::is_integral<T>::value && host_path; }
 
   // The graph's edges (every rank has them all), kept until compute.
   void load(const std::vector<Edge>& edges) { edges_host_ = &edges; }
@@ -633,6 +811,12 @@ class SupernodalSolver {
     CycleVerdict verdict;
     collectively(ranks_, [&] {
       factor_ = supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
+      if (measures_) {
+        symmetric_ = detail::symmetric(edges);
+        if (!symmetric_)
+          reversed_ =
+              supernodal_factor<T>(exec_, plan_, detail::reversed(edges), weights_.negative());
+      }
       if (predecessors_) edges_ = upload_edges(exec_, edges);
       exec_.fence();
       // The factor's negative diagonal finds a cycle (the same on every rank).
@@ -678,36 +862,66 @@ class SupernodalSolver {
     RowSeconds seconds;
     const std::int64_t end = std::int64_t(vertices.size()), v = vertices_;
     if (end == 0) return seconds;
-    if (!rows_.data())
-      rows_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
-                     block_, v);
     const std::int64_t c = std::int64_t(columns.size());
-    Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> chosen;
+    // With columns, each row keeps those alone (TableColumns): blocks as the path arrays allow.
+    const std::int64_t block = c > 0 ? path_rows(end, c) : block_;
+    detail::TableTargets<ExecSpace> targets;
     Matrix kept;
     if (c > 0) {
-      chosen = detail::to_device(exec_, columns, "apsp::supernodal::columns_kept");
+      targets = detail::table_targets(exec_, plan_, columns);
       kept = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::rows_kept"),
-                    std::min(block_, end), c);
+                    std::min(block, end), c);
+    } else if (!rows_.data()) {
+      rows_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
+                     block_, v);
     }
-    for (std::int64_t first = 0; first < end; first += block_) {
-      const std::int64_t count = std::min(block_, end - first);
-      const Matrix part(rows_.data(), count, v);
+    for (std::int64_t first = 0; first < end; first += block) {
+      const std::int64_t count = std::min(block, end - first);
       const auto start = detail::Clock::now();
-      supernodal_rows_of(exec_, factor_, vertices.data(), first, part);
-      const Matrix handed = c > 0 ? Matrix(kept.data(), count, c) : part;
-      if (c > 0) {
-        const auto index = chosen;
-        Kokkos::parallel_for(
-            "apsp::supernodal::keep_columns",
-            Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>(
-                exec_, {0, 0}, {count, c}),
-            KOKKOS_LAMBDA(std::int64_t i, std::int64_t k) { handed(i, k) = part(i, index(k)); });
-      }
+      const Matrix handed = c > 0 ? Matrix(kept.data(), count, c) : Matrix(rows_.data(), count, v);
+      if (c > 0)
+        detail::supernodal_table<host_path>(exec_, factor_, vertices.data(), first, targets,
+                                            handed);
+      else
+        supernodal_rows_of(exec_, factor_, vertices.data(), first, handed);
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
       download_(exec_, handed, first, count, sink, seconds);
     }
     return seconds;
+  }
+
+  // This rank's rows reduced into the measures (measures.hpp): with integer distances each
+  // supernode's finished columns go into the totals as the sweeps make them (MeasureColumns: no
+  // row is ever whole, blocks as the path arrays allow); otherwise whole rows (reduce_rows).
+  RowSeconds reduce_rows(const MeasureSink<ExecSpace, T>& sink, const BlockDone& done = {}) {
+    if constexpr (std::is_integral<T>::value) {
+      if (sink.totals && (symmetric_ || reversed_.values().data())) {
+        RowSeconds seconds;
+        // Each row's out-totals (and its vertex's in-totals where the graph is symmetric), then
+        // the reversed graph's rows for the in-totals (progress: the first pass's blocks).
+        const auto pass = [&](const SupernodalFactor<ExecSpace, T>& factor, bool out, bool in) {
+          const std::int64_t end = first_row_ + real_rows_,
+                             block = path_rows(std::max<std::int64_t>(1, real_rows_), 0);
+          for (std::int64_t first = first_row_; first < end; first += block) {
+            const std::int64_t count = std::min(block, end - first);
+            const auto start = detail::Clock::now();
+            detail::sweep_rows<host_path>(
+                exec_, factor, first, count, nullptr, true, false,
+                [&](const auto& slots, auto item) {
+                  return sink.totals->template columns<decltype(item)::value>(
+                      first, slots.out_row, factor.perm(), out, in, sink.histogram_only);
+                });
+            seconds.compute += detail::seconds_since(start);
+            if (done && out) done(first, count);
+          }
+        };
+        pass(factor_, true, symmetric_);
+        if (!symmetric_ && !sink.histogram_only) pass(reversed_, false, true);
+        return seconds;
+      }
+    }
+    return reduce_rows(sink.rows, done);
   }
 
   // This rank's distance rows, in order, a block at a time where they are made (the device's
@@ -772,6 +986,19 @@ class SupernodalSolver {
   }
 
  private:
+  // The reversed graph's factor where measures may need it (expect_measures).
+  std::uint64_t reversed_bytes() const {
+    return measures_ ? plan_.prediction.factor_values * sizeof(T) : 0;
+  }
+
+  // At most `most` rows at once, spread evenly over the blocks of this rank's rows.
+  std::int64_t spread(std::int64_t most) const {
+    const std::int64_t rows = std::max<std::int64_t>(1, real_rows_);
+    most = std::max<std::int64_t>(1, std::min(most, rows));
+    const std::int64_t blocks = (rows + most - 1) / most;
+    return (rows + blocks - 1) / blocks;
+  }
+
   // Each block of distance rows [from, to) made, then handed to work(first, count, rows).
   template <class Work>
   void each_block(RowSeconds& seconds, const BlockDone& done, std::int64_t from, std::int64_t to,
@@ -801,9 +1028,13 @@ class SupernodalSolver {
   WeightRange weights_;
   Tightness<T> rule_;
   std::int64_t first_row_ = 0, real_rows_ = 0, block_ = 1;
-  const std::vector<Edge>* edges_host_ = nullptr;  // between load and compute
-  bool rows_passed_ = false;                       // distance_rows has run (select_paths)
+  std::int64_t path_block_ = std::numeric_limits<std::int64_t>::max();  // rows keeping columns
+  std::uint64_t room_ = std::numeric_limits<std::uint64_t>::max();      // bytes for rows
+  const std::vector<Edge>* edges_host_ = nullptr;                       // between load and compute
+  bool rows_passed_ = false;  // distance_rows has run (select_paths)
   SupernodalFactor<ExecSpace, T> factor_;
+  bool measures_ = false, symmetric_ = false;  // expect_measures; the graph's, found by compute
+  SupernodalFactor<ExecSpace, T> reversed_;    // the reversed graph's (measures, not symmetric)
   Matrix rows_;
   detail::RowDownload<ExecSpace, T> download_;
   DeviceEdges<ExecSpace> edges_;  // with predecessors, until select_paths

@@ -49,6 +49,8 @@ struct SupernodalPrediction {
                                        // small_front vertices, b x b each
   std::int64_t levels = 0;             // heights in the supernodal tree (the factor's steps)
   std::int64_t small_fronts = 0;       // supernodes whose front is small (c + b <= small_front)
+  std::int64_t largest_path = 0;       // columns on the longest root-to-supernode path: a row's
+                                       // two path arrays in the row sweeps hold this many each
   double factor_updates = 0;           // min-plus updates of the factor, padding included
   double row_updates = 0;              // ... of all V rows (both passes)
   double dense_updates = 0;            // V^3: dense Floyd-Warshall
@@ -104,6 +106,11 @@ struct SupernodalPlan {
   std::vector<std::int64_t> level_start;  // levels + 1
   std::vector<std::int64_t> pool_offset;  // S
   SupernodalSchedule schedule;            // by small_front
+  // Where the row sweeps keep each column in a row's path arrays: supernode s's columns from
+  // path_offset[s] (S; the columns of its proper ancestors come before), a border entry's at
+  // border_path (per border entry).
+  std::vector<std::int32_t> path_offset;
+  std::vector<std::int32_t> border_path;
   SupernodalPrediction prediction;
 
   std::int64_t supernodes() const { return std::int64_t(parent.size()); }
@@ -145,6 +152,8 @@ void plan_fields(Plan& plan, F&& f) {
   f(plan.schedule.large);
   f(plan.schedule.large_start);
   f(plan.schedule.workspace);
+  f(plan.path_offset);
+  f(plan.border_path);
   f(plan.prediction);
 }
 

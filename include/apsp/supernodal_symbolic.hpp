@@ -20,7 +20,7 @@
 //      front;
 //   6. the factor's schedule: the supernodes by height in the tree, the pool of small Schur
 //      complements, where each supernode's values start, and the small and large fronts of
-//      each level (SupernodalSchedule);
+//      each level (SupernodalSchedule), each column's place in a row's path arrays;
 //   7. the prediction of memory and work (SupernodalPrediction).
 // The plan's types and broadcast_plan (one rank's plan to all) are in supernodal_plan.hpp.
 #pragma once
@@ -67,6 +67,7 @@ inline SupernodalPlan supernodal_symbolic(std::int64_t vertices, const std::vect
   detail::level_by_height(plan);
   detail::place_in_pool(plan);
   detail::place_values(plan);
+  detail::place_on_paths(plan);
   plan.schedule = detail::front_schedule(plan, plan.small_front);
   // 7.
   plan.prediction = detail::predict(plan);

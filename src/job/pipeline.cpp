@@ -354,10 +354,12 @@ class Pipeline {
     SupernodalSolver<ExecSpace, T> solver(exec_, ranks_, sn_plan_, plan_.predecessors,
                                           facts_.weights);
     end(Setup::supernodal_plan);
+    if (config_.measures) solver.expect_measures();
     solver.check_memory(limits<T>(false), stats_.edges);
     end(Setup::memory_check);
     const SupernodalPrediction& w = solver.plan().prediction;
     stats_.supernodal.factor_bytes = w.factor_values * sizeof(T);
+    stats_.supernodal.path_bytes = SupernodalSolver<ExecSpace, T>::path_bytes(w);
     create_outputs();
     watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
 
@@ -551,7 +553,7 @@ class Pipeline {
     const GraphMeasures measures = graph_measures<T>(
         exec_, ranks_, plan_.vertices, solver.first_row(), solver.real_rows(),
         MeasureOptions{config_.measures->histogram_bins()},
-        [&](const DeviceRowSink<ExecSpace, T>& sink) {
+        [&](const MeasureSink<ExecSpace, T>& sink) {
           rows.compute += solver.reduce_rows(sink, done).compute;
           seconds().rows_made += solver.real_rows();
         },

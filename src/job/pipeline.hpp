@@ -130,6 +130,7 @@ struct SupernodalStats {
   double rows = 0;          // seconds: the distance rows from the factor (within compute)
   std::int64_t supernodes = 0;
   std::uint64_t factor_bytes = 0;
+  std::uint64_t path_bytes = 0;  // a row's two path arrays in the sweeps (2 x the longest path)
   double predicted_updates = 0;  // factor + rows, from the symbolic phase
   double factor_updates = 0;     // ... of them the factor's
   double row_updates = 0;        // ... and those of all V rows

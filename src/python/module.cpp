@@ -581,13 +581,14 @@ GraphMeasures measures_in(const Graph& graph, const WeightRange& weights,
     solver.load(graph.edges);
     solver.compute();
     return graph_measures<T>(Exec(), one_rank(), n, solver.first_row(), solver.real_rows(), options,
-                             [&](const DeviceRowSink<Exec, T>& sink) { solver.reduce_rows(sink); });
+                             [&](const MeasureSink<Exec, T>& sink) { solver.reduce_rows(sink); });
   };
   GraphMeasures m;
   if (plan.plan.algorithm == Algorithm::supernodal) {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       SupernodalSolver<Exec, T> solver(Exec(), one_rank(), plan.supernodal, false, weights);
+      solver.expect_measures();
       solver.check_memory(solver_limits(available_memory(Exec()), 0),
                           std::int64_t(graph.edges.size()));
       m = measure(solver);

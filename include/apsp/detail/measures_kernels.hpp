@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace apsp {
@@ -64,6 +65,11 @@ struct FixedSum {
     const std::uint64_t shift = ((bits >> 52) & 0x7ff) - 1023 + 32;
     low_part = std::int64_t((m << shift) & ((std::uint64_t(1) << split) - 1));
     high_part = std::int64_t(m >> (split - shift));
+  }
+
+  // Adds x 2^by (x signed, 0 < by < 64).
+  KOKKOS_INLINE_FUNCTION void add_shifted(std::int64_t x, int by) {
+    add(std::uint64_t(x) << by, std::uint64_t(x >> (64 - by)));
   }
 
   // Adds high_part 2^42 + low_part (each signed).
@@ -401,5 +407,153 @@ struct ColumnTotals {
   }
 };
 
+// The harmonic term of an int32 distance (FixedSum's units, 2^-84) in three signed limbs of 29
+// bits, term = l0 + l1 2^29 + l2 2^58 (each below 2^29 in magnitude: 2^31 of them stay below
+// 2^60), so that partial sums add up exactly in 64-bit integers, whatever their order (atomics).
+struct HarmonicLimbs {
+  std::int64_t l0 = 0, l1 = 0, l2 = 0;
+
+  KOKKOS_INLINE_FUNCTION void add_reciprocal(int d) { add_reciprocal_if(true, d); }
+  // add_reciprocal(d) where `use`, without a branch (d = 0 reads as 1, unused).
+  KOKKOS_INLINE_FUNCTION void add_reciprocal_if(bool use, int d) {
+    const int negative = d >> 31;  // all ones or 0
+    int a = (d ^ negative) - negative;
+    a += a == 0;
+    const double r = 1.0 / double(a);
+    std::uint64_t bits;
+    std::memcpy(&bits, &r, sizeof bits);
+    const std::uint64_t m = (bits & ((std::uint64_t(1) << 52) - 1)) | (std::uint64_t(1) << 52);
+    const std::uint64_t shift = ((bits >> 52) & 0x7ff) - 1023 + 32;  // in [1, 32]
+    const std::uint64_t low = m << shift, high = m >> (64 - shift), mask = (1u << 29) - 1;
+    const std::int64_t sign = use ? (negative ? -1 : 1) : 0;
+    l0 += sign * std::int64_t(low & mask);
+    l1 += sign * std::int64_t((low >> 29) & mask);
+    l2 += sign * std::int64_t((low >> 58) | (high << 6));
+  }
+  // Adds the limbs' sum to a FixedSum (exactly).
+  KOKKOS_INLINE_FUNCTION void add_to(FixedSum& sum) const {
+    sum.add_parts(0, l0);
+    sum.add_shifted(l1, 29);
+    sum.add_shifted(l2, 58);
+  }
+};
+
+// The measures of a block of rows reduced from the columns a solver finishes as it makes them
+// (the supernodal row sweeps' destination: supernodal_kernels.hpp), for integer distances, whose
+// every total is exact, so the order in which the columns come does not matter: the bytes are
+// RowTotals' and ColumnTotals' on whole rows. Each lane reduces its own row, in registers, with
+// nothing shared between rows but the histogram: a row's out-totals (and the histogram), or, on
+// the rows of the reversed graph, its vertex's in-totals (a column of the graph's matrix is a row
+// of the reversed graph's); where the graph is symmetric a row's totals are its vertex's in-totals
+// too. The histogram: counted in the team's scratch (integer atomics), added to the graph's at
+// the end.
+template <class ExecSpace, class T, int Item>
+struct MeasureColumns {
+  static_assert(std::is_integral<T>::value, "exact totals: integer distances");
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using memory_space = typename ExecSpace::memory_space;
+  template <class X>
+  using ids = Kokkos::View<X*, memory_space>;
+  template <class X>
+  using Scratch = Kokkos::View<X*, typename ExecSpace::scratch_memory_space,
+                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr bool host = host_memory<ExecSpace>;
+  static constexpr int level = host ? 1 : 0;  // of the team's scratch: GPUs' shared memory
+  static constexpr T lowest = std::numeric_limits<T>::lowest();
+
+  struct State {
+    T most[Item], least[Item];
+    std::int64_t sum[Item], count[Item];
+    HarmonicLimbs harmonic[Item];
+    std::int32_t index[Item];  // the block's row of each lane, -1: a spare slot
+    std::int64_t* bins;        // the team's
+  };
+
+  Kokkos::View<const std::int32_t*, memory_space> perm;     // the plan's vertex -> the user's
+  Kokkos::View<const std::int32_t*, memory_space> out_row;  // per slot, -1: spare
+  std::int64_t row_offset = 0;                              // the row totals' index of out_row 0
+  bool out = true;              // a row's out-totals and the histogram (else in-totals alone)
+  bool in = false;              // a row's in-totals (the reversed graph's rows, or symmetric)
+  bool histogram_only = false;  // the histogram alone (its second pass)
+  Binning<T> bin;
+  ids<std::int64_t> histogram;
+  ids<T> row_most, row_least;
+  ids<std::int64_t> row_sum, row_count;
+  ids<T> column_most;
+  ids<std::int64_t> column_sum, column_count;
+  ids<FixedSum> harmonic;  // the columns' (in-totals)
+
+  std::size_t scratch_bytes(int) const {
+    return out && bin.bins > 0 ? Scratch<std::int64_t>::shmem_size(std::size_t(bin.bins)) : 0;
+  }
+
+  KOKKOS_INLINE_FUNCTION void begin(const member& team, State& st, std::int64_t slot,
+                                    const std::int32_t*) const {
+    for (int e = 0; e < Item; ++e) {
+      st.most[e] = T(0), st.least[e] = Distance<T>::infinity, st.sum[e] = 0, st.count[e] = 0;
+      st.harmonic[e] = HarmonicLimbs{};
+      st.index[e] = out_row(slot + e);
+    }
+    st.bins = nullptr;
+    if (!out || bin.bins == 0) return;
+    st.bins = Scratch<std::int64_t>(team.team_scratch(int(level)), std::size_t(bin.bins)).data();
+    for (int b = team.team_rank(); b < bin.bins; b += team.team_size())
+      st.bins[b] = 0;
+    team.team_barrier();
+  }
+
+  // Masks, not branches: on host vectors the loops over the lanes vectorize.
+  KOKKOS_INLINE_FUNCTION void finished(const member& team, State& st, std::int64_t,
+                                       const std::int32_t* row, std::int32_t f, int c, const T* y,
+                                       std::int64_t stride) const {
+    constexpr T inf = Distance<T>::infinity;
+    for (int k = 0; k < c; ++k) {
+      const T* yk = y + k * stride;
+      for (int e = 0; e < Item; ++e) {
+        const T d = yk[e];
+        const bool reached = d != inf;
+        const T kept = reached ? d : T(0);
+        st.most[e] = kept > st.most[e] ? kept : st.most[e];
+        st.sum[e] += kept;
+        st.count[e] += reached;
+        const bool off = reached && f + k != row[e];
+        st.least[e] = off && d < st.least[e] ? d : st.least[e];
+        if (in) st.harmonic[e].add_reciprocal_if(reached && d != T(0), d);
+      }
+      if (!st.bins) continue;
+      for (int e = 0; e < Item; ++e) {
+        const T d = yk[e];
+        if (d == inf || st.index[e] < 0 || f + k == row[e]) continue;
+        if (team.team_size() == 1)
+          ++st.bins[bin(d)];
+        else
+          Kokkos::atomic_add(&st.bins[bin(d)], std::int64_t(1));
+      }
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void end(const member& team, State& st, std::int64_t,
+                                  const std::int32_t* row, const T*, std::int64_t) const {
+    for (int e = 0; e < Item; ++e) {
+      if (st.index[e] < 0 || histogram_only) continue;
+      const std::int64_t i = row_offset + st.index[e];
+      if (out) {
+        row_most(i) = st.most[e], row_least(i) = st.least[e];
+        row_sum(i) = st.sum[e], row_count(i) = st.count[e];
+      }
+      if (in) {  // the vertex's column: its most, sum and count over every row are this row's
+        const std::int32_t v = perm(row[e]);
+        column_most(v) = st.most[e], column_sum(v) = st.sum[e], column_count(v) = st.count[e];
+        FixedSum h;
+        st.harmonic[e].add_to(h);
+        harmonic(v) = h;
+      }
+    }
+    if (!st.bins) return;
+    team.team_barrier();
+    for (int b = team.team_rank(); b < bin.bins; b += team.team_size())
+      if (st.bins[b] != 0) Kokkos::atomic_add(&histogram(b), st.bins[b]);
+  }
+};
 }  // namespace detail
 }  // namespace apsp

@@ -35,10 +35,13 @@ namespace detail {
 // its subtree [subtree_first(s), first(s + 1)), its border border(border_start(s) ...
 // border_start(s + 1)), and its values from values_start(s): C_ss (c x ld(c)), A(s,Bd)
 // (c x ld(b)), A(Bd,s) (b x ld(c)), row-major, rows padded with infinity (factor_ld).
+// The row sweeps' places of the columns in a row's path arrays: s's from path_offset(s), a border
+// entry's at border_path; supernode_of(v) and parent(s) walk a row's path.
 template <class MemorySpace>
 struct SupernodeViews {
   Kokkos::View<const std::int32_t*, MemorySpace> first, subtree_first, border;
   Kokkos::View<const std::int64_t*, MemorySpace> border_start, values_start;
+  Kokkos::View<const std::int32_t*, MemorySpace> supernode_of, parent, path_offset, border_path;
   std::int32_t supernodes = 0;
 };
 
@@ -260,21 +263,34 @@ struct SmallFronts {
   }
 };
 
-// The row sweeps (above) on a block of source rows held transposed: yt(col * n + slot) is
-// column col (the plan's numbering) of the row in `slot`, so the slots of one column are
-// contiguous. The parallel (and vector) dimension is the rows: a work item owns Rows registers of
-// Lanes::lanes consecutive slots each, and every item walks the supernodes in the same order, so
-// the factor's values are the same for all of them (a broadcast on GPUs: one thread a row, a warp
-// reads one factor value and 32 consecutive slots) and the columns of a step are register-blocked
-// Cols at a time. Slots hold their rows in ascending plan order (slot_row), so the rows of a skip
-// group (Group consecutive slots) share most of their forward path.
+// The row sweeps (above) on a block of source rows, each row keeping only the columns it still
+// needs. The forward pass of a row touches the columns of its own tree path alone (its supernode
+// and the ancestors, which hold every border), and in the backward pass, which goes through the
+// supernodes in decreasing postorder (a depth-first order: each supernode before its
+// descendants), supernode s reads only its own columns and its border's, which are final by
+// then; once its step is done, s's columns are final too and only s's descendants read them.
+// So a row needs two arrays of the length of the longest root-to-supernode path (the plan's
+// path_offset places each supernode's columns after its proper ancestors'): `fwd`, the values
+// the forward pass leaves on the row's own path, and `cur`, the columns of the current path of
+// the backward pass. Each supernode's finished columns are handed to a destination (whole rows,
+// a table's columns, the measures' reductions) as its backward step ends, and left behind.
+//
+// A work item owns Rows registers of Lanes::lanes consecutive slots each (one row on GPUs, a host
+// vector of rows on host backends), and every item walks the supernodes of the backward pass in
+// the same order, so the factor's values are the same for all of them (a broadcast on GPUs) and
+// the columns of a step are register-blocked Cols at a time. Slots hold their rows in ascending
+// plan order (slot_row), so the rows of an item share most of their forward path, and the rows
+// of a subtree are consecutive lanes: the forward steps of a supernode whose subtree holds only
+// some of an item's rows store those lanes alone (the others keep their own path's values at
+// the same places).
 //
 // The two products with C_ss are done in place: C_ss is closed (no negative cycle: zero diagonal,
 // C(m,k) + C(k,j) >= C(m,j)), so a row that reads some entries of Y(:,s) already multiplied
 // (Y C(:,k)) and others not gets min_m Y(m) + C(m,j) all the same, exactly. (With a negative
 // cycle the results are clamped values that nobody reads; negative_cycle_vertex reports it.)
 // Every value is finished (Product::finish) before it is stored, so a product never reads an
-// unfinished sum.
+// unfinished sum. Every value is the same min of the same sums as with whole rows: the
+// destinations get the bytes the whole-row sweeps gave.
 //
 // Lanes: the values of one register, one row (scalar) or a host vector of rows.
 template <class T, bool HostVectors>
@@ -321,9 +337,8 @@ struct RowLanes<T, true> {
 };
 #endif
 
-// The sweeps' parameters: host vectors of rows where there are (HostPath), else one row a thread
-// and the forward skip decided per warp of 32 rows. Cols divides factor_lanes, so a block of
-// columns never reads past a padded factor row.
+// The sweeps' parameters: host vectors of rows where there are (HostPath), else one row a
+// thread. Cols divides factor_lanes, so a block of columns never reads past a padded factor row.
 template <class T, bool HostPath>
 struct RowSweepShape {
 #if defined(APSP_HOST_VECTORS)
@@ -335,38 +350,60 @@ struct RowSweepShape {
   static constexpr int rows = host_vectors ? 2 : 1;  // registers of rows per work item
   static constexpr int cols = 8;                     // output columns per register block
   static constexpr int item = rows * Lanes::lanes;   // slots per work item
-  static constexpr int group = host_vectors ? item : 32;
-  static constexpr int pad = item > 32 ? item : 32;  // slots are padded to whole tiles of 32
-  static_assert(factor_lanes % cols == 0 && pad % item == 0 && pad % group == 0, "");
+  // Host vectors: a team of one item, its path arrays in the team's scratch (in cache); else a
+  // team of threads, one row each, the path arrays in the device's memory, transposed.
+  static constexpr bool in_scratch = host_vectors;
+  static_assert(factor_lanes % cols == 0, "");
 };
 
-template <class ExecSpace, class Product, class Shape>
+// The sweeps of a block: every destination's kernel (Destination: what the finished columns
+// become; its begin, finished and end are called by every thread of a team alike, so a
+// destination may synchronize the team). n slots, team rows a team (a multiple of teams of
+// items).
+template <class ExecSpace, class Product, class Shape, class Destination>
 struct RowSweeps {
   using T = typename Product::value_type;
   using memory_space = typename ExecSpace::memory_space;
-  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using member = typename policy::member_type;
   using scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Lanes = typename Shape::Lanes;
   using L = typename Lanes::type;
-  static constexpr int R = Shape::rows, J = Shape::cols, W = Lanes::lanes;
+  static constexpr int R = Shape::rows, J = Shape::cols, W = Lanes::lanes, item = Shape::item;
   static constexpr T inf = Distance<T>::infinity;
 
-  std::int32_t vertices = 0;
+  std::int32_t path = 0;  // the rows of each path array (the plan's largest_path)
   Kokkos::View<const std::int32_t*, memory_space> slot_row;  // ascending
   SupernodeViews<memory_space> sn;
+  // Where a row keeps its columns: supernode s's from offset(s), a border entry's at
+  // border_place. Path arrays: path_offset and border_path, fwd and cur apart. Whole rows (one
+  // array of V, path = V): first and border, fwd = cur: no two supernodes share a column, so
+  // the forward pass's values are where the backward pass starts, and the other columns of s
+  // are infinite there (no forward step touched them).
+  Kokkos::View<const std::int32_t*, memory_space> offset, border_place;
+  bool whole = false;
   const T* values = nullptr;
-  // One launch over the block (RangePolicy): the rows transposed in yt, n slots a column.
-  T* yt = nullptr;
+  // Not in scratch: every slot's path arrays, transposed (fwd(position * n + slot)).
+  T* fwd = nullptr;
+  T* cur = nullptr;
   std::int64_t n = 0;
-  // Host (TeamPolicy, a team of one): each item sweeps its rows in its team's scratch (V x its
-  // slots, in cache) and writes them to out(out_row(slot), j) = y(column(j)) itself.
-  T* out = nullptr;
-  std::int64_t out_ld = 0;
-  Kokkos::View<const std::int32_t*, memory_space> out_row, column;
+  Destination dest;
 
-  std::size_t scratch_bytes() const {
-    return scratch::shmem_size(std::size_t(vertices) * Shape::item);
+  // The n slots in one launch. The team's scratch: at level 1 an item's two path arrays where
+  // they are in scratch, then the destination's at its level.
+  void launch(const ExecSpace& exec, int team) const {
+    const std::size_t own =
+        Shape::in_scratch ? scratch::shmem_size((whole ? 1 : 2) * std::size_t(path) * item) : 0;
+    const std::size_t theirs = dest.scratch_bytes(team);
+    policy p(exec, int(n / (std::int64_t(team) * item)), team);
+    if (Destination::level == 1) {
+      p.set_scratch_size(1, Kokkos::PerTeam(own + theirs));
+    } else {
+      p.set_scratch_size(0, Kokkos::PerTeam(theirs));
+      p.set_scratch_size(1, Kokkos::PerTeam(own));
+    }
+    Kokkos::parallel_for("apsp::supernodal::row_sweeps", p, *this);
   }
 
   // Columns of a product: consecutive from f, or the border's.
@@ -381,11 +418,11 @@ struct RowSweeps {
 
   // Y(:, to(j)) := min(Y(:, to(j)), min_k Y(:, from(k)) + m(k, j)) for j < width, k < depth,
   // m's rows `ld` apart (padded with infinity to a multiple of factor_lanes); y: the item's
-  // first slot, columns `stride` apart.
+  // first slot, columns `stride` apart; only lanes [e0, e1) of the item are stored.
   template <class To, class From>
   KOKKOS_FORCEINLINE_FUNCTION static void product(T* y, std::int64_t stride, To to, int width,
-                                                  From from, int depth, const T* m,
-                                                  std::int64_t ld) {
+                                                  From from, int depth, const T* m, std::int64_t ld,
+                                                  int e0 = 0, int e1 = item) {
     if (depth == 0) return;
     for (int j0 = 0; j0 < width; j0 += J) {
       L acc[J][R];
@@ -406,17 +443,26 @@ struct RowSweeps {
         }
       }
       for (int jj = 0; jj < J && j0 + jj < width; ++jj)
-        for (int r = 0; r < R; ++r)
-          Lanes::store(y + to(j0 + jj) * stride + r * W,
-                       Lanes::template finish<Product>(acc[jj][r]));
+        for (int r = 0; r < R; ++r) {
+          T* to_y = y + to(j0 + jj) * stride + r * W;
+          const L done = Lanes::template finish<Product>(acc[jj][r]);
+          if (e0 == 0 && e1 == item) {
+            Lanes::store(to_y, done);
+          } else {  // some lanes of the item only (a forward step): through a copy
+            T lanes[W];
+            Lanes::store(lanes, done);
+            for (int e = 0; e < W; ++e)
+              if (r * W + e >= e0 && r * W + e < e1) to_y[e] = lanes[e];
+          }
+        }
     }
   }
 
   // What one supernode's step needs.
   struct Step {
-    std::int32_t f, c, b;
+    std::int32_t f, c, b, at;  // at: where s's columns are in the path arrays
     std::int64_t ldc, ldb;
-    const std::int32_t* bd;
+    const std::int32_t* bd;           // the border's places in the path arrays
     const T *square, *right, *below;  // C_ss, A(s,Bd), A(Bd,s)
   };
   KOKKOS_INLINE_FUNCTION Step step(int s) const {
@@ -424,70 +470,182 @@ struct RowSweeps {
     p.f = sn.first(s);
     p.c = sn.first(s + 1) - p.f;
     p.b = std::int32_t(sn.border_start(s + 1) - sn.border_start(s));
+    p.at = offset(s);
     p.ldc = factor_ld(p.c);
     p.ldb = factor_ld(p.b);
-    p.bd = &sn.border(sn.border_start(s));
+    p.bd = &border_place(sn.border_start(s));
     p.square = values + sn.values_start(s);
     p.right = p.square + p.c * p.ldc;
     p.below = p.right + p.c * p.ldb;
     return p;
   }
 
-  // The sweeps of the item whose first slot is `slot`, into y (columns `stride` apart).
-  KOKKOS_INLINE_FUNCTION void sweep(std::int64_t slot, T* y, std::int64_t stride) const {
-    for (std::int64_t j = 0; j < vertices; ++j)
-      for (int r = 0; r < R; ++r)
-        Lanes::store(y + j * stride + r * W, Lanes::broadcast(inf));
-    for (int e = 0; e < Shape::item; ++e)
-      y[std::int64_t(slot_row(slot + e)) * stride + e] = T(0);
-    // Forward: the supernodes whose subtree holds a row of the skip group (rows [lo, hi]); for
-    // the group's other rows such a step is a no-op (their Y(:,s) is infinite).
-    const std::int64_t g = slot / Shape::group * Shape::group;
-    const std::int32_t lo = slot_row(g), hi = slot_row(g + Shape::group - 1);
-    int s = 0;  // the first supernode with first(s + 1) > lo
-    for (int top = sn.supernodes - 1; s < top;) {
-      const int mid = (s + top) / 2;
-      if (sn.first(mid + 1) > lo)
-        top = mid;
-      else
-        s = mid + 1;
-    }
-    for (; s < sn.supernodes; ++s) {
-      if (sn.subtree_first(s) > hi) continue;
-      const Step p = step(s);
-      product(y, stride, Consecutive{p.f}, p.c, Consecutive{p.f}, p.c, p.square, p.ldc);
-      product(y, stride, Gathered{p.bd}, p.b, Consecutive{p.f}, p.c, p.right, p.ldb);
-    }
-    for (s = sn.supernodes - 1; s >= 0; --s) {
-      const Step p = step(s);
-      product(y, stride, Consecutive{p.f}, p.c, Gathered{p.bd}, p.b, p.below, p.ldc);
-      product(y, stride, Consecutive{p.f}, p.c, Consecutive{p.f}, p.c, p.square, p.ldc);
-    }
+  // The lanes [e0, e1) of the item whose rows (ascending) lie in s's subtree.
+  KOKKOS_INLINE_FUNCTION void subtree_lanes(int s, const std::int32_t* row, int& e0,
+                                            int& e1) const {
+    const std::int32_t lo = sn.subtree_first(s), hi = sn.first(s + 1);
+    e0 = 0;
+    while (e0 < item && row[e0] < lo)
+      ++e0;
+    e1 = e0;
+    while (e1 < item && row[e1] < hi)
+      ++e1;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item) const {
-    sweep(item * Shape::item, yt + item * Shape::item, n);
+  KOKKOS_INLINE_FUNCTION void forward_step(int s, T* y, std::int64_t stride, int e0, int e1) const {
+    const Step p = step(s);
+    product(y, stride, Consecutive{p.at}, p.c, Consecutive{p.at}, p.c, p.square, p.ldc, e0, e1);
+    product(y, stride, Gathered{p.bd}, p.b, Consecutive{p.at}, p.c, p.right, p.ldb, e0, e1);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
-    const std::int64_t slot = std::int64_t(team.league_rank()) * Shape::item;
-    T* y = scratch(team.team_scratch(1), std::size_t(vertices) * Shape::item).data();
-    sweep(slot, y, Shape::item);
-    // By blocks of 16 columns, so that the block's values of y stay in L1 across the rows.
+    const std::int64_t slot =
+        (std::int64_t(team.league_rank()) * team.team_size() + team.team_rank()) * item;
+    T *y, *z;  // fwd, cur
+    std::int64_t stride;
+    if constexpr (Shape::in_scratch) {
+      y = scratch(team.team_scratch(1), (whole ? 1 : 2) * std::size_t(path) * item).data();
+      z = whole ? y : y + std::size_t(path) * item;
+      stride = item;
+    } else {
+      y = fwd + slot;
+      z = cur + slot;
+      stride = n;
+    }
+    std::int32_t row[item];
+    for (int e = 0; e < item; ++e)
+      row[e] = slot_row(slot + e);
+    typename Destination::State state;
+    dest.begin(team, state, slot, row);
+    // Forward: Y starts as the rows of the identity, on their own paths.
+    for (std::int64_t j = 0; j < path; ++j)
+      for (int r = 0; r < R; ++r)
+        Lanes::store(y + j * stride + r * W, Lanes::broadcast(inf));
+    for (int e = 0; e < item; ++e) {
+      const std::int32_t s = sn.supernode_of(row[e]);
+      y[std::int64_t(offset(s) + row[e] - sn.first(s)) * stride + e] = T(0);
+    }
+    if constexpr (item == 1) {  // the row's own path, up the tree
+      for (int s = sn.supernode_of(row[0]); s >= 0; s = sn.parent(s))
+        forward_step(s, y, stride, 0, 1);
+    } else {  // the supernodes whose subtree holds a row of the item, each on those rows
+      for (int s = sn.supernode_of(row[0]); s < sn.supernodes; ++s) {
+        if (sn.subtree_first(s) > row[item - 1]) continue;
+        int e0, e1;
+        subtree_lanes(s, row, e0, e1);
+        if (e0 < e1) forward_step(s, y, stride, e0, e1);
+      }
+    }
+    // Backward: s's columns start from the forward pass's values on the rows whose path holds s.
+    for (int s = sn.supernodes - 1; s >= 0; --s) {
+      const Step p = step(s);
+      if (!whole) {
+        int e0, e1;
+        subtree_lanes(s, row, e0, e1);
+        for (int k = 0; k < p.c; ++k) {
+          const std::int64_t at = std::int64_t(p.at + k) * stride;
+          for (int e = 0; e < item; ++e)
+            z[at + e] = e >= e0 && e < e1 ? y[at + e] : inf;
+        }
+      }
+      product(z, stride, Consecutive{p.at}, p.c, Gathered{p.bd}, p.b, p.below, p.ldc);
+      product(z, stride, Consecutive{p.at}, p.c, Consecutive{p.at}, p.c, p.square, p.ldc);
+      dest.finished(team, state, slot, row, p.f, p.c, z + std::int64_t(p.at) * stride, stride);
+    }
+    dest.end(team, state, slot, row, z, stride);
+  }
+};
+
+// Destinations of the sweeps' finished columns. Each has: State (what a thread keeps across
+// its item's supernodes), begin, finished(team, state, slot, row, f, c, y, stride) (the plan's
+// columns [f, f + c) of the item's rows, `row` in the plan's numbering: column f + k of lane e
+// at y[k * stride + e]), end(team, state, slot, row, y, stride) (y: the sweeps' array, the item's
+// first lane, rows `stride` apart), and scratch_bytes(team) at its scratch `level`, per team.
+// The measures' reductions are MeasureColumns (measures_kernels.hpp).
+
+// Whole rows: the sweeps' own array holds them (RowSweeps::whole); nothing to hand over as they
+// go. On GPUs write_rows then turns the transposed array into rows.
+template <class ExecSpace, class T, int Item>
+struct RowsKept {
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int level = 1;
+  struct State {};
+  std::size_t scratch_bytes(int) const { return 0; }
+  KOKKOS_INLINE_FUNCTION void begin(const member&, State&, std::int64_t,
+                                    const std::int32_t*) const {}
+  KOKKOS_INLINE_FUNCTION void finished(const member&, State&, std::int64_t, const std::int32_t*,
+                                       std::int32_t, int, const T*, std::int64_t) const {}
+  KOKKOS_INLINE_FUNCTION void end(const member&, State&, std::int64_t, const std::int32_t*,
+                                  const T*, std::int64_t) const {}
+};
+
+// Whole rows on host backends: the item's rows are the sweeps' own array in its team's scratch
+// (V x Item, in cache: RowSweeps::whole), written out at the end as out(out_row(slot), j) =
+// y(column(j)), by blocks of 16 columns so that the block's values of y stay in L1 across the
+// rows.
+template <class ExecSpace, class T, int Item>
+struct RowsInScratch {
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using memory_space = typename ExecSpace::memory_space;
+  static constexpr int level = 1;
+  struct State {};
+  std::int32_t vertices = 0;
+  T* out = nullptr;
+  std::int64_t out_ld = 0;
+  Kokkos::View<const std::int32_t*, memory_space> out_row, column;
+
+  std::size_t scratch_bytes(int) const { return 0; }
+  KOKKOS_INLINE_FUNCTION void begin(const member&, State&, std::int64_t,
+                                    const std::int32_t*) const {}
+  KOKKOS_INLINE_FUNCTION void finished(const member&, State&, std::int64_t, const std::int32_t*,
+                                       std::int32_t, int, const T*, std::int64_t) const {}
+  KOKKOS_INLINE_FUNCTION void end(const member&, State&, std::int64_t slot, const std::int32_t*,
+                                  const T* y, std::int64_t) const {
     constexpr std::int32_t block = 16;
     for (std::int32_t j0 = 0; j0 < vertices; j0 += block) {
       const std::int32_t j1 = j0 + block < vertices ? j0 + block : vertices;
-      for (int e = 0; e < Shape::item; ++e) {
+      for (int e = 0; e < Item; ++e) {
         const std::int32_t r = out_row(slot + e);
         if (r < 0) continue;
         T* o = out + r * out_ld;
         for (std::int32_t j = j0; j < j1; ++j)
-          o[j] = y[std::int64_t(column(j)) * Shape::item + e];
+          o[j] = y[std::int64_t(column(j)) * Item + e];
       }
     }
   }
 };
 
+// A table's columns: out(out_row(slot), k) for the targets of each supernode (target_start(s)
+// .. target_start(s + 1): the plan's column target_column, the table's column target_index).
+template <class ExecSpace, class T, int Item>
+struct TableColumns {
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using memory_space = typename ExecSpace::memory_space;
+  static constexpr int level = 1;
+  struct State {};
+  Kokkos::View<const std::int32_t*, memory_space> out_row, target_start, target_column,
+      target_index, supernode_of;
+  T* out = nullptr;
+  std::int64_t out_ld = 0;
+
+  std::size_t scratch_bytes(int) const { return 0; }
+  KOKKOS_INLINE_FUNCTION void begin(const member&, State&, std::int64_t,
+                                    const std::int32_t*) const {}
+  KOKKOS_INLINE_FUNCTION void finished(const member&, State&, std::int64_t slot,
+                                       const std::int32_t*, std::int32_t f, int, const T* y,
+                                       std::int64_t stride) const {
+    const std::int32_t s = supernode_of(f);
+    for (std::int32_t i = target_start(s); i < target_start(s + 1); ++i) {
+      const std::int64_t at = std::int64_t(target_column(i) - f) * stride, k = target_index(i);
+      for (int e = 0; e < Item; ++e) {
+        const std::int32_t r = out_row(slot + e);
+        if (r >= 0) out[r * out_ld + k] = y[at + e];
+      }
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void end(const member&, State&, std::int64_t, const std::int32_t*,
+                                  const T*, std::int64_t) const {}
+};
 // out(out_row(slot), j) = yt(column(j) * n + slot) for slots with out_row >= 0, by tiles of
 // 32 x 32 through scratch, so that both the reads of yt and the writes of out are contiguous.
 template <class ExecSpace, class T>

@@ -396,6 +396,25 @@ inline void place_values(SupernodalPlan& plan) {
   }
 }
 
+// Step 6e: each column's place in a row's path arrays (the row sweeps, supernodal_kernels.hpp).
+// A row's sweeps only ever hold the columns of one root-to-supernode path at a time, so each
+// supernode's columns go after those of its proper ancestors: the columns of one path never
+// share a place, and a border vertex (a column of a proper ancestor) has its supernode's place.
+// A parent has a larger id than its children (postorder): descending ids see it first.
+inline void place_on_paths(SupernodalPlan& plan) {
+  const std::int64_t supernodes = plan.supernodes();
+  plan.path_offset.assign(std::size_t(supernodes), 0);
+  for (std::int64_t s = supernodes - 1; s >= 0; --s) {
+    const std::int32_t p = plan.parent[std::size_t(s)];
+    if (p >= 0) plan.path_offset[std::size_t(s)] = plan.path_offset[std::size_t(p)] + plan.columns(p);
+  }
+  plan.border_path.resize(plan.border.size());
+  for (std::size_t e = 0; e < plan.border.size(); ++e) {
+    const std::int32_t v = plan.border[e], a = plan.supernode_of[std::size_t(v)];
+    plan.border_path[e] = plan.path_offset[std::size_t(a)] + v - plan.first[std::size_t(a)];
+  }
+}
+
 // Step 6d: the factor's order of work where fronts of at most small_front vertices (columns +
 // border, unpadded) are small: each level's small fronts, its large ones, and the workspace
 // that the large fronts leaving nothing behind share. The symbolic phase makes the plan's own;
@@ -462,6 +481,7 @@ inline SupernodalPrediction predict(const SupernodalPlan& plan) {
     pr.largest_border = std::max<std::int64_t>(pr.largest_border, b);
     pr.largest_front = std::max<std::int64_t>(pr.largest_front, front);
     pr.small_fronts += c + b <= plan.small_front;
+    pr.largest_path = std::max<std::int64_t>(pr.largest_path, plan.path_offset[std::size_t(s)] + c);
     pr.factor_updates += double(plan.padded(c)) * double(front) * double(front);
     // Per row: the backward pass over every supernode, the forward pass over the rows whose
     // tree path goes through s (those of its subtree).

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Issue 44 on one GPU: the supernodal row sweeps of this tree (path arrays, a team of rows, the
+# columns handed over as they finish) against an older tree's, in one device call. Builds both
+# command lines on the node (CUDA, no MPI; OLD=0: this tree's alone), then
+#   CHECKS=1  the same bytes from both trees on CUDA: measures (int32, float64), a table of
+#             spread-out sources and targets, whole rows to a file; road, grid, random graphs
+#             (OLD=0: supernodal's bytes against dense Floyd-Warshall's, int32)
+#   ROAD=1    the road-like V = 115,000: every measure, distances to /dev/null, a 1000 x 1000
+#             table (RUNS runs each, new and old interleaved)
+#   BIG=1     the road-like V = 1,000,000: every measure with the new tree (BIG_RUNS runs), the
+#             old tree once where OLD_BIG=1 (117 s on an H200 on 2026-11-29)
+#   NCU=1     Nsight Compute (launch statistics, occupancy, throughput) of the new sweeps of
+#             `apsp measures` at V = 115,000 and of a 65,536-row table at V = 1,000,000
+# Run from the top of the tree, the older tree as a tarball in CARRY/old.tar.gz:
+#   OUT=... [switches] bash bench/gpu-rows.sh .device-carry
+set -uo pipefail
+here=$(pwd); carry=$(cd "${1:?CARRY}" && pwd); out=${OUT:-/tmp/call}; mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH HOME=/root
+source bench/lib/carried-kokkos.sh
+s=$(date +%s)
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $out/gpu.txt
+old=/tmp/old-tree; rm -rf $old && mkdir -p $old && tar -xzf "$carry/old.tar.gz" -C $old
+build() {  # SOURCE BUILD_DIR LOG
+  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
+    -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_PYTHON=OFF \
+    -DAPSP_ENABLE_TESTS=OFF -DAPSP_ENABLE_MPI=OFF -DAPSP_ENABLE_NCCL=OFF -DAPSP_ENABLE_BENCHMARKS=OFF \
+    >"$3" 2>&1 && timeout 400 ninja -C "$2" -j $(( $(nproc) / 2 )) apsp_cli >>"$3" 2>&1
+}
+if [ "${OLD:-1}" = 1 ]; then
+  build "$here" /tmp/b-new $out/build-new.log & build $old /tmp/b-old $out/build-old.log & wait
+else
+  build "$here" /tmp/b-new $out/build-new.log; mkdir -p /tmp/b-old; ln -sf /tmp/b-new/apsp /tmp/b-old/apsp
+fi
+echo "builds: $(( $(date +%s)-s )) s"; grep -h -E ' error' $out/build-*.log | head -20
+a=/tmp/b-new/apsp; o=/tmp/b-old/apsp; w=/tmp/m; mkdir -p $w
+[ -x $a ] && [ -x $o ] || { echo "a build failed"; exit 1; }
+show() { python3 - "$@" <<'P'
+import json,sys
+r=json.load(open(sys.argv[1])); st=r['seconds']; sn=r.get('supernodal',{})
+print(sys.argv[2], ' '.join(f'{k} {st.get(k,0):.3f}' for k in ('plan','compute','download','write','total')),
+      'rows', round(sn.get('rows',0),3), 'path_bytes', sn.get('path_bytes'), 'peak_device', r.get('peak_device_bytes'))
+P
+}
+if [ "${CHECKS:-1}" = 1 ]; then
+$a generate --vertices 700 --density 0.004 --seed 3 $w/random.in >/dev/null 2>&1
+$a generate --class grid --vertices 1500 --seed 4 $w/grid.in >/dev/null 2>&1
+$a generate --class road --vertices 20000 --seed 5 $w/road.in >/dev/null 2>&1
+python3 -c "
+import random; random.seed(2)
+for n, V in (('random', 700), ('grid', 1500), ('road', 20000)):
+    open('$w/S-'+n,'w').write('\n'.join(str(random.randrange(V)) for _ in range(300))+'\n')
+    open('$w/T-'+n,'w').write('\n'.join(str(random.randrange(V)) for _ in range(250))+'\n')"
+ref="$o"; ref_algorithm=supernodal; types="int32 float64"
+[ "${OLD:-1}" = 1 ] || { ref_algorithm=fw; types=int32; }
+for g in random grid road; do
+  for t in $types; do
+    $a measures $w/$g.in $w/$g.$t.new.json --algorithm supernodal --dtype $t
+    $o measures $w/$g.in $w/$g.$t.old.json --algorithm $ref_algorithm --dtype $t
+    cmp -s $w/$g.$t.new.json $w/$g.$t.old.json && r=same || r=DIFFER
+    echo "measures $g $t: new and old $r"
+    $a $w/$g.in $w/$g.$t.new.npy --algorithm supernodal --dtype $t --sources @$w/S-$g --targets @$w/T-$g
+    $o $w/$g.in $w/$g.$t.old.npy --algorithm $ref_algorithm --dtype $t --sources @$w/S-$g --targets @$w/T-$g
+    cmp -s $w/$g.$t.new.npy $w/$g.$t.old.npy && r=same || r=DIFFER
+    echo "table $g $t: new and old $r"
+  done
+  $a $w/$g.in $w/$g.new.out --algorithm supernodal; $o $w/$g.in $w/$g.old.out --algorithm $ref_algorithm
+  cmp -s $w/$g.new.out $w/$g.old.out && r=same || r=DIFFER; echo "rows $g: new and old $r"
+  rm -f $w/$g.new.out $w/$g.old.out
+done 2>&1 | tee $out/correctness.txt
+fi
+if [ "${ROAD:-1}" = 1 ]; then
+$a generate --class road --vertices 115000 --seed 3 $w/r.in >/dev/null 2>&1
+python3 -c "
+import random; random.seed(1); V=115000
+open('$w/S','w').write('\n'.join(str(random.randrange(V)) for _ in range(1000))+'\n')
+open('$w/T','w').write('\n'.join(str(random.randrange(V)) for _ in range(1000))+'\n')"
+for i in $(seq ${RUNS:-3}); do
+  for t in new $([ "${OLD:-1}" = 1 ] && echo old); do x=$a; [ $t = old ] && x=$o
+    $x measures $w/r.in $w/m-$t.json --algorithm supernodal --stats $out/r115k-measures-$t-$i.json; show $out/r115k-measures-$t-$i.json "115k measures $t"
+    $x --algorithm supernodal $w/r.in /dev/null --stats $out/r115k-null-$t-$i.json; show $out/r115k-null-$t-$i.json "115k /dev/null $t"
+    $x --algorithm supernodal $w/r.in $w/od-$t.npy --sources @$w/S --targets @$w/T --stats $out/r115k-od-$t-$i.json; show $out/r115k-od-$t-$i.json "115k table $t"
+  done
+done
+if [ "${OLD:-1}" = 1 ]; then
+  cmp -s $w/m-new.json $w/m-old.json && echo "115k measures: same bytes" || echo "115k measures: DIFFER"
+  cmp -s $w/od-new.npy $w/od-old.npy && echo "115k table: same bytes" || echo "115k table: DIFFER"
+fi
+fi
+if [ "${BIG:-1}" = 1 ]; then
+$a generate --class road --vertices 1000000 --seed 3 $w/r1m.in >/dev/null 2>&1
+for i in $(seq ${BIG_RUNS:-2}); do
+  nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 > $w/mem-$i.txt & smi=$!
+  timeout 200 $a measures $w/r1m.in $w/m1m-new.json --algorithm supernodal --stats $out/r1m-measures-new-$i.json; show $out/r1m-measures-new-$i.json "1M measures new"
+  kill $smi; echo "1M measures new: peak device memory $(sort -n $w/mem-$i.txt | tail -1) MiB (nvidia-smi, every 0.2 s)"
+done
+if [ "${OLD_BIG:-0}" = 1 ]; then
+  timeout 200 $o measures $w/r1m.in $w/m1m-old.json --algorithm supernodal --stats $out/r1m-measures-old.json; show $out/r1m-measures-old.json "1M measures old"
+  cmp -s $w/m1m-new.json $w/m1m-old.json && echo "1M measures: same bytes" || echo "1M measures: DIFFER"
+fi
+fi
+if [ "${NCU:-1}" = 1 ]; then
+[ -f $w/r.in ] || $a generate --class road --vertices 115000 --seed 3 $w/r.in >/dev/null 2>&1
+[ -f $w/r1m.in ] || $a generate --class road --vertices 1000000 --seed 3 $w/r1m.in >/dev/null 2>&1
+python3 -c "
+open('$w/S1m','w').write('\n'.join(str(i * 15) for i in range(65536))+'\n')
+open('$w/T10','w').write('\n'.join(str(i) for i in range(10))+'\n')"
+timeout 150 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight \
+  $a measures $w/r.in $w/n.json --algorithm supernodal > $out/ncu-115k-measures.txt 2>&1; echo "ncu 115k: exit $?"
+timeout 200 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight \
+  $a --algorithm supernodal $w/r1m.in $w/t.npy --sources @$w/S1m --targets @$w/T10 > $out/ncu-1m-table.txt 2>&1; echo "ncu 1m: exit $?"
+grep -h -E "Block Size|Grid Size|Registers Per|Achieved Occupancy|Theoretical Occupancy|Duration|Compute \(SM\) Throughput|Memory Throughput|Waves Per SM" $out/ncu-*.txt
+fi
+echo "call: $(( $(date +%s)-s )) s"
