@@ -134,8 +134,7 @@ std::string SolveStats::to_json() const {
       << ", \"ordering\": " << s.ordering << ", \"symbolic\": " << s.symbolic
       << ", \"factor\": " << s.factor << ", \"rows\": " << s.rows
       << ", \"supernodes\": " << s.supernodes << ", \"factor_bytes\": " << s.factor_bytes
-      << ", \"path_bytes\": " << s.path_bytes
-      << ", \"predicted_updates\": " << s.predicted_updates
+      << ", \"path_bytes\": " << s.path_bytes << ", \"predicted_updates\": " << s.predicted_updates
       << ", \"factor_updates\": " << s.factor_updates << ", \"row_updates\": " << s.row_updates
       << ", \"dense_updates\": " << s.dense_updates << "}";
   }

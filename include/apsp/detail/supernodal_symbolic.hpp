@@ -406,7 +406,8 @@ inline void place_on_paths(SupernodalPlan& plan) {
   plan.path_offset.assign(std::size_t(supernodes), 0);
   for (std::int64_t s = supernodes - 1; s >= 0; --s) {
     const std::int32_t p = plan.parent[std::size_t(s)];
-    if (p >= 0) plan.path_offset[std::size_t(s)] = plan.path_offset[std::size_t(p)] + plan.columns(p);
+    if (p >= 0)
+      plan.path_offset[std::size_t(s)] = plan.path_offset[std::size_t(p)] + plan.columns(p);
   }
   plan.border_path.resize(plan.border.size());
   for (std::size_t e = 0; e < plan.border.size(); ++e) {
