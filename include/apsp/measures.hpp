@@ -193,12 +193,13 @@ class MeasureTotals {
   void row_totals(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
     using Totals = RowTotals<ExecSpace, T>;
     const int team = team_size();
-    Kokkos::parallel_for(
-        "apsp::measures::row_totals",
-        Kokkos::TeamPolicy<ExecSpace>(exec_, int(count), team)
-            .set_scratch_size(0, Kokkos::PerTeam(Totals::scratch_bytes(team, binning_.bins))),
-        Totals{rows, first, first - first_row_, vertices_, row_most_, row_least_, row_sum_,
-               row_count_, binning_, histogram_});
+    const std::size_t bytes = Totals::scratch_bytes(team, binning_.bins);
+    Kokkos::TeamPolicy<ExecSpace> policy(exec_, int(count), team);
+    const int level = bytes <= std::size_t(policy.scratch_size_max(0)) ? 0 : 1;
+    Kokkos::parallel_for("apsp::measures::row_totals",
+                         policy.set_scratch_size(level, Kokkos::PerTeam(bytes)),
+                         Totals{rows, first, first - first_row_, vertices_, row_most_, row_least_,
+                                row_sum_, row_count_, binning_, histogram_, level});
   }
 
   ExecSpace exec_;

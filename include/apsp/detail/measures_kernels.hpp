@@ -170,6 +170,9 @@ struct RowTotals {
   Kokkos::View<std::int64_t*, memory_space> count;
   Binning<T> bin;  // bins = 0: no histogram
   Kokkos::View<std::int64_t*, memory_space> histogram;
+  // The scratch level of the counts: 0 where scratch_bytes fits the backend's level-0 room, else 1
+  // (Kokkos 4 and later give a host team 32 KiB of level 0: 4,096 bins of four copies do not fit).
+  int level = 0;
 
   static std::size_t scratch_bytes(int team, int bins) {
     if (host_memory<ExecSpace> && team == 1) return Counts::shmem_size(4 * (bins + 1));
@@ -185,9 +188,9 @@ struct RowTotals {
     const std::int64_t i = team.league_rank(), row = first + i;
     const int t = team.team_rank(), size = team.team_size();
     const bool own = own_counts(size, bin.bins);
-    Partials partials(team.team_scratch(0), size);
-    Counts counts(team.team_scratch(0), own ? 0 : bin.bins);
-    OwnCounts own_bins(team.team_scratch(0), own ? std::size_t(bin.bins) * size : 0);
+    Partials partials(team.team_scratch(level), size);
+    Counts counts(team.team_scratch(level), own ? 0 : bin.bins);
+    OwnCounts own_bins(team.team_scratch(level), own ? std::size_t(bin.bins) * size : 0);
     if (own) {
       for (int b = 0; b < bin.bins; ++b)
         own_bins(std::size_t(b) * size + t) = 0;
@@ -280,7 +283,7 @@ struct RowTotals {
     constexpr int step = 256, copies = 4;
     const int nb = bin.bins;
     const std::size_t stride = std::size_t(nb + 1);
-    Counts counts(team.team_scratch(0), std::size_t(copies) * stride);
+    Counts counts(team.team_scratch(level), std::size_t(copies) * stride);
     for (std::size_t b = 0; b < copies * stride; ++b)
       counts(b) = 0;
     int bins[step];
