@@ -44,18 +44,18 @@ if [[ $mode == writing ]]; then
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
-  compgen -G "graph.out.apsp-tmp.*" >/dev/null || fail "no temporary output appeared"
+  compgen -G "graph.out.apsp-tmp.*" >/dev/null || fail "no temporary output appeared; apsp's stderr: $(cat stderr.txt)"
   written=0
   for ((tries = 0; tries < 600 && written == 0; tries++)); do
     written=$(stat -c %s graph.out.apsp-tmp.* 2>/dev/null || echo 0)
     ((written > 0)) || sleep 0.01
   done
-  ((written > 0)) || fail "no rows were written"
+  ((written > 0)) || fail "no rows were written; apsp's stderr: $(cat stderr.txt)"
 else
   wait_for_progress "$pid" stderr.txt
   compgen -G "graph.out.apsp-tmp.*" >/dev/null || fail "no temporary output while computing"
 fi
-kill -0 "$pid" 2>/dev/null || fail "apsp finished before the signal: use a larger graph"
+kill -0 "$pid" 2>/dev/null || fail "apsp finished before the signal (a larger graph?); its stderr: $(cat stderr.txt)"
 [[ ! -e graph.out ]] || fail "apsp committed its output before the signal: use a larger graph"
 kill -s "$signal" "$pid"
 if [[ $mode == twice ]]; then
