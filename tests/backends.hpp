@@ -18,7 +18,15 @@ template <class... T>
 struct AsTestTypes<std::tuple<T...>> {
   using type = ::testing::Types<T...>;
 };
-using Backends = typename AsTestTypes<apsp::EnabledBackends>::type;
+// A checking build that compiles int32 alone (APSP_CHECK_INSTANTIATIONS=minimal, distance.hpp)
+// compiles the test bodies for its first backend alone (the GPU's, else OpenMP) and leaves the
+// others to its CLI tests, which run every backend of the build, and to the full builds.
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+using TestedBackends = std::tuple<std::tuple_element_t<0, apsp::EnabledBackends>>;
+#else
+using TestedBackends = apsp::EnabledBackends;
+#endif
+using Backends = typename AsTestTypes<TestedBackends>::type;
 
 // Names the typed tests after the backend ("FloydWarshall/openmp.MatchesReference...").
 struct BackendName {
@@ -28,8 +36,8 @@ struct BackendName {
   }
 };
 
-// Every backend with every distance type, as (exec, value) pairs; a checking build that
-// compiles int32 alone (APSP_CHECK_INSTANTIATIONS=minimal, distance.hpp) tests int32 alone.
+// Every tested backend with every distance type, as (exec, value) pairs; a minimal build tests
+// int32 alone.
 template <class ExecSpace, class T>
 struct Case {
   using exec = ExecSpace;
@@ -45,7 +53,7 @@ struct AsTypedCases<std::tuple<E...>> {
   using type = ::testing::Types<Case<E, int>..., Case<E, float>..., Case<E, double>...>;
 #endif
 };
-using BackendsAndTypes = typename AsTypedCases<apsp::EnabledBackends>::type;
+using BackendsAndTypes = typename AsTypedCases<TestedBackends>::type;
 
 // Names those typed tests after both ("Supernodal/openmp_float32.Grids").
 struct CaseName {

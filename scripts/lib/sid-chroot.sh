@@ -12,6 +12,13 @@
 #   in_chroot DIR COMMAND              runs COMMAND (sh) in chroot DIR, /proc mounted, clean env
 #   sid_bind DIR [ro]                  bind-mounts DIR at the same path inside $SID_ROOT, so that
 #                                      paths (and compiler messages) read the same in and out
+#   sid_compiler_cache BASEDIR         when the caller compiles through ccache (scripts/test sets
+#                                      CMAKE_CXX_COMPILER_LAUNCHER=ccache) and the root has it,
+#                                      sets SID_CCACHE_ENV to the environment (VAR=value ...) under
+#                                      which the root's ccache caches compiles in $SID_ROOT.ccache
+#                                      (outside the root, so that a new root keeps it; bind-mounted
+#                                      at the same path); BASEDIR: the source tree's path in the
+#                                      root. Else sets it empty.
 #   sid_say, sid_fail (exit 1), sid_usage_error (exit 2), sid_env_error (exit 3)
 #
 # The cache lives outside the clone, in $APSP_DEPS_DIR (default
@@ -78,6 +85,27 @@ sid_bind() {
   if [ "$mode" = ro ]; then
     mount -o remount,bind,ro "$SID_ROOT$dir" 2>/dev/null || sid_say "note: could not make $dir read-only"
   fi
+}
+
+SID_CCACHE_ENV=
+sid_compiler_cache() {
+  local basedir=$1 dir=$SID_ROOT.ccache
+  SID_CCACHE_ENV=
+  [ "${CMAKE_CXX_COMPILER_LAUNCHER:-}" = ccache ] || return 0
+  in_chroot "$SID_ROOT" "command -v ccache" >/dev/null 2>&1 || return 0
+  mkdir -p "$dir" && sid_bind "$dir" || return 0
+  SID_CCACHE_ENV="CCACHE_DIR=$dir CCACHE_BASEDIR=$basedir CCACHE_NOHASHDIR=1"
+  SID_CCACHE_ENV+=" CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G} CMAKE_CXX_COMPILER_LAUNCHER=ccache"
+}
+
+# What the root's ccache did since the zero-stats in SID_CCACHE_ENV's cache ("N from the cache, M
+# compiled"); nothing without one.
+sid_compiler_cache_stats() {
+  [ -n "$SID_CCACHE_ENV" ] || return 0
+  in_chroot "$SID_ROOT" "$SID_CCACHE_ENV ccache --print-stats" 2>/dev/null | awk -F'\t' '
+    $1 ~ /^(direct_cache_hit|preprocessed_cache_hit)$/ { h += $2 }
+    $1 == "cache_miss" { m = $2 }
+    END { printf "%d from the cache, %d compiled", h, m }'
 }
 
 # The machine's own Debian mirror: the URIs of the deb822 entry whose Suites name bookworm, else
@@ -195,10 +223,10 @@ recipe: ${recipe:0:16}"
 }
 
 # Debian sid's HIP toolchain (hipcc pulls in clang, lld, the ROCm device libraries and the HIP
-# runtime) plus what building apsp needs; shared by scripts/check-hip and
-# `scripts/check-modern-kokkos --hip-probe`, which use the same chroot.
+# runtime) plus what building apsp needs, and ccache where sid has it; shared by scripts/check-hip
+# and `scripts/check-modern-kokkos --hip-probe`, which use the same chroot.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 SID_HIP_NAME=sid-hip
 # shellcheck disable=SC2034
 SID_HIP_PACKAGES=(hipcc libamdhip64-dev cmake ninja-build googletest libgtest-dev libgmock-dev
-  libopenmpi-dev openmpi-bin)
+  libopenmpi-dev openmpi-bin -- ccache)
