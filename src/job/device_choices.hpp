@@ -9,7 +9,7 @@
 #include <apsp/solver.hpp>
 
 #include "io/posix_files.hpp"
-#include "job/pipeline.hpp"
+#include "job/stats.hpp"
 #include "job/tuning.hpp"
 #include "platform/backends.hpp"
 

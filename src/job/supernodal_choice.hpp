@@ -8,7 +8,7 @@
 #include <apsp/plan.hpp>
 #include <apsp/supernodal.hpp>
 
-#include "job/pipeline.hpp"
+#include "job/stats.hpp"
 
 #include <algorithm>
 #include <cstdint>
