@@ -215,6 +215,21 @@ TEST_F(Pipeline, SsspSplitsTheSourcesOverTheRanks) {
   EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));
 }
 
+TEST_F(Pipeline, PredecessorsFromSsspAreRefusedByThePlanForEveryDriver) {
+  // plan_run decides it once: the pipeline and apsp path's library call give its one message,
+  // whether or not this build has sssp, before any output exists.
+  const apsp::Graph g = apsp_test::random_graph(60, 0.1, 12);
+  apsp::SolveConfig config = config_for(g);
+  config.algorithm = apsp::Algorithm::sssp;
+  config.predecessors = path("pred.bin");
+  const std::string message = "come from Floyd-Warshall; sssp does not write them";
+  apsp_test::expect_error_naming([&] { apsp::solve(config, ranks); }, {message});
+  EXPECT_FALSE(std::ifstream(config.output).good());
+  EXPECT_FALSE(std::ifstream(config.predecessors).good());
+  config.predecessors.clear();
+  apsp_test::expect_error_naming([&] { apsp::find_path(config, 0, 59); }, {message});
+}
+
 TEST_F(Pipeline, AFailureIsOneErrorOnEveryRankAndNoOutput) {
   apsp::SolveConfig config = config_for(apsp_test::random_graph(50, 0.1, 8));
   config.input = path("missing.bin");

@@ -283,10 +283,6 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
           pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
           return;
         }
-        if (config.algorithm == Algorithm::sssp)
-          throw Error(
-              "apsp path follows predecessors, which sssp does not write: use --algorithm fw "
-              "or supernodal");
         RunPlan run = plan_run(exec, graph, weights, Distance<T>::type,
                                PlanRequest{config.algorithm, config.shape, true, false});
         warning = run.warning;

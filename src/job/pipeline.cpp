@@ -213,10 +213,6 @@ class Pipeline {
           const WeightRange weights = weight_range(graph_);
           const DistanceType type = choose_distance_type(config_.dtype, graph_.vertices, weights);
           const bool predecessors = !config_.predecessors.empty();
-          if (predecessors && config_.algorithm == Algorithm::sssp)
-            throw Error(
-                "--predecessors comes from Floyd-Warshall (sssp does not write them): use "
-                "--algorithm fw or supernodal");
           RunPlan run = plan_run(exec_, graph_, weights, type,
                                  PlanRequest{config_.algorithm, config_.shape, predecessors, true});
           if (!run.warning.empty()) stats_.warnings.push_back(run.warning);

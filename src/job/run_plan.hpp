@@ -5,13 +5,14 @@
 // where its ordering predicts less work than that choice (supernodal_choice.hpp), with its plan.
 #pragma once
 
+#include <apsp/error.hpp>
 #include <apsp/graph.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/supernodal.hpp>
 
 #include "job/device_choices.hpp"
-#include "job/pipeline.hpp"
 #include "job/sssp.hpp"
+#include "job/stats.hpp"
 #include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
 
@@ -36,10 +37,15 @@ struct RunPlan {
 };
 
 // The plan of `graph` (weights: its weight_range) in distance type `type`. Throws what
-// choose_algorithm and choose_supernodal throw (an algorithm this build or device cannot run).
+// choose_algorithm and choose_supernodal throw (an algorithm this build or device cannot run),
+// and refuses predecessors from sssp, for every driver.
 template <class ExecSpace>
 RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& weights,
                  DistanceType type, const PlanRequest& request) {
+  if (request.predecessors && request.algorithm == Algorithm::sssp)
+    throw Error(
+        "predecessors (--predecessors, apsp path) come from Floyd-Warshall; sssp does not write "
+        "them: use --algorithm fw or supernodal");
   RunPlan run;
   Plan& p = run.plan;
   // Checked whichever algorithm runs: a --tile or --shape that this device cannot run is an

@@ -152,7 +152,7 @@ expect_error 2 "are the same file" "$apsp" "${backend_option[@]}" \
 [[ ! -e $work/same.out ]] || fail "an output appeared although OUT and P were one file"
 "$apsp" "${backend_option[@]}" --predecessors /dev/null "$in" /dev/null ||
   fail "OUT and P both /dev/null must be fine"
-expect_error 2 "--predecessors comes from Floyd-Warshall" "$apsp" "${backend_option[@]}" \
+expect_error 2 "come from Floyd-Warshall; sssp does not write them" "$apsp" "${backend_option[@]}" \
   --algorithm sssp --predecessors "$work/x.pred" "$in" "$work/x.out"
 # Without P, one search from U (issue 32, item 7), never the all-pairs solve: a graph whose
 # distance matrix --max-memory cannot hold (fw, which solves all pairs, is refused there) gives
