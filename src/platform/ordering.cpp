@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -29,11 +30,11 @@ static_assert(sizeof(idx_t) == sizeof(std::int32_t), "apsp passes METIS 32-bit i
 // the same binary calls them (also a static Kokkos, whose one draw, a random device choice,
 // gets the same glibc sequence); shared libraries keep the C library's. nested_dissection_order
 // checks that METIS calls this srand (a shared libmetis.so calls the C library's) before it orders
-// on more than one thread. One thing stays process-wide: the SIGABRT/SIGTERM handlers through which
-// METIS turns its internal failures into return codes (gk_sigtrap); a call that ends may restore
-// the default while another runs, so METIS running out of memory on a thread can end the process
-// instead of returning METIS_ERROR_MEMORY. MetisSignals below puts both handlers back after the
-// ordering.
+// on more than one thread, and else orders on one thread, one ordering at a time. One thing stays
+// process-wide: the SIGABRT/SIGTERM handlers through which METIS turns its internal failures into
+// return codes (gk_sigtrap); a call that ends may restore the default while another runs, so
+// METIS running out of memory on a thread can end the process instead of returning
+// METIS_ERROR_MEMORY. MetisSignals below puts both handlers back after the ordering.
 namespace {
 
 struct RandState {
@@ -308,6 +309,11 @@ bool metis_random_per_thread() {
   return answer;
 }
 
+// Held by an ordering whose METIS draws from the process' one generator (a shared libmetis.so:
+// the C library's rand()): METIS seeds it when each call starts, so two orderings at once would
+// interleave their draws; one at a time, each gets its serial order.
+std::mutex shared_random_numbers;
+
 }  // namespace
 
 std::vector<std::int32_t> nested_dissection_order(std::int64_t vertices,
@@ -321,7 +327,11 @@ std::vector<std::int32_t> nested_dissection_order(std::int64_t vertices,
   perm.resize(std::size_t(vertices));
   if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
   const MetisSignals signals;
-  if (!metis_random_per_thread()) threads = 1;
+  std::unique_lock<std::mutex> one_at_a_time(shared_random_numbers, std::defer_lock);
+  if (!metis_random_per_thread()) {
+    threads = 1;
+    one_at_a_time.lock();
+  }
   Part all{std::move(s.xadj), std::move(s.adjncy), {}};
   all.label.resize(s.old_of.size());
   std::iota(all.label.begin(), all.label.end(), 0);
