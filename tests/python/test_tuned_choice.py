@@ -58,11 +58,14 @@ def test_path_and_the_module_choose_as_the_pipeline_on_a_tuned_machine(tmp_path,
     assert untuned[0] == "fw" and untuned[1] == pytest.approx(1088**3, rel=1e-8), untuned
     same_as_the_module(untuned)
 
-    # A cache entry of this machine (apsp tune writes its key) naming the 128 tile around V.
+    # A cache entry of this machine (apsp tune writes its key) naming the 128 tile around V. The
+    # GPUs' tables have no tile above 64: no tuned shape there pads V past the first one's 1,088.
+    wide = [s for s in run(env, "shapes").stdout.splitlines() if re.match(r"\d+: 128x128 tile", s)]
+    if not wide:
+        pytest.skip("this build's shape table has no 128 tile (a GPU's)")
+    shape = wide[0]
     run(env, "tune", "--sizes", 300, "--runs", 1)
     cache = tmp_path / "cache" / "apsp" / "tuning.json"
-    shape = run(env, "shapes").stdout.splitlines()[1]
-    assert shape.startswith("1: 128x128 tile"), shape
     _, tile, _, rows, cols, reg_rows, reg_cols, chunk = map(int, re.findall(r"\d+", shape))
     entry = {"min_vertices": 513, "max_vertices": 2050, "measured_vertices": 1025, "tile": tile,
              "team_rows": rows, "team_cols": cols, "reg_rows": reg_rows, "reg_cols": reg_cols,
