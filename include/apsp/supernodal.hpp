@@ -791,12 +791,13 @@ class SupernodalSolver {
   }
 
   // Before check_memory: the rows will be reduced into measures (reduce_rows with a
-  // MeasureSink). With integer distances on host backends each row is then reduced where the
-  // sweeps finish its columns: a column's in-totals are a row's of the reversed graph, whose
-  // factor compute makes too where the graph is not symmetric (its bytes are counted from here
-  // on). GPUs reduce whole rows, block by block: their reduction in the sweeps took 5.9 s for a
-  // road of 115,000 vertices where whole rows take 0.4 s (docs/PERFORMANCE.md entry 50).
-  void expect_measures() { measures_ = std::is_integral<T>::value && host_path; }
+  // MeasureSink). With integer distances each row is then reduced where the sweeps finish its
+  // columns, so no row is ever whole and a block holds as many rows as their path arrays allow
+  // (every row of a million-vertex road on a GPU: docs/PERFORMANCE.md entry 52): a column's
+  // in-totals are a row's of the reversed graph, whose factor compute makes too where the graph
+  // is not symmetric (its bytes are counted from here on). Floats keep whole rows: their sums
+  // depend on the order.
+  void expect_measures() { measures_ = std::is_integral<T>::value; }
 
   // The graph's edges (every rank has them all), kept until compute.
   void load(const std::vector<Edge>& edges) { edges_host_ = &edges; }

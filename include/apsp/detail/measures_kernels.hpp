@@ -448,8 +448,14 @@ struct HarmonicLimbs {
 // nothing shared between rows but the histogram: a row's out-totals (and the histogram), or, on
 // the rows of the reversed graph, its vertex's in-totals (a column of the graph's matrix is a row
 // of the reversed graph's); where the graph is symmetric a row's totals are its vertex's in-totals
-// too. The histogram: counted in the team's scratch (integer atomics), added to the graph's at
-// the end.
+// too. The histogram: counted in the team's scratch, added to the graph's at the end. A team of
+// one counts with plain increments; a team of many (GPUs) with atomics, and each thread first
+// counts runs of one bin in a register: the rows of a team are neighbours in the plan's order and
+// the columns of a supernode neighbours too, so most distances of a run share a bin, and every
+// thread of a warp would otherwise hit the same bin at once. The team's counts are 64-bit
+// unsigned, whose atomic add every GPU does in one instruction (Kokkos 3.4 compiles a signed
+// 64-bit one to a compare-and-swap loop, which the colliding threads retried: docs/PERFORMANCE.md
+// entry 50).
 template <class ExecSpace, class T, int Item>
 struct MeasureColumns {
   static_assert(std::is_integral<T>::value, "exact totals: integer distances");
@@ -463,13 +469,16 @@ struct MeasureColumns {
   static constexpr bool host = host_memory<ExecSpace>;
   static constexpr int level = host ? 1 : 0;  // of the team's scratch: GPUs' shared memory
   static constexpr T lowest = std::numeric_limits<T>::lowest();
+  using Count = unsigned long long;
 
   struct State {
     T most[Item], least[Item];
     std::int64_t sum[Item], count[Item];
     HarmonicLimbs harmonic[Item];
     std::int32_t index[Item];  // the block's row of each lane, -1: a spare slot
-    std::int64_t* bins;        // the team's
+    Count* bins;               // the team's
+    int run_bin[Item];         // a team of many: the bin of the lane's current run ...
+    Count run[Item];           // ... and its length, not yet in bins
   };
 
   Kokkos::View<const std::int32_t*, memory_space> perm;     // the plan's vertex -> the user's
@@ -487,7 +496,7 @@ struct MeasureColumns {
   ids<FixedSum> harmonic;  // the columns' (in-totals)
 
   std::size_t scratch_bytes(int) const {
-    return out && bin.bins > 0 ? Scratch<std::int64_t>::shmem_size(std::size_t(bin.bins)) : 0;
+    return out && bin.bins > 0 ? Scratch<Count>::shmem_size(std::size_t(bin.bins)) : 0;
   }
 
   KOKKOS_INLINE_FUNCTION void begin(const member& team, State& st, std::int64_t slot,
@@ -496,10 +505,11 @@ struct MeasureColumns {
       st.most[e] = T(0), st.least[e] = Distance<T>::infinity, st.sum[e] = 0, st.count[e] = 0;
       st.harmonic[e] = HarmonicLimbs{};
       st.index[e] = out_row(slot + e);
+      st.run_bin[e] = 0, st.run[e] = 0;
     }
     st.bins = nullptr;
     if (!out || bin.bins == 0) return;
-    st.bins = Scratch<std::int64_t>(team.team_scratch(int(level)), std::size_t(bin.bins)).data();
+    st.bins = Scratch<Count>(team.team_scratch(int(level)), std::size_t(bin.bins)).data();
     for (int b = team.team_rank(); b < bin.bins; b += team.team_size())
       st.bins[b] = 0;
     team.team_barrier();
@@ -527,10 +537,15 @@ struct MeasureColumns {
       for (int e = 0; e < Item; ++e) {
         const T d = yk[e];
         if (d == inf || st.index[e] < 0 || f + k == row[e]) continue;
-        if (team.team_size() == 1)
-          ++st.bins[bin(d)];
-        else
-          Kokkos::atomic_add(&st.bins[bin(d)], std::int64_t(1));
+        const int b = bin(d);
+        if (team.team_size() == 1) {
+          ++st.bins[b];
+        } else if (b == st.run_bin[e]) {
+          ++st.run[e];
+        } else {
+          if (st.run[e] != 0) Kokkos::atomic_add(&st.bins[st.run_bin[e]], st.run[e]);
+          st.run_bin[e] = b, st.run[e] = 1;
+        }
       }
     }
   }
@@ -553,9 +568,11 @@ struct MeasureColumns {
       }
     }
     if (!st.bins) return;
+    for (int e = 0; e < Item; ++e)
+      if (st.run[e] != 0) Kokkos::atomic_add(&st.bins[st.run_bin[e]], st.run[e]);
     team.team_barrier();
     for (int b = team.team_rank(); b < bin.bins; b += team.team_size())
-      if (st.bins[b] != 0) Kokkos::atomic_add(&histogram(b), st.bins[b]);
+      if (st.bins[b] != 0) Kokkos::atomic_add(&histogram(b), std::int64_t(st.bins[b]));
   }
 };
 }  // namespace detail
