@@ -18,8 +18,8 @@
 // both: that first version issued 56 VIADDMNMX per 256 updates it counted and "reached" 18-19 T
 // updates/s on an H200. Here no two terms min'ed into one value share an operand (every value
 // is rewritten every other step, and the pairs (i + s, i + s + 1) differ for every i), and no
-// value is relaxed through itself, so there is nothing to factor. Check the SASS (bench/
-// gpu-node.sh) or the assembly for 4 * Half add-min pairs per loop iteration.
+// value is relaxed through itself, so there is nothing to factor. Check the SASS (bench/device
+// node) or the assembly for 4 * Half add-min pairs per loop iteration.
 // The values start from a View filled at run time (0..1000), so nothing is constant; they only
 // decrease and stay in [0, 1000], so no sum overflows; all of them are summed into `sink`.
 #pragma once

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# --transport on a node with two or more GPUs (issue 34, item 1): how the pivot rows of dense
-# Floyd-Warshall go GPU to GPU (nccl, ipc) or through host memory (host). Built there from this
-# tree with MPI and NCCL (-DAPSP_ENABLE_NCCL=ON) and the cuda-hopper Kokkos prefix carried in
-# CARRY/kokkos (bench/make-carry.sh makes CARRY), into build/transport (kept on a warm machine).
-#   build     the CLI (MPI + NCCL; no METIS, module or tests: only Floyd-Warshall runs here)
+# --transport on two or more GPUs (issue 34, item 1): same bytes, no hang when a rank dies, speed.
+#   [PARTS=...] [TRANSPORTS=...] bench/device transport
+# How the pivot rows of dense Floyd-Warshall go GPU to GPU (nccl, ipc) or through host memory
+# (host). The command line built with MPI and NCCL (no METIS, module or tests: only
+# Floyd-Warshall runs here), then the parts:
 #   same      for each transport: testcases/*.in (with --predecessors) on 2 ranks, a V = 5000
 #             graph on 2 ranks and on every GPU, with and without --predecessors: OUT and P
 #             byte for byte those of one process, and "transport" in --stats the one asked for
@@ -14,48 +14,24 @@
 #   time      dense V = $TIME_V (default 40000; OUT = /dev/null): compute, communication (host
 #             waits), link (the pivot-rows stream's GPU seconds) and bytes sent, max over ranks;
 #             1 GPU, then 2 and every GPU for each transport
-#   bench/gpu-transport.sh [CARRY]          (default CARRY: .device-carry; writes under $OUT)
-# PARTS (default "build same kill time") picks the parts, TRANSPORTS (default "nccl ipc host") the
+# PARTS (default "same kill time") picks the parts, TRANSPORTS (default "nccl ipc host") the
 # transports; summary.txt in $OUT has every line.
-set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-carry=$(cd "${1:-$here/.device-carry}" && pwd) # read by bench/lib/carried-kokkos.sh
-out=${OUT:-/tmp/apsp-transport}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-parts=${PARTS:-build same kill time}
+# (Was bench/gpu-transport.sh, whose PARTS=build is the driver's build, kept in
+# build/device/transport on a warm machine.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli) mpi=ON nccl=ON metis=OFF kernels=OFF
+setup
+parts=${PARTS:-same kill time}
 part() { [[ " $parts " == *" $1 "* ]]; }
-export PATH=/usr/local/cuda/bin:$PATH HOME=/root
-# Never NVLink multicast on these machines (NVLS): required, whatever the program's own default.
-export NCCL_NVLS_ENABLE=0 NCCL_DEBUG=WARN
 work=${APSP_WORK:-/tmp/apsp-transport-work}
 mkdir -p "$work"
-b=${APSP_BUILD:-$here/build/transport}
-apsp=$b/apsp
 mpi=(mpirun --allow-run-as-root --bind-to none -np)
 read -r -a transports <<<"${TRANSPORTS:-nccl ipc host}"
-log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
+export NCCL_DEBUG=WARN
 fails=0
 bad() {
   log "FAIL: $*"
   fails=$((fails + 1))
-}
-start=$(date +%s)
-
-if part build; then
-  source "$here/bench/lib/carried-kokkos.sh" # sets k: the carried prefix, fixed for this node
-  s=$(date +%s)
-  cmake -S "$here" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
-    -DCMAKE_PREFIX_PATH=$k -DAPSP_ENABLE_MPI=ON -DAPSP_ENABLE_NCCL=ON -DAPSP_ENABLE_METIS=OFF \
-    -DAPSP_ENABLE_PYTHON=OFF -DAPSP_ENABLE_TESTS=OFF -DAPSP_ENABLE_BENCHMARKS=OFF \
-    -DAPSP_ENABLE_KOKKOS_KERNELS=OFF >"$out/build.log" 2>&1 &&
-    timeout 480 ninja -C "$b" -j "$(nproc)" apsp_cli >>"$out/build.log" 2>&1
-  log "build (MPI + NCCL): exit $? after $(($(date +%s) - s)) s; $(grep -m1 'MPI driver' "$out/build.log")"
-  grep -E 'error|Error' "$out/build.log" | head -20
-fi
-[ -x "$apsp" ] || {
-  log "no $apsp: run PARTS=build first"
-  exit 1
 }
 gpus=$(nvidia-smi -L | wc -l)
 log "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1) x $gpus; $("$apsp" --version | head -n 1)"
@@ -194,5 +170,5 @@ for line in open(sys.argv[1]):
           f" total {top('total'):.2f} s")
 EOF
 fi
-log "failures: $fails; total $(($(date +%s) - start)) s"
+log "failures: $fails"
 [ $fails == 0 ]

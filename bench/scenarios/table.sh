@@ -1,32 +1,29 @@
 #!/usr/bin/env bash
-# The table of issue 16 in one go on a GPU node: compute rates (V^3 / compute seconds of
-# --stats, medians of RUNS) of plain, --predecessors, --allow-negative on a graph with real
-# negative weights, and both, from small to large V; optionally the same for a second binary
-# (the one before a change) on plain and --allow-negative; the tests and a GPU-vs-CPU check of
-# the new binary; and ncu evidence for the remaining-tiles kernel and for the phases of a round.
-#   bench/gpu-table.sh BIN_DIR OUT_DIR [BEFORE_APSP] [SIZES] [RUNS]
-# BIN_DIR holds the cuda-hopper build's `apsp` and `apsp_tests`. SIZES: V:density pairs
-# (default below). Environment: VARIANTS (default "plain negative paths both"), CHECKS=0 skips
-# the tests and the GPU-vs-CPU check (a second call for the largest V), NCU=0 skips ncu.
-# OUT_DIR gets summary.txt (the table), runs.jsonl (one record per run), tests.log, check.log,
-# ncu-*.txt (the lent node returns only a few files: tar OUT_DIR there).
-# bench/ has no native CUDA baseline of the whole solver (FACTS.md has the raw-CUDA numbers of
-# the seeds' design); the ceiling is the add-min limit, 16.7 T on H100/H200 (FACTS.md).
-set -uo pipefail
-bin=$(cd "${1:?BIN_DIR}" && pwd)
-out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
-before=${3:-}
-sizes=${4:-"1024:0.1 2048:0.1 4096:0.05 8192:0.01 11000:0.01 40000:0.001"}
-runs=${5:-3}
+# What each kernel variant costs: plain, --predecessors, --allow-negative, both, over V (issue 16).
+#   bench/device table [BEFORE_APSP] [SIZES] [RUNS]
+# Compute rates (V^3 / compute seconds of --stats, medians of RUNS, default 3) of plain,
+# --predecessors, --allow-negative on a graph with real negative weights, and both, from small to
+# large V (SIZES: V:density pairs); optionally the same for a second binary BEFORE_APSP (the one
+# before a change: e.g. OLD's, see `compare`) on plain and --allow-negative; the tests and a
+# GPU-vs-CPU check of this tree; ncu evidence for the remaining-tiles kernel and for the phases
+# of a round. Environment: VARIANTS (default "plain negative paths both"), CHECKS=0 skips the
+# tests and the GPU-vs-CPU check, TESTS a --gtest_filter for them (default all), NCU=0 skips ncu.
+# OUT gets summary.txt (the table), runs.jsonl (one record per run), tests.log, check.log,
+# ncu-*.txt. The ceiling is the add-min limit, 16.7 T on H100/H200 (FACTS.md).
+# (Was bench/gpu-table.sh; bench/gpu-variants.sh is `VARIANTS="plain negative paths" bench/device
+# table "" "5000:0.1 11000:0.1 20000:0.01"`, bench/gpu-paths.sh is `VARIANTS="plain paths"
+# bench/device table "" "11000:0.001 40000:0.001 11000:1"`.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli apsp_tests) tests=ON
+setup
+before=${1:-}
+sizes=${2:-"1024:0.1 2048:0.1 4096:0.05 8192:0.01 11000:0.01 40000:0.001"}
+runs=${3:-3}
 variants=${VARIANTS:-plain negative paths both}
 work=${APSP_WORK:-/tmp/apsp-table}
 mkdir -p "$work"
-apsp=$bin/apsp
-log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
 
-log "gpu: $(nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader 2>&1)"
-log "after: $("$apsp" --version | head -n 1)${before:+; before: $("$before" --version | head -n 1)}"
-log "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+[ -n "$before" ] && log "before: $("$before" --version | head -n 1)"
 
 # The same graph with real negative weights and no negative cycle: w' = w + p(u) - p(v) with w
 # in 0..500 (apsp generate --max-weight 500) and potentials p in 0..499, so w' in -499..999 and
@@ -49,8 +46,7 @@ EOF
 
 # 1. The whole GoogleTest suite on Cuda (and Serial).
 if [ "${CHECKS:-1}" != 0 ]; then
-  "$bin/apsp_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
-  log "tests: exit $? ($(grep -E '^\[  (PASSED|FAILED)' "$out/tests.log" | tr '\n' ' '))"
+  run_tests "${TESTS:-}"
 
   # 2. GPU vs CPU (Serial), bitwise: every shape, sizes that are not multiples of the tile, plain
   #    and negative weights.
@@ -95,7 +91,7 @@ for vp in $sizes; do
   v=${vp%%:*} p=${vp##*:}
   "$apsp" generate --vertices "$v" --density "$p" --seed 7 --max-weight 500 "$work/g$v.in" 2>/dev/null
   reweight "$work/g$v.in" "$work/n$v.in" 2>>"$out/summary.txt"
-  for rep in $(seq "$runs"); do
+  for _ in $(seq "$runs"); do
     for variant in $variants; do
       in=$work/g$v.in
       case $variant in negative | both) in=$work/n$v.in ;; esac

@@ -1,32 +1,28 @@
 #!/usr/bin/env bash
-# The padded sizes where 32-bit products of two sizes wrap (issue 26, item 1), on a GPU:
-#   bench/gpu-boundary-sizes.sh BIN_DIR OUT_DIR [V ...]
-# BIN_DIR holds the cuda build's `apsp`. First the GPU against Serial, bitwise, every tile shape,
-# on small graphs (the kernels' offsets changed with the fix). Then for each V (default 65536
-# 65535 65600 65472 46341; padded N = 65536, 65536, 65600, 65472, 46400): a sparse graph made
-# here (density 0.0001, seed 1), blocked Floyd-Warshall under a time limit (APSP_LIMIT, 120 s;
-# before the fix N = 65536 never finished), `apsp verify` of the output (sampled Dijkstra rows
-# and a second opinion), the output deleted before the next size (65600^2 int32 = 17 GB: the
-# work folder APSP_WORK needs that much disk). OUT_DIR gets summary.txt (the table, printed as it
-# goes), runs.jsonl (the --stats records), runs.log and verify.log. APSP_DEADLINE (seconds since
-# the epoch) skips the sizes that would start less than 90 s before it; APSP_SMALL=0 skips the
-# small graphs; APSP_SAMPLES sets verify's --samples (its default: 8).
-set -uo pipefail
-bin=$(cd "${1:?BIN_DIR}" && pwd)
-out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
-shift 2
+# Padded sizes where 32-bit products of two sizes wrap (issue 26, item 1): do they finish, right?
+#   bench/device boundary [V ...]
+# First the GPU against Serial, bitwise, every tile shape, on small graphs (the kernels' offsets
+# changed with the fix). Then for each V (default 65536 65535 65600 65472 46341; padded N =
+# 65536, 65536, 65600, 65472, 46400): a sparse graph made here (density 0.0001, seed 1), blocked
+# Floyd-Warshall under a time limit (APSP_LIMIT, 120 s; before the fix N = 65536 never finished),
+# `apsp verify` of the output (sampled Dijkstra rows and a second opinion), the output deleted
+# before the next size (65600^2 int32 = 17 GB: the work folder APSP_WORK needs that much disk).
+# OUT gets summary.txt (the table, printed as it goes), runs.jsonl (the --stats records), runs.log
+# and verify.log. APSP_DEADLINE (seconds since the epoch) skips the sizes that would start less
+# than 90 s before it; APSP_SMALL=0 skips the small graphs; APSP_SAMPLES sets verify's --samples
+# (its default: 8); APSP_BACKEND (cuda) the backend.
+# (Was bench/gpu-boundary-sizes.sh.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli)
+setup
 sizes=${*:-65536 65535 65600 65472 46341}
 deadline=${APSP_DEADLINE:-0}
 work=${APSP_WORK:-/tmp/apsp-boundary}
 limit=${APSP_LIMIT:-120}
 backend=${APSP_BACKEND:-cuda}
 mkdir -p "$work"
-apsp=$bin/apsp
-log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
 stage() { grep -o "\"$2\": [0-9.e+-]*" "$1" | head -1 | cut -d' ' -f2; }
 
-log "gpu: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1)"
-log "$("$apsp" --version 2>&1 | head -2 | tr '\n' ' ')"
 log "disk: $(df -h "$work" | tail -1)"
 
 fails=0

@@ -1,23 +1,19 @@
 #!/usr/bin/env bash
-# Where the setup of a run goes on 1, 2 and 4 GPUs (issue 34): read + plan + upload of the same
-# graph on one process (no MPI), on mpirun -np 1 (MPI, one rank), and on 2 and 4 ranks, each
-# rank's setup step by step from --stats (per_rank[p].setup: seconds, and of them the seconds in
-# collectives); OUT = /dev/null, so every rank discards its own rows.
-#   bench/gpu-setup.sh BIN_DIR OUT_DIR
-# BIN_DIR holds the cuda-hopper build's `apsp` (an MPI build). OUT_DIR gets summary.txt and the
-# stats of each run. VERTICES (40000) and RANKS ("2 4": those the GPUs allow) change the runs,
-# e.g. for a trial of the script on a CPU build.
-set -uo pipefail
-bin=$(cd "${1:?BIN_DIR}" && pwd)
-out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
-apsp=$bin/apsp
+# Where the setup of a run goes on 1, 2 and 4 GPUs (issue 34): read, plan, upload, per rank.
+#   [VERTICES=40000] [RANKS="2 4"] bench/device setup
+# Read + plan + upload of the same graph on one process (no MPI), on mpirun -np 1 (MPI, one
+# rank), and on 2 and 4 ranks (those the GPUs allow; RANKS sets them, e.g. for a trial on a CPU
+# build), fw and supernodal, each rank's setup step by step from --stats (per_rank[p].setup:
+# seconds, and of them the seconds in collectives); OUT = /dev/null, so every rank discards its
+# own rows; then 2 ranks with Open MPI's own binding. OUT gets summary.txt and each run's stats.
+# (Was bench/gpu-setup.sh.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli) mpi=ON
+setup
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+trap 'rm -rf "$work"; log "bench/device $name: exit $? after $(elapsed) s"' EXIT
+gpus=$(gpu_count)
 vertices=${VERTICES:-40000}
-log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
-log "gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>&1 | head -n 1) x $gpus;" \
-  "$("$apsp" --version | head -n 1)"
 "$apsp" generate --vertices "$vertices" --density 0.001 --seed 4 "$work/g.in" 2>/dev/null
 # run NAME LAUNCHER... -- OPTIONS...: one run, its stats in OUT_DIR/NAME.json.
 run() {

@@ -1,42 +1,30 @@
 #!/usr/bin/env bash
-# Everything we measure on a GPU node, in one go (the lent H100/H200 runs this in one call):
-#   bench/gpu-node.sh BIN_DIR OUT_DIR [quick|full]
-# BIN_DIR holds the cuda-hopper build's `apsp` and `apsp_tests`; results land in OUT_DIR:
-# tests.log, check.log (GPU vs CPU, bitwise), runs.jsonl (one --stats record per run),
-# sass.txt (instruction mix of the kernels), summary.txt (the table printed last).
-set -uo pipefail
-bin=$(cd "${1:?BIN_DIR}" && pwd)
-out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
-mode=${3:-full}
+# Everything we measure on one GPU node, in one go: tests, GPU = CPU, rates, SASS, ncu, MPI.
+#   bench/device node [quick|full]
+# 1. the whole GoogleTest suite on Cuda (and Serial); 2. GPU against Serial bitwise, every tile
+# shape, sizes that are not multiples of the tile (check.log); 3. kernel rates, V^3 / compute
+# seconds, three runs of each shape at V = 5000, 11000 (and 40000: full) (runs.jsonl);
+# 4. the kernels' instruction mix (sass.txt); 5. ncu: per-kernel durations of a few rounds,
+# the limiters of one remaining-tiles launch (full); 6. the portability report (the probe and the
+# CLI over V and every shape, report/results.json: merge it with a CPU run by
+# scripts/portability-report --merge cpu.json OUT/report/results.json); 7. end to end at
+# V = 40000, the real file, then `apsp verify` (full); 8. on a node with several GPUs, strong
+# and weak scaling on 1 and 2 ranks (mpi.jsonl). summary.txt has the table printed last.
+# (Was bench/gpu-node.sh.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli apsp_tests apsp_peak_probe) mpi=ON tests=ON benchmarks=ON
+setup
+mode=${1:-full}
 work=${APSP_WORK:-/tmp/apsp-gpu}
 mkdir -p "$work"
-apsp=$bin/apsp
-log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
-
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader \
-  >"$out/gpu.txt" 2>&1
-log "gpu: $(cat "$out/gpu.txt")"
-log "$("$apsp" --version)"
-
 # 1. The whole GoogleTest suite on Cuda (and Serial).
-"$bin/apsp_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
-log "tests: exit $? ($(grep -E '^\[  (PASSED|FAILED)' "$out/tests.log" | tr '\n' ' '))"
+run_tests ""
 
 # 2. GPU vs CPU (Serial) bitwise, every tile shape, sizes that are not multiples of the tile.
 "$apsp" shapes --backend cuda | tee "$out/shapes.txt"
 shapes=$(cut -d: -f1 "$out/shapes.txt")
-fails=0
-for v in 1 97 1000 1531 2050; do
-  "$apsp" generate --vertices $v --density 0.01 --seed $v "$work/c$v.in" 2>/dev/null
-  "$apsp" --backend serial --algorithm fw "$work/c$v.in" "$work/c$v.cpu" 2>>"$out/check.log"
-  for k in $shapes; do
-    "$apsp" --backend cuda --shape $k "$work/c$v.in" "$work/c$v.gpu" 2>>"$out/check.log"
-    r=$("$apsp" compare "$work/c$v.cpu" "$work/c$v.gpu")
-    echo "V=$v shape=$k: $r" >>"$out/check.log"
-    case "$r" in identical*) ;; *) fails=$((fails + 1)) ;; esac
-  done
-done
-log "gpu vs cpu: $fails mismatches ($(grep -c . "$out/check.log") lines in check.log)"
+fails=$(shapes_against_serial 1 97 1000 1531 2050)
+log "gpu vs cpu: $fails mismatches ($(grep -c . "$out/check.txt") lines in check.txt)"
 
 # 3. Kernel rates: compute time of all rounds (fenced), V^3 / seconds, three runs each.
 run() {  # V density shape
@@ -52,7 +40,7 @@ for vp in $sizes; do
   for k in $shapes; do
     # 32x32 tiles are a third slower at V >= 11000 (docs/PERFORMANCE.md): not worth the time.
     [ "${vp%%:*}" = 40000 ] && grep -q "^$k: 32x32" "$out/shapes.txt" && continue
-    for rep in 1 2 3; do run "${vp%%:*}" "${vp##*:}" $k; done
+    for _ in 1 2 3; do run "${vp%%:*}" "${vp##*:}" $k; done
   done
 done
 python3 - "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
@@ -98,9 +86,8 @@ fi
 # over V and every tile shape, as report/results.json (no plots here). Bring OUT_DIR/report back
 # and merge it with a CPU run: scripts/portability-report --merge cpu.json OUT_DIR/report/results.json
 if [ -x "$bin/apsp_peak_probe" ]; then
-  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   quick=(--quick)  # V up to 11000: sections 3 and 8 cover the large sizes
-  python3 "$root/scripts/portability-report" --apsp "$apsp" --backends cuda --repeats 2 \
+  python3 "$here/scripts/portability-report" --apsp "$apsp" --backends cuda --repeats 2 \
     --out "$out/report" --work "$work/report" --no-plots --no-install ${quick[@]+"${quick[@]}"} \
     >"$out/report.log" 2>&1
   log "portability report: exit $?; $(grep -m1 -E '^PP' "$out/report.log")"
@@ -124,7 +111,7 @@ if [ "$gpus" -gt 1 ] && command -v mpirun >/dev/null; then
   mpi=(mpirun --allow-run-as-root --bind-to none -np)
   [ -f "$work/g40000.in" ] || "$apsp" generate --vertices 40000 --density 0.001 --seed 7 "$work/g40000.in" 2>/dev/null
   "$apsp" generate --vertices 31748 --density 0.001 --seed 7 "$work/g31748.in" 2>/dev/null
-  for rep in 1 2 3; do
+  for _ in 1 2 3; do
     for np_v in 1:40000 1:31748 2:40000; do
       "${mpi[@]}" "${np_v%%:*}" "$apsp" "$work/g${np_v##*:}.in" /dev/null --stats "$work/m.json" \
         2>>"$out/errors.log" && tr -d '\n ' <"$work/m.json" >>"$out/mpi.jsonl" && echo >>"$out/mpi.jsonl"

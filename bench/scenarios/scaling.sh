@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Scaling over the GPUs of one node, in one device call (issues 34, 36 and 37): builds the
-# command line once (MPI on, NCCL where the tree has the option) from this tree with the
-# cuda-hopper Kokkos prefix carried in CARRY/kokkos and METIS in CARRY/metis (bench/make-carry.sh),
-# then runs it under mpirun on P = 1, 2, 4, 8 GPUs up to all the node has:
+# Scaling over the GPUs of one node (issues 34, 36 and 37): strong, weak, transports, largest V.
+#   OUT=... [PARTS=...] bench/device scaling
+# The command line (MPI and NCCL on) under mpirun on P = 1, 2, 4, 8 GPUs up to all the node has:
 #   dense    Floyd-Warshall, random V = 40,000 (density 0.001), strong scaling, OUT = /dev/null;
 #   weak     V = 31,748 / 40,000 / 50,397 / 63,496 on 1 / 2 / 4 / 8 (V^3 / P constant);
 #   transport  the dense run at P = 2 with each --transport (when the build has the option);
@@ -14,11 +13,10 @@
 # Prints, and writes to $OUT/scaling.md, issue 34's table (max over `per_rank`, medians of the
 # repeats), strong and weak scaling and the transport each run used; every run's --stats record
 # is in $OUT/runs.jsonl, the GPUs in gpus.txt and topology.txt.
-#   OUT=... bench/gpu-scaling.sh CARRY
 # A 2-GPU node takes ~8 minutes (build ~2); 4 GPUs add ~4 minutes, 8 more. DEADLINE (seconds since
 # the start, default 570) skips the runs that would start after it and names them, so that a
-# second call with PARTS set to those parts finishes the rest (the build in build/scaling is kept
-# on a warm machine): on 4 GPUs, e.g., PARTS="dense weak transport road largest" then
+# second call with PARTS set to those parts finishes the rest (the build in build/device/scaling
+# is kept on a warm machine): on 4 GPUs, e.g., PARTS="dense weak transport road largest" then
 # PARTS=roadfile.
 # Environment (defaults in brackets):
 #   PARTS      [dense weak transport road largest roadfile]
@@ -28,50 +26,20 @@
 #   DENSE_V [40000]  WEAK_V [31748 40000 50397 63496]  ROAD_V [115000]
 #   LARGE_V [by GPU memory]  LARGE_ALL_V [by GPU memory]  LARGE_FILL [0.8]  LARGE_BUDGET [90]
 #   RUN_LIMIT [150] seconds per run                WORK [/tmp/apsp-scaling] inputs, file outputs
-#   APSP       an apsp binary to use instead of building (CARRY is then not needed)
 #   BACKEND    passed as --backend when set        MPIRUN_EXTRA  more mpirun options
-# On a CPU MPI build the same script checks itself on small sizes, e.g.
-#   APSP=build/check/apsp GPUS=2 MPIRUN_EXTRA=--oversubscribe OMP_NUM_THREADS=1 DENSE_V=1500 ...
-set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-/tmp/apsp-scaling-out}
-mkdir -p "$out" && out=$(cd "$out" && pwd)
+# BIN (the driver's: binaries already built) skips the build. On a CPU MPI build the same
+# scenario checks itself on small sizes, e.g.
+#   BIN=build/check GPUS=2 MPIRUN_EXTRA=--oversubscribe OMP_NUM_THREADS=1 DENSE_V=1500 ...
+# (Was bench/gpu-scaling.sh.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli) mpi=ON nccl=ON
+setup
 work=${WORK:-/tmp/apsp-scaling}
 mkdir -p "$work"
-export PATH=/usr/local/cuda/bin:$PATH HOME=${HOME:-/root}
-# NVLink multicast (NVLS) stays off on the lent nodes: a program that uses it can put the host's
-# GPUs, which others share, out of service (the device tool's KINDS.md).
-export NCCL_NVLS_ENABLE=0
-start=$(date +%s)
 deadline=${DEADLINE:-570}
 parts=${PARTS:-dense weak transport road largest roadfile}
 part() { [[ " $parts " == *" $1 "* ]]; }
-log() { printf '%s\n' "$*" | tee -a "$out/log.txt"; }
-elapsed() { echo $(($(date +%s) - start)); }
-
-# 1. The command line: built here unless APSP names one.
-if [ -n "${APSP:-}" ]; then
-  apsp=$(cd "$(dirname "$APSP")" && pwd)/$(basename "$APSP")
-else
-  carry=$(cd "${1:?CARRY (or APSP=binary)}" && pwd)
-  source "$here/bench/lib/carried-kokkos.sh"  # sets k
-  b=$here/build/scaling
-  configure() {  # NCCL=ON|OFF: CMake warns (and goes on) where the tree does not know the option
-    cmake -S "$here" -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
-      -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_MPI=ON \
-      -DAPSP_ENABLE_NCCL=$1 -DAPSP_ENABLE_PYTHON=OFF -DAPSP_ENABLE_TESTS=OFF \
-      -DAPSP_ENABLE_BENCHMARKS=OFF >>"$out/build.log" 2>&1
-  }
-  : >"$out/build.log"
-  configure ON || { log "configure with NCCL failed: again without"; configure OFF; } &&
-    timeout 420 ninja -C $b -j "$(nproc)" apsp_cli >>"$out/build.log" 2>&1
-  log "build: exit $? after $(elapsed) s"
-  grep -E "MPI driver|NCCL|METIS" "$out/build.log" | grep -v '^\[' | head -5 | tee -a "$out/log.txt"
-  grep -E 'error|Error' "$out/build.log" | head -20
-  apsp=$b/apsp
-fi
 [ -x "$apsp" ] || { log "no apsp binary at $apsp"; exit 1; }
-log "$("$apsp" --version)"
 has_transport=0
 "$apsp" --help 2>&1 | grep -q -- '--transport' && has_transport=1
 if [ $has_transport = 1 ]; then log "--transport: present"
@@ -99,7 +67,7 @@ log "ranks: $ranks"
 # 3. Inputs, generated on the node side by side. Dense FW costs V^3 whatever the edges, so the
 # largest runs take a grid (generated in O(V); random pairs would take minutes at V = 200,000).
 dense_v=${DENSE_V:-40000} road_v=${ROAD_V:-115000}
-weak_v=(${WEAK_V:-31748 40000 50397 63496})
+read -r -a weak_v <<<"${WEAK_V:-31748 40000 50397 63496}"
 fill=${LARGE_FILL:-0.8}
 # One GPU's memory in bytes (0 where no nvidia-smi: set LARGE_V and LARGE_ALL_V).
 mem_bytes=$((mem_mib * 1048576))
@@ -137,6 +105,7 @@ log "inputs ready after $(elapsed) s"
 
 # 4. The runs. Each run: a --stats record with the run's labels appended to runs.jsonl, or its
 # exit code and rank 0's last error line where it failed.
+# shellcheck disable=SC2206 # MPIRUN_EXTRA: words
 mpi=(mpirun --allow-run-as-root --bind-to none ${MPIRUN_EXTRA:-} -np)
 backend=()
 [ -n "${BACKEND:-}" ] && backend=(--backend "$BACKEND")
@@ -165,7 +134,8 @@ solve() {  # PART NP V GRAPH OUTFILE ALGORITHM TRANSPORT REP
   local part=$1 np=$2 v=$3 in=$4 target=$5 algorithm=$6 transport=$7 rep=$8
   local limit
   limit=$(limit_for "${RUN_LIMIT:-150}")
-  local label="$part P=$np V=$v OUT=$([ "$target" = /dev/null ] && echo /dev/null || echo file) \
+  local label
+  label="$part P=$np V=$v OUT=$([ "$target" = /dev/null ] && echo /dev/null || echo file) \
 transport=$transport rep=$rep"
   if [ "$limit" = 0 ]; then
     skipped+=("$label")
@@ -182,7 +152,7 @@ transport=$transport rep=$rep"
   echo "$label: exit $rc, $(python3 -c "import json,sys; r=json.loads(open(sys.argv[1]).readlines()[-1]);
 s=r.get('stats'); print(r.get('error','') if not s else 'total %.2f s, compute %.2f s, transport %s' %
 (max(q['total'] for q in s['per_rank']), max(q['compute'] for q in s['per_rank']), s.get('transport','-')))" \
-    "$out/runs.jsonl")" | tee -a "$out/log.txt"
+    "$out/runs.jsonl")" | tee -a "$out/summary.txt"
 }
 
 # Dense strong and weak scaling, the repeats interleaved so that a drift spreads over all P.
@@ -295,7 +265,7 @@ EOF
 r=json.loads(open(sys.argv[1]).readlines()[-1]); q=r.get('rounds')
 print('%.2f T over rounds %d-%d of %d (first %.1f%%)' % (r['rate']/1e12, q['first'], q['last'], q['total'],
 100*q['last']/q['total']) if q else 'no rate: ' + r.get('error', 'fewer than two progress lines'))" \
-    "$out/runs.jsonl")" | tee -a "$out/log.txt"
+    "$out/runs.jsonl")" | tee -a "$out/summary.txt"
 }
 if part largest; then
   if [[ " $ranks " == *" 2 "* ]] && [ "$large_v" -gt 0 ]; then largest 2 "$large_v"; fi

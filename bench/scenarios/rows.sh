@@ -1,39 +1,31 @@
 #!/usr/bin/env bash
-# Issue 44 on one GPU: the supernodal row sweeps of this tree (path arrays, a team of rows, the
-# columns handed over as they finish) against an older tree's, in one device call. Builds both
-# command lines on the node (CUDA, no MPI; OLD=0: this tree's alone), then
+# Supernodal row sweeps, this tree against an older one (issue 44): same bytes, measures, tables.
+#   OLD=DIR|TARBALL [switches] bench/device rows
+# The path arrays, a team of rows, the columns handed over as they finish: this tree's command
+# line against the older tree's (OLD, default CARRY/old.tar.gz; ALONE=1: this tree's alone), both
+# built on the node (CUDA, no MPI), then
 #   CHECKS=1  the same bytes from both trees on CUDA: measures (int32, float64), a table of
 #             spread-out sources and targets, whole rows to a file; road, grid, random graphs
-#             (OLD=0: supernodal's bytes against dense Floyd-Warshall's, int32)
+#             (ALONE=1: supernodal's bytes against dense Floyd-Warshall's, int32)
 #   ROAD=1    the road-like V = 115,000: every measure, distances to /dev/null, a 1000 x 1000
 #             table (RUNS runs each, new and old interleaved)
 #   BIG=1     the road-like V = 1,000,000: every measure with the new tree (BIG_RUNS runs), the
 #             old tree once where OLD_BIG=1 (117 s on an H200 on 2026-11-29)
 #   NCU=1     Nsight Compute (launch statistics, occupancy, throughput) of the new sweeps of
 #             `apsp measures` at V = 115,000 and of a 65,536-row table at V = 1,000,000
-# Run from the top of the tree, the older tree as a tarball in CARRY/old.tar.gz:
-#   OUT=... [switches] bash bench/gpu-rows.sh .device-carry
-set -uo pipefail
-here=$(pwd); carry=$(cd "${1:?CARRY}" && pwd); out=${OUT:-/tmp/call}; mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH HOME=/root
-source bench/lib/carried-kokkos.sh
-s=$(date +%s)
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $out/gpu.txt
-old=/tmp/old-tree; rm -rf $old && mkdir -p $old && tar -xzf "$carry/old.tar.gz" -C $old
-build() {  # SOURCE BUILD_DIR LOG
-  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$k/bin/nvcc_wrapper \
-    -DCMAKE_PREFIX_PATH=$k -DMETIS_ROOT="$carry/metis" -DAPSP_ENABLE_METIS=ON -DAPSP_ENABLE_PYTHON=OFF \
-    -DAPSP_ENABLE_TESTS=OFF -DAPSP_ENABLE_MPI=OFF -DAPSP_ENABLE_NCCL=OFF -DAPSP_ENABLE_BENCHMARKS=OFF \
-    >"$3" 2>&1 && timeout 400 ninja -C "$2" -j $(( $(nproc) / 2 )) apsp_cli >>"$3" 2>&1
-}
-if [ "${OLD:-1}" = 1 ]; then
-  build "$here" /tmp/b-new $out/build-new.log & build $old /tmp/b-old $out/build-old.log & wait
+# (Was bench/gpu-rows.sh, whose OLD=0 is ALONE=1 here.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli) nccl=OFF
+setup
+a=$apsp w=/tmp/m
+mkdir -p $w
+if [ "${ALONE:-0}" = 0 ]; then
+  build_old apsp_cli | tee -a "$out/summary.txt"
+  o=/tmp/build-old/apsp
 else
-  build "$here" /tmp/b-new $out/build-new.log; mkdir -p /tmp/b-old; ln -sf /tmp/b-new/apsp /tmp/b-old/apsp
+  o=$apsp
 fi
-echo "builds: $(( $(date +%s)-s )) s"; grep -h -E ' error' $out/build-*.log | head -20
-a=/tmp/b-new/apsp; o=/tmp/b-old/apsp; w=/tmp/m; mkdir -p $w
-[ -x $a ] && [ -x $o ] || { echo "a build failed"; exit 1; }
+[ -x "$o" ] || { log "the older tree's build failed: $out/old/build.log"; exit 1; }
 show() { python3 - "$@" <<'P'
 import json,sys
 r=json.load(open(sys.argv[1])); st=r['seconds']; sn=r.get('supernodal',{})
@@ -50,8 +42,8 @@ import random; random.seed(2)
 for n, V in (('random', 700), ('grid', 1500), ('road', 20000)):
     open('$w/S-'+n,'w').write('\n'.join(str(random.randrange(V)) for _ in range(300))+'\n')
     open('$w/T-'+n,'w').write('\n'.join(str(random.randrange(V)) for _ in range(250))+'\n')"
-ref="$o"; ref_algorithm=supernodal; types="int32 float64"
-[ "${OLD:-1}" = 1 ] || { ref_algorithm=fw; types=int32; }
+ref_algorithm=supernodal; types="int32 float64"
+[ "${ALONE:-0}" = 0 ] || { ref_algorithm=fw; types=int32; }
 for g in random grid road; do
   for t in $types; do
     $a measures $w/$g.in $w/$g.$t.new.json --algorithm supernodal --dtype $t
@@ -75,13 +67,13 @@ import random; random.seed(1); V=115000
 open('$w/S','w').write('\n'.join(str(random.randrange(V)) for _ in range(1000))+'\n')
 open('$w/T','w').write('\n'.join(str(random.randrange(V)) for _ in range(1000))+'\n')"
 for i in $(seq ${RUNS:-3}); do
-  for t in new $([ "${OLD:-1}" = 1 ] && echo old); do x=$a; [ $t = old ] && x=$o
+  for t in new $([ "${ALONE:-0}" = 0 ] && echo old); do x=$a; [ $t = old ] && x=$o
     $x measures $w/r.in $w/m-$t.json --algorithm supernodal --stats $out/r115k-measures-$t-$i.json; show $out/r115k-measures-$t-$i.json "115k measures $t"
     $x --algorithm supernodal $w/r.in /dev/null --stats $out/r115k-null-$t-$i.json; show $out/r115k-null-$t-$i.json "115k /dev/null $t"
     $x --algorithm supernodal $w/r.in $w/od-$t.npy --sources @$w/S --targets @$w/T --stats $out/r115k-od-$t-$i.json; show $out/r115k-od-$t-$i.json "115k table $t"
   done
 done
-if [ "${OLD:-1}" = 1 ]; then
+if [ "${ALONE:-0}" = 0 ]; then
   cmp -s $w/m-new.json $w/m-old.json && echo "115k measures: same bytes" || echo "115k measures: DIFFER"
   cmp -s $w/od-new.npy $w/od-old.npy && echo "115k table: same bytes" || echo "115k table: DIFFER"
 fi
@@ -110,4 +102,3 @@ timeout 200 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --lau
   $a --algorithm supernodal $w/r1m.in $w/t.npy --sources @$w/S1m --targets @$w/T10 > $out/ncu-1m-table.txt 2>&1; echo "ncu 1m: exit $?"
 grep -h -E "Block Size|Grid Size|Registers Per|Achieved Occupancy|Theoretical Occupancy|Duration|Compute \(SM\) Throughput|Memory Throughput|Waves Per SM" $out/ncu-*.txt
 fi
-echo "call: $(( $(date +%s)-s )) s"

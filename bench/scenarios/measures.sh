@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# `apsp measures` on a GPU node (issue 35): the reduction where the rows are made, checked and
-# timed on the device.
-#   bench/gpu-measures.sh BIN_DIR OUT_DIR [ROAD_V]
-# BIN_DIR holds the cuda-hopper build's `apsp` and `apsp_tests` (the build also has the Serial
-# backend, the reference here: no NetworkX is needed on the node).
+# `apsp measures` on the GPU (issue 35): the reduction where the rows are made, checked, timed.
+#   bench/device measures [ROAD_V]
+# The build has the Serial backend too, the reference here (no NetworkX is needed on the node).
 #   1. apsp_tests --gtest_filter='Measures*:Int128*': graph_measures on the GPU, blocks of any
 #      size giving the bits of a plain loop (int32, float32, float64).
 #   2. For graphs made by `apsp generate` (byte-identical everywhere: random, grid, road), the
@@ -12,25 +10,17 @@
 #   3. Timing: a road-like graph of ROAD_V vertices (default 115000), every measure, supernodal on
 #      one GPU (--stats: compute = the rows, write = the reduction and the file), beside the
 #      same run writing the distances to /dev/null.
-# OUT_DIR gets summary.txt, tests.log and the stats files.
-set -uo pipefail
-bin=$(cd "${1:?BIN_DIR}" && pwd)
-out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
-road_v=${3:-115000}
+# OUT gets summary.txt, tests.log and the stats files.
+# (Was bench/gpu-measures.sh.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli apsp_tests) tests=ON
+setup
+road_v=${1:-115000}
 work=${APSP_WORK:-/tmp/apsp-measures}
 mkdir -p "$work"
-apsp=$bin/apsp
-log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
 status=0
-log "gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>&1 | head -1)"
-log "apsp: $("$apsp" --version | head -n 1); date: $(date -u +%Y-%m-%dT%H:%MZ)"
 
-if "$bin/apsp_tests" --gtest_filter='Measures*:Int128*' >"$out/tests.log" 2>&1; then
-  log "tests: $(grep -c '^\[       OK \]' "$out/tests.log") passed"
-else
-  log "tests: FAILED (tests.log)"
-  status=1
-fi
+run_tests 'Measures*:Int128*' || status=1
 
 "$apsp" generate --vertices 700 --density 0.004 --seed 3 "$work/random.in" 2>/dev/null
 "$apsp" generate --class grid --vertices 1500 --seed 4 "$work/grid.in" 2>/dev/null
@@ -84,4 +74,4 @@ for name, path in zip(("measures", "/dev/null"), sys.argv[1:3]):
           % (json.load(open(path))["vertices"], name, s["total"], s["compute"], s["download"],
              s["write"]))
 EOF
-exit $status
+[ $status = 0 ]

@@ -1,25 +1,23 @@
 #!/usr/bin/env bash
-# The one pipeline on a GPU node: every feature on 1 and 2 ranks sharing the GPU gives the bytes
-# of one process, and --stats' stages add up to the total.
-#   bench/gpu-pipeline.sh BIN_DIR OUT_DIR
-# BIN_DIR holds the cuda-hopper build's `apsp` (an MPI build) and `apsp_tests` (run first, when
-# there). OUT_DIR gets summary.txt, tests.log and the stats of each run.
-set -uo pipefail
-bin=$(cd "${1:?BIN_DIR}" && pwd)
-out=$(mkdir -p "${2:?OUT_DIR}" && cd "$2" && pwd)
-apsp=$bin/apsp
+# The one pipeline: every feature on 1 and 2 ranks sharing the GPU gives one process's bytes.
+#   bench/device pipeline
+# An MPI build; apsp_tests run first. Four outputs (HW3, text, a tile of 32, npy) with
+# predecessors, one process against mpirun -np 1 and 2, bitwise; then --stats' stages against
+# the total at V = STAGES_V (default 20000, compute-bound). OUT gets summary.txt, tests.log and
+# the stats of each run. On a CPU MPI build the same checks run on the host, e.g.
+#   BIN=build/check TESTS=0 STAGES_V=2000 OMP_NUM_THREADS=1 MPIRUN_EXTRA=--oversubscribe \
+#     bench/device pipeline
+# (Was bench/gpu-pipeline.sh.)
+# shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
+targets=(apsp_cli apsp_tests) mpi=ON tests=ON
+setup
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mpirun=(mpirun --allow-run-as-root --bind-to none -np)
-log() { printf '%s\n' "$*" | tee -a "$out/summary.txt"; }
-log "gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>&1); $("$apsp" --version | head -n 1)"
-
-if [ -x "$bin/apsp_tests" ]; then
-  "$bin/apsp_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
-  log "tests: exit $? ($(grep -E '^\[  (PASSED|FAILED)' "$out/tests.log" | tr '\n' ' '))"
-fi
+trap 'rm -rf "$work"; log "bench/device $name: exit $? after $(elapsed) s"' EXIT
+# shellcheck disable=SC2206 # MPIRUN_EXTRA: words
+mpirun=(mpirun --allow-run-as-root --bind-to none ${MPIRUN_EXTRA:-} -np)
+[ "${TESTS:-1}" = 0 ] || run_tests ""
 "$apsp" generate --vertices 3001 --density 0.01 --seed 3 --max-weight 20 "$work/g.in" 2>/dev/null
-"$apsp" generate --vertices 20000 --density 0.0005 --seed 4 "$work/sparse.in" 2>/dev/null
+"$apsp" generate --vertices "${STAGES_V:-20000}" --density 0.0005 --seed 4 "$work/sparse.in" 2>/dev/null
 fails=0
 # case NAME OPTIONS...: one process, then 1 and 2 ranks; OUT and P bitwise equal.
 check() {
@@ -43,7 +41,7 @@ check hw3 --algorithm fw
 check text --algorithm fw --output-format text
 check tile --algorithm fw --tile 32
 check npy --algorithm fw --output-format npy
-# Stages against the total (the stats of one process, V = 20000, compute-bound).
+# Stages against the total (the stats of one process, compute-bound).
 "$apsp" --algorithm fw "$work/sparse.in" "$work/big.out" --stats "$out/big.json" 2>>"$out/errors.log"
 python3 - "$out"/*.json <<'EOF' | tee -a "$out/summary.txt"
 import json, sys
@@ -57,4 +55,5 @@ for f in sys.argv[1:]:
         ", ".join("%s %.3f" % (k, sec[k]) for k in ("read", "plan", "upload", "compute",
                                                   "predecessors", "download", "write", "commit"))))
 EOF
-log "pipeline on the GPU: $fails differences"
+log "pipeline: $fails differences"
+[ $fails = 0 ]
