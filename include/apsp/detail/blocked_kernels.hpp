@@ -591,8 +591,10 @@ struct RemainingTiles {
     constexpr int W = Lanes::lanes, VJ = RJ / W;
     // A team of one thread: the panels enter scratch as whole vectors, rows B apart (in place
     // they are `ld` apart, which for ld a multiple of 4 KB maps every row to the same L1 sets).
-    Lanes::template copy_rows<B, B>(&cols(0, 0).v[0], col_panel, ld);
-    Lanes::template copy_rows<B, B>(&rows(0, 0).v[0], row_panel, ld);
+    // Written through the tiles' own data, not through the first Vec4's four values (GCC 14 sees
+    // B x B values written into an array of 4: -Wstringop-overflow).
+    Lanes::template copy_rows<B, B>(reinterpret_cast<T*>(cols.data()), col_panel, ld);
+    Lanes::template copy_rows<B, B>(reinterpret_cast<T*>(rows.data()), row_panel, ld);
     // The block loops are unrolled before anything else, so that the compiler sees RI * VJ
     // separate vectors (registers) instead of an array (memory).
     for (int pr = 0; pr < Shape::passes_rows; ++pr) {
