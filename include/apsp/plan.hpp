@@ -29,6 +29,10 @@ namespace apsp {
 
 enum class Algorithm { automatic, floyd_warshall, sssp, supernodal };
 
+// The heaviest edge sssp's bucket queue takes (sssp.hpp): its ring holds one list per distance
+// in [label, label + sssp_max_weight] (the HW3 format's range, 0..1000).
+constexpr int sssp_max_weight = 1000;
+
 // The algorithms' names: auto, fw, sssp, supernodal (the stats' "algorithm").
 inline std::optional<Algorithm> algorithm_named(const std::string& name) {
   if (name == "auto") return Algorithm::automatic;

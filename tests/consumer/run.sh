@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The consumer-project test: install the build into a private prefix, then configure, build and
 # run one project of a user's own per component of the package (tests/consumer/<component>:
-# core, ordering where the build has METIS, app) with find_package(Apsp COMPONENTS ...). Only
-# the prefixes are passed, as a user would: the install's and the one that holds Kokkos (and
-# Kokkos Kernels where the build has them). The core project configures with MPI, Kokkos Kernels
+# core, ordering where the build has METIS, sssp where it has Kokkos Kernels, app) with
+# find_package(Apsp COMPONENTS ...). Only the prefixes are passed, as a user would: the install's
+# and the one that holds Kokkos (and Kokkos Kernels where the build has them). The core project configures with MPI, Kokkos Kernels
 # and METIS disabled (CMAKE_DISABLE_FIND_PACKAGE_*): Apsp::core must need Kokkos alone.
 #   run.sh BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER KOKKOS_PREFIX GENERATOR COMPONENT...
 set -euo pipefail
