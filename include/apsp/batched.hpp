@@ -461,9 +461,9 @@ struct BatchOptions {
 
 }  // namespace batched
 
-// The batched solver, in the shape of Solver (solver.hpp): many graphs (their sizes) in one
-// solve, computed in T and stored in U (int32 sums are exact: whole weights whose paths fit
-// int32 compute there whatever the result type, converted exactly as they are stored).
+// The batched solver: many graphs (their sizes) in one solve, computed in T and stored in U
+// (int32 sums are exact: whole weights whose paths fit int32 compute there whatever the result
+// type, converted exactly as they are stored).
 //
 //   apsp::OneRank one;
 //   apsp::BatchedSolver<Exec, int, double> solver(exec, one, sizes, options);
@@ -479,6 +479,10 @@ struct BatchOptions {
 // word (negative_cycle_verdict).
 //
 // Ranks: the batch runs on one process (OneRank); more ranks are refused.
+//
+// A product of its own, not a solver of all pairs of one graph (solver_interface.hpp): it is made
+// like them, checks its memory against the same MemoryLimits and gives the same verdict, but its
+// results are whole matrices per graph into the caller's arrays, not rows handed to a sink.
 template <class ExecSpace, class T, class U = T>
 class BatchedSolver {
  public:

@@ -12,9 +12,10 @@
 // pipeline), one pair (`apsp path`), NumPy arrays (the module). With one process the ranks are
 // OneRank and every collective is trivial (ranks.hpp).
 //
-// Every solver has this shape (SupernodalSolver in supernodal.hpp, BatchedSolver in batched.hpp):
-// made collectively on the ranks, it checks its own memory before any work, loads, computes and
-// gives its negative-cycle verdict (NegativeCycleError), then hands rows to a RowSink.
+// Every solver of all pairs has this shape (solver_interface.hpp states it: SupernodalSolver in
+// supernodal.hpp, SsspSolver in sssp.hpp): made collectively on the ranks, it checks its own
+// memory before any work, loads, computes and gives its negative-cycle verdict
+// (NegativeCycleError), then hands rows to a RowSink.
 //
 //   apsp::OneRank one;
 //   apsp::Solver<Exec, int> solver(exec, one, plan, apsp::weight_range(graph));
@@ -38,6 +39,7 @@
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/row_sink.hpp>
+#include <apsp/solver_interface.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -170,7 +172,17 @@ struct LoadSeconds {
 template <class ExecSpace, class T>
 class Solver {
  public:
+  using execution_space = ExecSpace;
+  using value_type = T;
   using Matrix = DistanceMatrix<ExecSpace, T>;
+
+  // Predecessors and negative weights; every row of a rank's block is made, so no list of rows.
+  static constexpr Capabilities capabilities() {
+    Capabilities can;
+    can.predecessors = true;
+    can.negative_weights = true;
+    return can;
+  }
 
   // Collective on `ranks`: rank p holds a contiguous block of the plan's tile rows (RowBlocks).
   // `weights`: the whole graph's (weight_range), for the predecessor rule and the cycle verdict.
@@ -186,6 +198,7 @@ class Solver {
     real_rows_ =
         std::max<std::int64_t>(0, std::min(plan.vertices, first_row_ + rows_) - first_row_);
     rule_ = tightness_for<T>(plan.vertices, weights.integers, weights.largest_magnitude());
+    APSP_CHECK_SOLVER(Solver);
   }
 
   const Plan& plan() const { return plan_; }

@@ -24,6 +24,7 @@
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/row_sink.hpp>
+#include <apsp/solver_interface.hpp>
 
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>
@@ -41,23 +42,23 @@ using CsrGraph =
                             Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>>;
 
 // V x V, entry (u, v) = weight of the lightest edge u -> v (u != v); rows sorted by column.
-inline CsrGraph make_csr_graph(const Graph& graph) {
+inline CsrGraph make_csr_graph(std::int64_t vertices, const std::vector<Edge>& edges) {
   detail::ScopedRegion region("apsp::sssp::make_csr_graph");
   using Host = Kokkos::DefaultHostExecutionSpace;
   using Size = CsrGraph::size_type;
-  const std::int64_t n = graph.vertices;
+  const std::int64_t n = vertices;
 
   // Counting sort by source; each row then sorted as (column << 32 | weight), so that the
   // lightest of parallel edges comes first among them.
   std::vector<Size> offsets(std::size_t(n) + 1, 0);
-  for (const Edge& e : graph.edges)
+  for (const Edge& e : edges)
     if (e.src != e.dst) ++offsets[std::size_t(e.src) + 1];
   for (std::int64_t i = 0; i < n; ++i)
     offsets[i + 1] += offsets[i];
   std::vector<std::uint64_t> arcs(offsets[n]);
   {
     std::vector<Size> next(offsets.begin(), offsets.end() - 1);
-    for (const Edge& e : graph.edges)
+    for (const Edge& e : edges)
       if (e.src != e.dst)
         arcs[next[e.src]++] = std::uint64_t(std::uint32_t(e.dst)) << 32 | std::uint32_t(e.weight);
   }
@@ -99,6 +100,10 @@ inline CsrGraph make_csr_graph(const Graph& graph) {
   Host().fence();
   row_map(n) = nnz;
   return CsrGraph("apsp::sssp::graph", int(n), int(n), nnz, weights, row_map, columns);
+}
+
+inline CsrGraph make_csr_graph(const Graph& graph) {
+  return make_csr_graph(graph.vertices, graph.edges);
 }
 
 // Rows of the distance matrix, in host memory.
@@ -263,17 +268,28 @@ void sssp_all_pairs(const ExecSpace& exec, const CsrGraph& graph, WriteRow&& wri
   }
 }
 
-// sssp in the shape of the library's solvers (apsp::Solver, solver.hpp), for the pipeline:
-// collective on the ranks, each of which runs the sources of its contiguous block of rows; its
-// host memory checked before any work; then its rows, a block at a time, into a RowSink.
+// sssp in the shape of every solver (solver_interface.hpp): collective on the ranks, each of
+// which runs the sources of its contiguous block of rows; its host memory checked before any
+// work; then its rows, a block at a time, into a RowSink.
 template <class ExecSpace>
 class SsspSolver {
  public:
+  using execution_space = ExecSpace;
+  using value_type = int;
+
+  // Dijkstra: weights of at least 0, no predecessors; any row is one search, so a list of rows.
+  static constexpr Capabilities capabilities() {
+    Capabilities can;
+    can.rows_of_list = true;
+    return can;
+  }
+
   SsspSolver(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices)
       : exec_(exec), ranks_(ranks), vertices_(vertices), block_(sssp_block_rows(exec, vertices)) {
     const RowBlocks blocks{int(vertices), ranks.size()};
     first_row_ = blocks.first(ranks.rank());
     real_rows_ = blocks.count(ranks.rank());
+    APSP_CHECK_SOLVER(SsspSolver);
   }
 
   std::int64_t first_row() const { return first_row_; }
@@ -288,16 +304,20 @@ class SsspSolver {
          std::uint64_t(block_) * std::uint64_t(vertices_) * sizeof(int),
          std::uint64_t(exec_.concurrency()) * std::uint64_t(2 * vertices_ + 1024) * sizeof(int)});
   }
-  // Collective, before load: device_bytes against the limits (memory.hpp); throws MemoryError.
+  // Collective, before load: device_bytes against the limits (memory.hpp), as host memory (the
+  // searches run on the host, whatever the limits say); throws MemoryError.
   void check_memory(const MemoryLimits& limits, std::int64_t edges) {
+    MemoryLimits host = limits;
+    host.host = true;
     apsp::check_memory(exec_, ranks_, vertices_, device_bytes(edges),
-                       "host memory for sssp (E = " + std::to_string(edges) + ")", limits);
+                       "host memory for sssp (E = " + std::to_string(edges) + ")", host);
   }
 
-  // Collective: the CSR graph of every edge (every rank has them all).
-  void load(std::vector<Edge>&& edges) {
+  // Collective: the CSR graph of every edge (every rank has them all; the caller may free them
+  // after).
+  void load(const std::vector<Edge>& edges) {
     collectively(ranks_, [&] {
-      csr_ = make_csr_graph(Graph{std::int32_t(vertices_), std::move(edges)});
+      csr_ = make_csr_graph(vertices_, edges);
       rows_ = DistanceRows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::rows"),
                            block_, vertices_);
     });

@@ -46,6 +46,7 @@
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/solver.hpp>
+#include <apsp/solver_interface.hpp>
 #include <apsp/supernodal_symbolic.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -674,9 +675,23 @@ void supernodal_rows_of(const ExecSpace& exec, const SupernodalFactor<ExecSpace,
 template <class ExecSpace, class T>
 class SupernodalSolver {
  public:
+  using execution_space = ExecSpace;
+  using value_type = T;
   using Matrix = DistanceMatrix<ExecSpace, T>;
   // The host-vector sweeps where the rows are in host memory; a team of rows elsewhere (GPUs).
   static constexpr bool host_path = detail::host_memory<ExecSpace>;
+
+  // Everything: the rows of a list, of those only a table's columns, and (expect_measures) with
+  // integer distances the measures' totals from columns as the sweeps finish them.
+  static constexpr Capabilities capabilities() {
+    Capabilities can;
+    can.predecessors = true;
+    can.negative_weights = true;
+    can.rows_of_list = true;
+    can.table_columns = true;
+    can.columns_by_supernode = std::is_integral<T>::value;
+    return can;
+  }
 
   // Collective on `ranks`: rank p makes a contiguous block of the rows (RowBlocks of single
   // rows). `plan`: root's (rank 0's) is the one every rank runs. `weights`: the whole graph's
@@ -696,6 +711,7 @@ class SupernodalSolver {
     first_row_ = blocks.first(ranks.rank());
     real_rows_ = blocks.count(ranks.rank());
     block_ = std::max<std::int64_t>(1, real_rows_);
+    APSP_CHECK_SOLVER(SupernodalSolver);
   }
 
   const SupernodalPlan& plan() const { return plan_; }

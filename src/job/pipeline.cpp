@@ -284,8 +284,8 @@ class Pipeline {
   // Where this rank's memory is: what its device has free, and --max-memory, less what `apsp
   // measures` keeps beside the solver (its totals of every row and column: measure_device_bytes).
   template <class T>
-  MemoryLimits limits(bool host) const {
-    MemoryLimits limits{available_memory(exec_), config_.max_memory, stats_.device, host};
+  MemoryLimits limits() const {
+    MemoryLimits limits{available_memory(exec_), config_.max_memory, stats_.device};
     if (!config_.measures) return limits;
     const std::uint64_t kept = measure_device_bytes<T>(plan_.vertices, plan_.vertices);
     limits.free = limits.free > kept ? limits.free - kept : 0;
@@ -300,7 +300,7 @@ class Pipeline {
     Solver<ExecSpace, T> solver(exec_, ranks_, plan_, facts_.weights);
     partition(solver);
     end(Setup::partition);
-    solver.check_memory(limits<T>(false), stats_.edges, edges_);
+    solver.check_memory(limits<T>(), stats_.edges, edges_);
     end(Setup::memory_check);
     create_outputs();
     watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
@@ -351,7 +351,7 @@ class Pipeline {
                                           facts_.weights);
     end(Setup::supernodal_plan);
     if (config_.measures) solver.expect_measures();
-    solver.check_memory(limits<T>(false), stats_.edges);
+    solver.check_memory(limits<T>(), stats_.edges);
     end(Setup::memory_check);
     const SupernodalPrediction& w = solver.plan().prediction;
     stats_.supernodal.factor_bytes = w.factor_values * sizeof(T);
@@ -405,12 +405,13 @@ class Pipeline {
       every_edge_to_every_rank();
       end(Setup::partition);
       SsspSolver<ExecSpace> solver(exec_, ranks_, plan_.vertices);
-      solver.check_memory(limits<int>(true), stats_.edges);
+      solver.check_memory(limits<int>(), stats_.edges);
       end(Setup::memory_check);
       create_outputs();
       watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
       detail::ScopedRegion region("apsp::solve::sssp");
-      solver.load(std::move(edges_));
+      solver.load(edges_);
+      std::vector<Edge>().swap(edges_);
       watch_.lap(seconds().upload, step(Setup::fill), in_collectives_);
       hand_over<int>(solver, seconds().compute, seconds().compute, {});
       return;
