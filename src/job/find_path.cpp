@@ -6,6 +6,7 @@
 #include <apsp/paths.hpp>
 #include <apsp/plan.hpp>
 #include <apsp/solver.hpp>
+#include <apsp/solver_interface.hpp>
 #include <apsp/supernodal.hpp>
 
 #include "io/formats.hpp"
@@ -243,11 +244,12 @@ std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConf
 }
 
 // Row `source` of the predecessor matrix from a solver of all pairs on one process (Solver or
-// SupernodalSolver: one shape): its memory, its verdict on negative cycles, every distance row
-// (the shortest-path edges come from them), then the predecessor row.
+// SupernodalSolver: one shape, solver_interface.hpp): its memory, its verdict on negative cycles,
+// every distance row (the shortest-path edges come from them), then the predecessor row.
 template <class S>
 std::vector<int> solved_predecessor_row(S& solver, const MemoryLimits& limits, const Graph& graph,
                                         std::int64_t source) {
+  static_assert(capabilities_of<S>().predecessors, "apsp path needs a solver of predecessors");
   solver.check_memory(limits, std::int64_t(graph.edges.size()));
   solver.load(graph.edges);
   solver.compute();

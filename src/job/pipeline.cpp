@@ -8,12 +8,13 @@
 //   upload     the solver loads this rank's share (dense: its rows filled, the kernels warmed up)
 //   compute    the solver computes and gives its negative-cycle verdict: apsp::Solver (dense
 //              Floyd-Warshall on the ranks' row blocks), apsp::SupernodalSolver (the factor), or
-//              SsspSolver (sssp.hpp: Dijkstra, which makes its rows as it hands them over)
+//              apsp::SsspSolver (Dijkstra, which makes its rows as it hands them over)
 //   write      each rank's rows of OUT, as the solver hands them over (row_output.hpp); with
 //              --predecessors the shortest-path edges shared, then the predecessor rows into P
 //   commit     the rows on the disk on every rank, then rank 0 commits OUT, P and the stats
 //
-// The solvers share one shape, so the stages are written once for all of them (hand_over).
+// The solvers share one shape (apsp/solver_interface.hpp), so the stages are written once for all
+// of them (hand_over), which asks a solver's capabilities(), never its type.
 // Each stage is one lap of one stopwatch, so the stages add up to the total. With one rank
 // every collective is trivial (ranks.hpp): P = 1 is this same path.
 #include <apsp/detail/region.hpp>
@@ -26,6 +27,7 @@
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/solver.hpp>
+#include <apsp/solver_interface.hpp>
 #include <apsp/supernodal.hpp>
 
 #include "io/formats.hpp"
@@ -428,6 +430,7 @@ class Pipeline {
   template <class T, class S>
   double hand_over(S& solver, double& rest, double& pred_rest, const BlockDone& done,
                    const std::function<void()>& paths_selected = {}) {
+    APSP_CHECK_SOLVER(S);
     if (config_.measures) return measure<T>(solver, done);
     if (subsets_) return hand_over_subsets<T>(solver, rest, pred_rest, done, paths_selected);
     RowSeconds rows;
@@ -440,8 +443,7 @@ class Pipeline {
                       {&seconds().predecessors, rows.search},
                       {&seconds().compute, rows.compute}});
     double made = rows.compute;
-    if constexpr (std::is_same<S, Solver<ExecSpace, T>>::value ||
-                  std::is_same<S, SupernodalSolver<ExecSpace, T>>::value) {
+    if constexpr (S::capabilities().predecessors) {
       if (!plan_.predecessors) return made;
       solver.select_paths();
       if (paths_selected) paths_selected();
@@ -465,9 +467,8 @@ class Pipeline {
   template <class T, class S>
   double hand_over_subsets(S& solver, double& rest, double& pred_rest, const BlockDone& done,
                            const std::function<void()>& paths_selected) {
-    constexpr bool paths = std::is_same<S, Solver<ExecSpace, T>>::value ||
-                           std::is_same<S, SupernodalSolver<ExecSpace, T>>::value;
-    constexpr bool lists = !std::is_same<S, Solver<ExecSpace, T>>::value;
+    constexpr Capabilities can = S::capabilities();
+    constexpr bool lists = can.rows_of_list;
     RowSeconds rows;
     SubsetTable<T> table(*subsets_);
     if constexpr (lists) {
@@ -475,7 +476,7 @@ class Pipeline {
         const auto [first, count] = subsets_->share(ranks_);
         const std::vector<std::int32_t> mine(subsets_->sources.begin() + first,
                                              subsets_->sources.begin() + first + count);
-        if constexpr (std::is_same<S, SupernodalSolver<ExecSpace, T>>::value)
+        if constexpr (can.table_columns)
           rows =
               solver.distance_rows_of(mine, table.by_position_of_targets(first), subsets_->targets);
         else
@@ -494,7 +495,7 @@ class Pipeline {
                       {&seconds().predecessors, rows.search},
                       {&seconds().compute, rows.compute}});
     double made = rows.compute;
-    if constexpr (paths) {
+    if constexpr (can.predecessors) {
       if (!plan_.predecessors) return made;
       solver.select_paths();
       if (paths_selected) paths_selected();
@@ -521,7 +522,7 @@ class Pipeline {
     // from a few rows, and the histogram made in the same pass; Floyd-Warshall's rows stay on
     // the device, and a second pass only reads them.
     RowProbe<T> probe;
-    if constexpr (!std::is_same<S, Solver<ExecSpace, T>>::value) {
+    if constexpr (S::capabilities().rows_of_list) {
       if (probe_arcs_)  // a GPU: Dijkstra on the host, a row a thread (keep_probe_arcs)
         probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
           const auto start = Clock::now();
