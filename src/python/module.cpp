@@ -326,25 +326,24 @@ struct Results {
   }
 };
 
-// A MemoryError that says what V = n in T needs, unless the device and the host (one memory on
-// a CPU) hold it.
+// The `host_need` bytes that the module holds on the host for V = n in T (its NumPy results and
+// more), checked with what the device and the host have free (check_device_and_host, memory.hpp):
+// what they leave a solver, or a MemoryError before any work.
 template <class T>
-void require_memory(std::int64_t n, std::uint64_t device_need, std::uint64_t device_free,
-                    std::uint64_t host_need, std::uint64_t host_free) {
-  const bool one_memory = host_memory<Exec>;
-  if (one_memory ? saturating_sum({device_need, host_need}) <= device_free
-                 : device_need <= device_free && host_need <= host_free)
-    return;
-  const std::string message =
-      "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type) + " needs " +
-      (one_memory ? size_text(saturating_sum({device_need, host_need})) + " of memory, " +
-                        size_text(device_free) + " available"
-                  : size_text(device_need) + " on " + backend_name<Exec>() + " (" +
-                        size_text(device_free) + " available) and " + size_text(host_need) +
-                        " on the host (" + size_text(host_free) + " available)") +
-      (std::is_same<T, float>::value ? "" : "; float32 takes half of float64");
-  PyErr_SetString(PyExc_MemoryError, message.c_str());
-  throw py::error_already_set();
+MemoryLimits limits_beside(std::int64_t n, std::uint64_t host_need) {
+  std::uint64_t device_free = 0, host_free = 0;
+  kokkos_thread().run([&] {
+    device_free = available_memory(Exec());
+    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
+  });
+  try {
+    return check_device_and_host<Exec>(
+        "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type), 0, host_need,
+        MemoryLimits{device_free, 0, backend_name<Exec>(), false}, host_free);
+  } catch (const MemoryError& e) {
+    if (std::is_same<T, float>::value) throw;
+    throw Error(std::string(e.what()) + "; float32 takes half of float64", e.facts());
+  }
 }
 
 // Every real distance must stay within what T holds (path_bounds_problem, distance.hpp): else a
@@ -354,15 +353,6 @@ void check_path_bounds(std::int64_t n, const WeightRange& weights) {
   const std::string bounds = path_bounds_problem<T>(n, weights.longest_path, weights.negative());
   if (!bounds.empty())
     throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
-}
-
-// What the device leaves a solver: its free memory, less (one memory on a CPU) what the module
-// holds on the host (`host_need`), which require_memory has checked.
-MemoryLimits solver_limits(std::uint64_t device_free, std::uint64_t host_need) {
-  const bool one_memory = host_memory<Exec>;
-  return MemoryLimits{
-      one_memory ? (device_free > host_need ? device_free - host_need : 0) : device_free, 0,
-      backend_name<Exec>(), false};
 }
 
 // A solver of V = n in T (solver.hpp) whose memory is there: the `host_held` bytes that the
@@ -375,33 +365,28 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
                                                       std::int64_t edges, bool predecessors,
                                                       std::uint64_t host_held,
                                                       const WeightRange& weights = {}) {
-  std::unique_ptr<Solver<Exec, T>> solver;
-  std::uint64_t device_free = 0, host_free = 0;
+  Plan plan;
   std::string warning;
   {
     py::gil_scoped_release release;
-    kokkos_thread().run([&] {
-      Exec exec;
-      Plan plan = dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
-      plan.predecessors = predecessors;
-      solver = std::make_unique<Solver<Exec, T>>(exec, one_rank(), plan, weights);
-      device_free = available_memory(exec);
-      host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-    });
+    kokkos_thread().run(
+        [&] { plan = dense_plan(Exec(), n, negative, {}, Distance<T>::type, warning); });
   }
   warn_once(warning);
-  const std::int64_t padded = solver->plan().padded;
-  const bool one_memory = host_memory<Exec>;
+  plan.predecessors = predecessors;
   // What the caller holds, and on a device a dense input's padded matrix on its way up from the
   // host.
-  const std::uint64_t host_need =
-      saturating_sum({host_held, one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T))});
-  require_memory<T>(n, 0, device_free, host_need, host_free);
+  const MemoryLimits limits = limits_beside<T>(
+      n,
+      saturating_sum(
+          {host_held, host_memory<Exec> ? 0 : matrix_bytes(plan.padded, plan.padded, sizeof(T))}));
+  std::unique_ptr<Solver<Exec, T>> solver;
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
+      solver = std::make_unique<Solver<Exec, T>>(Exec(), one_rank(), plan, weights);
       try {
-        solver->check_memory(solver_limits(device_free, host_need), edges);
+        solver->check_memory(limits, edges);
       } catch (...) {
         solver.reset();  // Kokkos objects end on Kokkos' thread
         throw;
@@ -454,24 +439,17 @@ void solve_into(S& solver, const std::vector<Edge>& edges, const Fill& fill, Res
 }
 
 // Supernodal Floyd-Warshall (SupernodalSolver) on the Kokkos thread, its rows by blocks into the
-// results: (distances, predecessors or None). The results' memory first, then the solver's.
+// results: (distances, predecessors or None). `limits`: what the results leave the solver.
 template <class T>
 py::tuple run_supernodal(const Graph& graph, const WeightRange& weights, bool predecessors,
-                         const SupernodalPlan& plan) {
+                         const SupernodalPlan& plan, const MemoryLimits& limits) {
   const std::int64_t n = graph.vertices;
-  std::uint64_t device_free = 0, host_free = 0;
-  kokkos_thread().run([&] {
-    device_free = available_memory(Exec());
-    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-  });
-  const std::uint64_t host_need = results_bytes<T>(n, predecessors);
-  require_memory<T>(n, 0, device_free, host_need, host_free);
   Results<T> results(n, predecessors);
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       SupernodalSolver<Exec, T> solver(Exec(), one_rank(), plan, predecessors, weights);
-      solver.check_memory(solver_limits(device_free, host_need), std::int64_t(graph.edges.size()));
+      solver.check_memory(limits, std::int64_t(graph.edges.size()));
       solve_into(solver, graph.edges, nullptr, results);
     });
   }
@@ -513,15 +491,10 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
                    const std::string& algorithm) {
   const std::int64_t n = graph.vertices;
   // The results at least, before an ordering is tried (each algorithm checks all it needs).
-  std::uint64_t free = 0, host_free = 0;
-  kokkos_thread().run([&] {
-    free = available_memory(Exec());
-    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-  });
-  require_memory<T>(n, 0, free, results_bytes<T>(n, predecessors), host_free);
+  const MemoryLimits limits = limits_beside<T>(n, results_bytes<T>(n, predecessors));
   const RunPlan plan = plan_for<T>(graph, weights, predecessors, algorithm);
   if (plan.plan.algorithm == Algorithm::supernodal)
-    return run_supernodal<T>(graph, weights, predecessors, plan.supernodal);
+    return run_supernodal<T>(graph, weights, predecessors, plan.supernodal, limits);
   return run<T>(graph, weights, predecessors, {});
 }
 
@@ -585,12 +558,12 @@ GraphMeasures measures_in(const Graph& graph, const WeightRange& weights,
   };
   GraphMeasures m;
   if (plan.plan.algorithm == Algorithm::supernodal) {
+    const MemoryLimits limits = limits_beside<T>(n, 0);
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       SupernodalSolver<Exec, T> solver(Exec(), one_rank(), plan.supernodal, false, weights);
       solver.expect_measures();
-      solver.check_memory(solver_limits(available_memory(Exec()), 0),
-                          std::int64_t(graph.edges.size()));
+      solver.check_memory(limits, std::int64_t(graph.edges.size()));
       m = measure(solver);
     });
     return m;
@@ -726,18 +699,12 @@ void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecess
     throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
   visit_distance_type(type, [&](auto t) {
     using T = decltype(t);
+    const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
     if (!dense) {
-      std::uint64_t free = 0, host_free = 0;
-      kokkos_thread().run([&] {
-        free = available_memory(Exec());
-        host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-      });
-      const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
-      return require_memory<T>(n, 0, free, need, host_free);
+      limits_beside<T>(n, need);
+      return;
     }
-    auto solver =
-        solver_within_memory<T>(n, false, std::int64_t(edges), predecessors,
-                                saturating_sum({results_bytes<T>(n, predecessors), host_bytes}));
+    auto solver = solver_within_memory<T>(n, false, std::int64_t(edges), predecessors, need);
     kokkos_thread().run([&] { solver.reset(); });  // Kokkos objects end on Kokkos' thread
   });
 }
