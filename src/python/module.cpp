@@ -35,7 +35,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -503,12 +502,8 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
 Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                       const HostArray<double>& weight, std::int64_t n) {
   const std::int64_t count = src.size();
-  if (dst.size() != count || weight.size() != count)
-    throw py::value_error("src, dst and weight must have the same length (got " +
-                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
-                          std::to_string(weight.size()) + ")");
-  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
-    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  python::check_lengths(count, dst.size(), weight.size());
+  python::check_vertex_count(n);
   Graph graph;
   graph.vertices = std::int32_t(n);
   graph.edges.resize(static_cast<std::size_t>(count));
@@ -516,12 +511,8 @@ Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::i
     const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
     const auto w = weight.unchecked<1>();
     for (std::int64_t e = 0; e < count; ++e) {
-      if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
-        throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s(e)) + " -> " +
-                              std::to_string(t(e)) + ") has a vertex outside 0.." +
-                              std::to_string(n - 1));
-      if (!std::isfinite(w(e)))
-        throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
+      python::check_vertices(e, s(e), t(e), n);
+      python::check_weight(e, w(e));
       graph.edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
     }
   }
@@ -606,18 +597,15 @@ py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray
 py::dict explain_choice(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                         std::int64_t n, const std::string& dtype, bool negative, bool predecessors,
                         const std::string& algorithm) {
-  if (src.size() != dst.size()) throw py::value_error("src and dst must have the same length");
-  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
-    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  python::check_lengths(src.size(), dst.size());
+  python::check_vertex_count(n);
   DistanceType type;
   if (!distance_type_named(dtype, type))
     throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
   std::vector<Edge> edges(static_cast<std::size_t>(src.size()));
   const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
   for (py::ssize_t e = 0; e < src.size(); ++e) {
-    if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
-      throw py::value_error("edge " + std::to_string(e) + " has a vertex outside 0.." +
-                            std::to_string(n - 1));
+    python::check_vertices(e, s(e), t(e), n);
     edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), negative ? -1 : 1};
   }
   const Graph graph{std::int32_t(n), std::move(edges)};
@@ -657,8 +645,7 @@ py::tuple solve_dense(const HostArray<double>& weights, bool predecessors) {
   WeightRange range;
   {
     py::gil_scoped_release release;
-    if (!python::dense_weight_range(w, n, range))
-      throw py::value_error("weights must be finite or +inf (no edge)");
+    range = python::dense_weight_range(w, n);
     if (predecessors)
       for (std::int64_t i = 0; i < n; ++i)
         for (std::int64_t j = 0; j < n; ++j)
