@@ -28,6 +28,7 @@
 #pragma once
 
 #include <apsp/detail/batched_kernels.hpp>
+#include <apsp/detail/execution_spaces.hpp>
 #include <apsp/detail/measure.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/staging.hpp>
@@ -362,7 +363,7 @@ void predecessors(
   int team = host ? 1 : 2 * warp;
   while (team > warp && team * per_thread > pad)
     team /= 2;
-  const int level = team * per_thread <= pad ? 0 : 1;
+  const int level = apsp::detail::scratch_level<Policy>(team * per_thread);
   const Search search{layout, dist, pred,    edge_offsets, targets, weights,
                       rule,   rows, largest, level,        none};
   // No more threads than the device runs with this kernel's registers and scratch (CUDA refuses
