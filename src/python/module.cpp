@@ -574,10 +574,62 @@ GraphMeasures measures_in(const Graph& graph, const WeightRange& weights,
   return m;
 }
 
+// The measures as apsp.measures returns them, named and ordered as the .json that `apsp measures`
+// writes for the same request: the graph's values as Python numbers (int32's exact integers, the
+// Wiener index in all its digits), each vertex's as NumPy arrays: distances in T, counts and
+// int32's sums in int64, the rest in float64.
+template <class T>
+py::dict measures_dict(const GraphMeasures& m, const MeasuresRequest& request) {
+  const auto number = [&](double x) -> py::object {
+    if (m.integral) return py::int_(std::int64_t(x));
+    return py::float_(x);
+  };
+  const auto array = [](const auto& values, auto type) {
+    HostArray<decltype(type)> a(py::ssize_t(values.size()));
+    std::copy(values.begin(), values.end(), a.mutable_data());
+    return a;
+  };
+  py::dict d;
+  d["vertices"] = m.vertices;
+  d["connected"] = m.connected;
+  if (request.wants("diameter")) d["diameter"] = number(m.diameter);
+  if (request.wants("radius")) d["radius"] = number(m.radius);
+  if (request.wants("center")) d["center"] = array(m.center, std::int64_t());
+  if (request.wants("periphery")) d["periphery"] = array(m.periphery, std::int64_t());
+  if (request.wants("average_shortest_path_length"))
+    d["average_shortest_path_length"] = m.average_shortest_path_length;
+  if (request.wants("wiener_index"))
+    d["wiener_index"] = m.integral ? py::int_(py::str(m.wiener_exact.text()))
+                                   : py::object(py::float_(m.wiener_index));
+  if (request.wants("histogram")) {
+    py::dict h;
+    h["bins"] = m.bins;
+    h["low"] = number(m.low);
+    h["high"] = number(m.high);
+    h["counts"] = array(m.histogram, std::int64_t());
+    h["unreachable"] = m.unreachable_pairs;
+    d["histogram"] = h;
+  }
+  if (request.wants("eccentricity")) d["eccentricity"] = array(m.eccentricity, T());
+  if (request.wants("in_eccentricity")) d["in_eccentricity"] = array(m.in_eccentricity, T());
+  if (request.wants("reachable")) d["reachable"] = array(m.reachable, std::int64_t());
+  if (request.wants("in_reachable")) d["in_reachable"] = array(m.in_reachable, std::int64_t());
+  if (request.wants("distance_sum"))
+    d["distance_sum"] = m.integral ? py::object(array(m.distance_sum_exact, std::int64_t()))
+                                   : py::object(array(m.distance_sum, double()));
+  if (request.wants("in_distance_sum"))
+    d["in_distance_sum"] = m.integral ? py::object(array(m.in_distance_sum_exact, std::int64_t()))
+                                      : py::object(array(m.in_distance_sum, double()));
+  if (request.wants("closeness_centrality"))
+    d["closeness_centrality"] = array(m.closeness_centrality, double());
+  if (request.wants("harmonic_centrality"))
+    d["harmonic_centrality"] = array(m.harmonic_centrality, double());
+  return d;
+}
+
 // apsp.measures' native part: the edge list as apsp.solve takes it; `names` as `apsp measures
-// --measures` takes them ("" for all), `bins` as --bins. Returns (the .json text that `apsp
-// measures` writes for the same request, so Python names every measure as the command line does;
-// the name of the distance type it ran in).
+// --measures` takes them ("" for all), `bins` as --bins. Returns (the measures (measures_dict),
+// the name of the distance type they were computed in).
 py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                              const HostArray<double>& weight, std::int64_t n,
                              const std::string& dtype, const std::string& algorithm,
@@ -586,10 +638,11 @@ py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray
   const Graph graph = edge_list_graph(src, dst, weight, n);
   const WeightRange weights = weight_range(graph);
   const DistanceType type = distance_type(dtype, n, weights);
-  const GraphMeasures m = visit_distance_type(type, [&](auto t) {
-    return measures_in<decltype(t)>(graph, weights, algorithm, request.histogram_bins());
+  return visit_distance_type(type, [&](auto t) {
+    using T = decltype(t);
+    const GraphMeasures m = measures_in<T>(graph, weights, algorithm, request.histogram_bins());
+    return py::make_tuple(measures_dict<T>(m, request), distance_type_name(type));
   });
-  return py::make_tuple(py::bytes(measures_file(m, request, type)), distance_type_name(type));
 }
 
 // What plan_for decides for an edge list (the weights do not matter, only their sign):
