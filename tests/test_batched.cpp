@@ -323,4 +323,27 @@ TYPED_TEST(Batched, SolverChecksItsMemoryFirst) {
   solver.check_memory({need, 0, "the test"}, 0, need);
 }
 
+// A driver's memory on both sides of a solve (check_device_and_host, memory.hpp): on a host
+// backend one memory holds the sum, and what it leaves a solver is the free memory less the
+// host's part; on a device each side has its own.
+TYPED_TEST(Batched, DeviceAndHostMemoryCheckedTogether) {
+  using Exec = TypeParam;
+  const std::uint64_t mib = std::uint64_t(1) << 20;
+  const apsp::MemoryLimits limits{1000 * mib, 0, "the test"};
+  const apsp::MemoryLimits left =
+      apsp::check_device_and_host<Exec>("it", 400 * mib, 600 * mib, limits, 600 * mib);
+  EXPECT_EQ(left.free, (apsp::host_memory<Exec> ? 400 : 1000) * mib);
+  try {
+    apsp::check_device_and_host<Exec>("it", 400 * mib, 601 * mib, limits, 600 * mib);
+    FAIL() << "no MemoryError";
+  } catch (const apsp::MemoryError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              apsp::host_memory<Exec>
+                  ? "it needs 1001.00 MiB of memory, 1000.00 MiB available"
+                  : "it needs 400.00 MiB on the test (1000.00 MiB available) and 601.00 MiB on "
+                    "the host (600.00 MiB available)");
+    EXPECT_EQ(e.facts().needed, (apsp::host_memory<Exec> ? 1001 : 601) * mib);
+  }
+}
+
 }  // namespace

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <apsp/detail/batched_kernels.hpp>
+#include <apsp/detail/execution_spaces.hpp>
 #include <apsp/detail/measure.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/staging.hpp>
@@ -362,7 +363,7 @@ void predecessors(
   int team = host ? 1 : 2 * warp;
   while (team > warp && team * per_thread > pad)
     team /= 2;
-  const int level = team * per_thread <= pad ? 0 : 1;
+  const int level = apsp::detail::scratch_level<Policy>(team * per_thread);
   const Search search{layout, dist, pred,    edge_offsets, targets, weights,
                       rule,   rows, largest, level,        none};
   // No more threads than the device runs with this kernel's registers and scratch (CUDA refuses
@@ -550,32 +551,15 @@ class BatchedSolver {
              ? (std::uint64_t(offsets_.back()) + 1) * 8 + e * (sizeof(int) + sizeof(U))
              : 0});
   }
-  // What a solve with `edges` edges needs (device_bytes, host_bytes) against what can be used:
-  // one memory on a host backend. Throws MemoryError before any work.
+  // What a solve with `edges` edges needs (device_bytes, host_bytes) against what can be used
+  // (check_device_and_host, memory.hpp). Throws MemoryError before any work.
   void check_memory(const MemoryLimits& limits, std::int64_t edges,
                     std::uint64_t host_usable) const {
-    using apsp::detail::size_text;
-    const std::uint64_t device_usable =
-        limits.cap > 0 && limits.cap < limits.free ? limits.cap : limits.free;
-    const std::string& device = limits.device;
-    const std::uint64_t on_device = device_bytes(edges), on_host = host_bytes(edges);
     const std::string what =
         std::to_string(sizes_.size()) + " graphs (" + std::to_string(values()) + " distances of " +
         distance_type_name(Distance<U>::type) + (options_.padded ? ", padded" : "") + ")";
-    if (apsp::detail::host_memory<ExecSpace>) {
-      const std::uint64_t need = apsp::detail::saturating_sum({on_device, on_host});
-      if (need > device_usable)
-        throw MemoryError(what + " needs " + size_text(need) + " of memory, " +
-                              size_text(device_usable) + " available",
-                          need, device_usable, false, 1, true);
-    } else if (on_device > device_usable || on_host > host_usable) {
-      throw MemoryError(what + " needs " + size_text(on_device) + " on " + device + " (" +
-                            size_text(device_usable) + " available) and " + size_text(on_host) +
-                            " on the host (" + size_text(host_usable) + " available)",
-                        on_device > device_usable ? on_device : on_host,
-                        on_device > device_usable ? device_usable : host_usable, false, 1,
-                        on_device <= device_usable);
-    }
+    check_device_and_host<ExecSpace>(what, device_bytes(edges), host_bytes(edges), limits,
+                                     host_usable);
   }
 
   // The graphs from their edges: graph g's at [edge_offsets[g], edge_offsets[g + 1]) of

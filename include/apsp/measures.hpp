@@ -25,6 +25,7 @@
 //       });
 #pragma once
 
+#include <apsp/detail/execution_spaces.hpp>
 #include <apsp/detail/measure.hpp>
 #include <apsp/detail/measures_kernels.hpp>
 #include <apsp/detail/region.hpp>
@@ -194,8 +195,9 @@ class MeasureTotals {
     using Totals = RowTotals<ExecSpace, T>;
     const int team = team_size();
     const std::size_t bytes = Totals::scratch_bytes(team, binning_.bins);
-    Kokkos::TeamPolicy<ExecSpace> policy(exec_, int(count), team);
-    const int level = bytes <= std::size_t(policy.scratch_size_max(0)) ? 0 : 1;
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    Policy policy(exec_, int(count), team);
+    const int level = detail::scratch_level<Policy>(bytes);
     Kokkos::parallel_for("apsp::measures::row_totals",
                          policy.set_scratch_size(level, Kokkos::PerTeam(bytes)),
                          Totals{rows, first, first - first_row_, vertices_, row_most_, row_least_,

@@ -118,4 +118,35 @@ std::uint64_t check_memory(const ExecSpace& exec, Ranks& ranks, std::int64_t ver
   return check_memory(ranks, *sharing, vertices, need, what, limits, fitting);
 }
 
+// One process's memory on both sides of a solve on ExecSpace, before any work: `device_need`
+// bytes of the device (`limits`) and `host_need` of the host (`host_free` there). On a host
+// backend the two are one memory, which must hold their sum. Throws MemoryError, worded
+// "<what> needs ..."; returns what the device leaves a solver's own check (check_memory): on a
+// host backend, the free memory less host_need.
+template <class ExecSpace>
+MemoryLimits check_device_and_host(const std::string& what, std::uint64_t device_need,
+                                   std::uint64_t host_need, const MemoryLimits& limits,
+                                   std::uint64_t host_free) {
+  using detail::size_text;
+  const std::uint64_t usable =
+      limits.cap > 0 && limits.cap < limits.free ? limits.cap : limits.free;
+  MemoryLimits left = limits;
+  if (detail::host_memory<ExecSpace>) {
+    const std::uint64_t need = detail::saturating_sum({device_need, host_need});
+    if (need > usable)
+      throw MemoryError(
+          what + " needs " + size_text(need) + " of memory, " + size_text(usable) + " available",
+          need, usable, false, 1, true);
+    left.free = limits.free > host_need ? limits.free - host_need : 0;
+  } else if (device_need > usable || host_need > host_free) {
+    const bool device_short = device_need > usable;
+    throw MemoryError(what + " needs " + size_text(device_need) + " on " + limits.device + " (" +
+                          size_text(usable) + " available) and " + size_text(host_need) +
+                          " on the host (" + size_text(host_free) + " available)",
+                      device_short ? device_need : host_need, device_short ? usable : host_free,
+                      false, 1, !device_short);
+  }
+  return left;
+}
+
 }  // namespace apsp

@@ -30,6 +30,7 @@
 // so the result does not depend on the threads' timing.
 #pragma once
 
+#include <apsp/detail/execution_spaces.hpp>
 #include <apsp/detail/index_ranges.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/error.hpp>
@@ -458,7 +459,7 @@ class PredecessorRows {
     const bool host =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const std::size_t scratch = Search::scratch(pred_.extent(1));
-    const int level = scratch <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+    const int level = detail::scratch_level<Policy>(scratch);
     const Search search{dist_, pred_, queue_,      gap_,           total_, edges_,
                         rule_, first, dist_first_, int(vertices_), level};
     const int team = host ? 1

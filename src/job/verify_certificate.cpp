@@ -47,6 +47,7 @@
 // and (b) allows the same slack relative to the values compared, plus, with negative weights
 // (sums of them can cancel), that slack of the longest path's sum of |w|: the check is then
 // within the rounding, not exact.
+#include <apsp/detail/execution_spaces.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/graph.hpp>
@@ -226,7 +227,7 @@ class BackendCertificate final : public RowCertificate {
     const bool host =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const std::size_t scratch = Rows::scratch(vertices_);
-    const int level = scratch <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+    const int level = detail::scratch_level<Policy>(scratch);
     const Rows rows{dist_, pred, edges_, bad_, relaxed_, rule_, first, int(vertices_), level};
     Policy policy = host ? Policy(exec_, int(count), 1) : Policy(exec_, int(count), Kokkos::AUTO);
     policy.set_scratch_size(level, Kokkos::PerTeam(scratch));

@@ -168,19 +168,14 @@ EdgeScan scan_edges(const HostArray<std::int64_t>& sizes, const HostArray<std::i
   const double* w = weight.data();
   std::int32_t last = 0;
   for (std::int64_t e = 0; e < edges; ++e) {
-    if (s[e] < 0 || s[e] >= total || t[e] < 0 || t[e] >= total)
-      throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s[e]) + " -> " +
-                            std::to_string(t[e]) + ") has a vertex outside 0.." +
-                            std::to_string(total - 1) + " (the batch's vertices)");
+    check_vertices(e, s[e], t[e], total, true);
     const std::int32_t g = graph_of[std::size_t(s[e])], h = graph_of[std::size_t(t[e])];
     if (g != h)
       throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s[e]) + " -> " +
                             std::to_string(t[e]) + ") joins graph " + std::to_string(g) +
                             " and graph " + std::to_string(h) +
                             ": an edge must stay inside its graph");
-    if (!std::isfinite(w[e]))
-      throw py::value_error("edge " + std::to_string(e) + " (graph " + std::to_string(g) +
-                            ") has a weight that is not finite");
+    check_weight(e, w[e], g);
     scan.graph[std::size_t(e)] = g;
     scan.grouped = scan.grouped && g >= last;
     last = g;
@@ -284,10 +279,7 @@ py::tuple solve_batch(const HostArray<std::int64_t>& sizes, const HostArray<std:
                       const std::string& dtype, bool directed, bool predecessors, bool padded) {
   if (sizes.ndim() != 1 || src.ndim() != 1 || dst.ndim() != 1 || weight.ndim() != 1)
     throw py::value_error("sizes, src, dst and weight must be one-dimensional");
-  if (dst.size() != src.size() || weight.size() != src.size())
-    throw py::value_error("src, dst and weight must have the same length (got " +
-                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
-                          std::to_string(weight.size()) + ")");
+  check_lengths(src.size(), dst.size(), weight.size());
   EdgeScan scan;
   {
     py::gil_scoped_release release;
@@ -361,19 +353,18 @@ py::tuple solve_dense_batch(const HostArray<double>& weights, bool predecessors)
   if (n > std::numeric_limits<std::int32_t>::max() || count > std::numeric_limits<int>::max())
     throw py::value_error("at most 2^31-1 graphs of 2^31-1 vertices");
   std::vector<WeightRange> slices(static_cast<std::size_t>(count));
-  bool negative = false, finite = true, whole = true;
+  bool negative = false, whole = true;
   double max_abs = 0;
   {
     py::gil_scoped_release release;
     for (std::int64_t g = 0; g < count; ++g) {
-      WeightRange& range = slices[std::size_t(g)];
-      finite = finite && dense_weight_range(weights.data() + g * n * n, n, range);
+      const WeightRange& range = slices[std::size_t(g)] =
+          dense_weight_range(weights.data() + g * n * n, n);
       negative = negative || range.negative();
       whole = whole && range.integers;
       max_abs = std::max(max_abs, range.largest_magnitude());
     }
   }
-  if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
   // Why some slice cannot be solved in T, naming the first; "" when every one can.
   const auto problem = [&](auto t) -> std::string {
     for (std::int64_t g = 0; g < count; ++g) {
@@ -392,9 +383,9 @@ py::tuple solve_dense_batch(const HostArray<double>& weights, bool predecessors)
 
 }  // namespace
 
-bool dense_weight_range(const double* w, std::int64_t n, WeightRange& range) {
+WeightRange dense_weight_range(const double* w, std::int64_t n) {
   bool finite = true;
-  range = weight_range(n, [&](const auto& add) {
+  const WeightRange range = weight_range(n, [&](const auto& add) {
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j) {
         const double x = w[i * n + j];
@@ -406,16 +397,15 @@ bool dense_weight_range(const double* w, std::int64_t n, WeightRange& range) {
         add(i, j, x);
       }
   });
-  return finite;
+  if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
+  return range;
 }
 
 // ---- one small graph, on the caller's thread ----
 
 py::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
                             CycleVerdict& verdict) {
-  WeightRange range;
-  if (!dense_weight_range(w, n, range))
-    throw py::value_error("weights must be finite or +inf (no edge)");
+  const WeightRange range = dense_weight_range(w, n);
   const std::string bounds = path_bounds_problem<double>(n, range.longest_path, range.negative());
   if (!bounds.empty()) throw py::value_error(bounds);
   HostArray<double> dist(std::vector<py::ssize_t>{n, n});

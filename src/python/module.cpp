@@ -35,7 +35,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -326,25 +325,24 @@ struct Results {
   }
 };
 
-// A MemoryError that says what V = n in T needs, unless the device and the host (one memory on
-// a CPU) hold it.
+// The `host_need` bytes that the module holds on the host for V = n in T (its NumPy results and
+// more), checked with what the device and the host have free (check_device_and_host, memory.hpp):
+// what they leave a solver, or a MemoryError before any work.
 template <class T>
-void require_memory(std::int64_t n, std::uint64_t device_need, std::uint64_t device_free,
-                    std::uint64_t host_need, std::uint64_t host_free) {
-  const bool one_memory = host_memory<Exec>;
-  if (one_memory ? saturating_sum({device_need, host_need}) <= device_free
-                 : device_need <= device_free && host_need <= host_free)
-    return;
-  const std::string message =
-      "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type) + " needs " +
-      (one_memory ? size_text(saturating_sum({device_need, host_need})) + " of memory, " +
-                        size_text(device_free) + " available"
-                  : size_text(device_need) + " on " + backend_name<Exec>() + " (" +
-                        size_text(device_free) + " available) and " + size_text(host_need) +
-                        " on the host (" + size_text(host_free) + " available)") +
-      (std::is_same<T, float>::value ? "" : "; float32 takes half of float64");
-  PyErr_SetString(PyExc_MemoryError, message.c_str());
-  throw py::error_already_set();
+MemoryLimits limits_beside(std::int64_t n, std::uint64_t host_need) {
+  std::uint64_t device_free = 0, host_free = 0;
+  kokkos_thread().run([&] {
+    device_free = available_memory(Exec());
+    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
+  });
+  try {
+    return check_device_and_host<Exec>(
+        "V = " + std::to_string(n) + " in " + distance_type_name(Distance<T>::type), 0, host_need,
+        MemoryLimits{device_free, 0, backend_name<Exec>(), false}, host_free);
+  } catch (const MemoryError& e) {
+    if (std::is_same<T, float>::value) throw;
+    throw Error(std::string(e.what()) + "; float32 takes half of float64", e.facts());
+  }
 }
 
 // Every real distance must stay within what T holds (path_bounds_problem, distance.hpp): else a
@@ -354,15 +352,6 @@ void check_path_bounds(std::int64_t n, const WeightRange& weights) {
   const std::string bounds = path_bounds_problem<T>(n, weights.longest_path, weights.negative());
   if (!bounds.empty())
     throw py::value_error(bounds + (std::is_same<T, double>::value ? "" : ": use dtype='float64'"));
-}
-
-// What the device leaves a solver: its free memory, less (one memory on a CPU) what the module
-// holds on the host (`host_need`), which require_memory has checked.
-MemoryLimits solver_limits(std::uint64_t device_free, std::uint64_t host_need) {
-  const bool one_memory = host_memory<Exec>;
-  return MemoryLimits{
-      one_memory ? (device_free > host_need ? device_free - host_need : 0) : device_free, 0,
-      backend_name<Exec>(), false};
 }
 
 // A solver of V = n in T (solver.hpp) whose memory is there: the `host_held` bytes that the
@@ -375,33 +364,28 @@ std::unique_ptr<Solver<Exec, T>> solver_within_memory(std::int64_t n, bool negat
                                                       std::int64_t edges, bool predecessors,
                                                       std::uint64_t host_held,
                                                       const WeightRange& weights = {}) {
-  std::unique_ptr<Solver<Exec, T>> solver;
-  std::uint64_t device_free = 0, host_free = 0;
+  Plan plan;
   std::string warning;
   {
     py::gil_scoped_release release;
-    kokkos_thread().run([&] {
-      Exec exec;
-      Plan plan = dense_plan(exec, n, negative, {}, Distance<T>::type, warning);
-      plan.predecessors = predecessors;
-      solver = std::make_unique<Solver<Exec, T>>(exec, one_rank(), plan, weights);
-      device_free = available_memory(exec);
-      host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-    });
+    kokkos_thread().run(
+        [&] { plan = dense_plan(Exec(), n, negative, {}, Distance<T>::type, warning); });
   }
   warn_once(warning);
-  const std::int64_t padded = solver->plan().padded;
-  const bool one_memory = host_memory<Exec>;
+  plan.predecessors = predecessors;
   // What the caller holds, and on a device a dense input's padded matrix on its way up from the
   // host.
-  const std::uint64_t host_need =
-      saturating_sum({host_held, one_memory ? 0 : matrix_bytes(padded, padded, sizeof(T))});
-  require_memory<T>(n, 0, device_free, host_need, host_free);
+  const MemoryLimits limits = limits_beside<T>(
+      n,
+      saturating_sum(
+          {host_held, host_memory<Exec> ? 0 : matrix_bytes(plan.padded, plan.padded, sizeof(T))}));
+  std::unique_ptr<Solver<Exec, T>> solver;
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
+      solver = std::make_unique<Solver<Exec, T>>(Exec(), one_rank(), plan, weights);
       try {
-        solver->check_memory(solver_limits(device_free, host_need), edges);
+        solver->check_memory(limits, edges);
       } catch (...) {
         solver.reset();  // Kokkos objects end on Kokkos' thread
         throw;
@@ -454,24 +438,17 @@ void solve_into(S& solver, const std::vector<Edge>& edges, const Fill& fill, Res
 }
 
 // Supernodal Floyd-Warshall (SupernodalSolver) on the Kokkos thread, its rows by blocks into the
-// results: (distances, predecessors or None). The results' memory first, then the solver's.
+// results: (distances, predecessors or None). `limits`: what the results leave the solver.
 template <class T>
 py::tuple run_supernodal(const Graph& graph, const WeightRange& weights, bool predecessors,
-                         const SupernodalPlan& plan) {
+                         const SupernodalPlan& plan, const MemoryLimits& limits) {
   const std::int64_t n = graph.vertices;
-  std::uint64_t device_free = 0, host_free = 0;
-  kokkos_thread().run([&] {
-    device_free = available_memory(Exec());
-    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-  });
-  const std::uint64_t host_need = results_bytes<T>(n, predecessors);
-  require_memory<T>(n, 0, device_free, host_need, host_free);
   Results<T> results(n, predecessors);
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       SupernodalSolver<Exec, T> solver(Exec(), one_rank(), plan, predecessors, weights);
-      solver.check_memory(solver_limits(device_free, host_need), std::int64_t(graph.edges.size()));
+      solver.check_memory(limits, std::int64_t(graph.edges.size()));
       solve_into(solver, graph.edges, nullptr, results);
     });
   }
@@ -513,15 +490,10 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
                    const std::string& algorithm) {
   const std::int64_t n = graph.vertices;
   // The results at least, before an ordering is tried (each algorithm checks all it needs).
-  std::uint64_t free = 0, host_free = 0;
-  kokkos_thread().run([&] {
-    free = available_memory(Exec());
-    host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-  });
-  require_memory<T>(n, 0, free, results_bytes<T>(n, predecessors), host_free);
+  const MemoryLimits limits = limits_beside<T>(n, results_bytes<T>(n, predecessors));
   const RunPlan plan = plan_for<T>(graph, weights, predecessors, algorithm);
   if (plan.plan.algorithm == Algorithm::supernodal)
-    return run_supernodal<T>(graph, weights, predecessors, plan.supernodal);
+    return run_supernodal<T>(graph, weights, predecessors, plan.supernodal, limits);
   return run<T>(graph, weights, predecessors, {});
 }
 
@@ -530,12 +502,8 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
 Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                       const HostArray<double>& weight, std::int64_t n) {
   const std::int64_t count = src.size();
-  if (dst.size() != count || weight.size() != count)
-    throw py::value_error("src, dst and weight must have the same length (got " +
-                          std::to_string(src.size()) + ", " + std::to_string(dst.size()) + ", " +
-                          std::to_string(weight.size()) + ")");
-  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
-    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  python::check_lengths(count, dst.size(), weight.size());
+  python::check_vertex_count(n);
   Graph graph;
   graph.vertices = std::int32_t(n);
   graph.edges.resize(static_cast<std::size_t>(count));
@@ -543,12 +511,8 @@ Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::i
     const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
     const auto w = weight.unchecked<1>();
     for (std::int64_t e = 0; e < count; ++e) {
-      if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
-        throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s(e)) + " -> " +
-                              std::to_string(t(e)) + ") has a vertex outside 0.." +
-                              std::to_string(n - 1));
-      if (!std::isfinite(w(e)))
-        throw py::value_error("edge " + std::to_string(e) + " has a weight that is not finite");
+      python::check_vertices(e, s(e), t(e), n);
+      python::check_weight(e, w(e));
       graph.edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w(e)};
     }
   }
@@ -585,12 +549,12 @@ GraphMeasures measures_in(const Graph& graph, const WeightRange& weights,
   };
   GraphMeasures m;
   if (plan.plan.algorithm == Algorithm::supernodal) {
+    const MemoryLimits limits = limits_beside<T>(n, 0);
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
       SupernodalSolver<Exec, T> solver(Exec(), one_rank(), plan.supernodal, false, weights);
       solver.expect_measures();
-      solver.check_memory(solver_limits(available_memory(Exec()), 0),
-                          std::int64_t(graph.edges.size()));
+      solver.check_memory(limits, std::int64_t(graph.edges.size()));
       m = measure(solver);
     });
     return m;
@@ -610,10 +574,62 @@ GraphMeasures measures_in(const Graph& graph, const WeightRange& weights,
   return m;
 }
 
+// The measures as apsp.measures returns them, named and ordered as the .json that `apsp measures`
+// writes for the same request: the graph's values as Python numbers (int32's exact integers, the
+// Wiener index in all its digits), each vertex's as NumPy arrays: distances in T, counts and
+// int32's sums in int64, the rest in float64.
+template <class T>
+py::dict measures_dict(const GraphMeasures& m, const MeasuresRequest& request) {
+  const auto number = [&](double x) -> py::object {
+    if (m.integral) return py::int_(std::int64_t(x));
+    return py::float_(x);
+  };
+  const auto array = [](const auto& values, auto type) {
+    HostArray<decltype(type)> a(py::ssize_t(values.size()));
+    std::copy(values.begin(), values.end(), a.mutable_data());
+    return a;
+  };
+  py::dict d;
+  d["vertices"] = m.vertices;
+  d["connected"] = m.connected;
+  if (request.wants("diameter")) d["diameter"] = number(m.diameter);
+  if (request.wants("radius")) d["radius"] = number(m.radius);
+  if (request.wants("center")) d["center"] = array(m.center, std::int64_t());
+  if (request.wants("periphery")) d["periphery"] = array(m.periphery, std::int64_t());
+  if (request.wants("average_shortest_path_length"))
+    d["average_shortest_path_length"] = m.average_shortest_path_length;
+  if (request.wants("wiener_index"))
+    d["wiener_index"] = m.integral ? py::int_(py::str(m.wiener_exact.text()))
+                                   : py::object(py::float_(m.wiener_index));
+  if (request.wants("histogram")) {
+    py::dict h;
+    h["bins"] = m.bins;
+    h["low"] = number(m.low);
+    h["high"] = number(m.high);
+    h["counts"] = array(m.histogram, std::int64_t());
+    h["unreachable"] = m.unreachable_pairs;
+    d["histogram"] = h;
+  }
+  if (request.wants("eccentricity")) d["eccentricity"] = array(m.eccentricity, T());
+  if (request.wants("in_eccentricity")) d["in_eccentricity"] = array(m.in_eccentricity, T());
+  if (request.wants("reachable")) d["reachable"] = array(m.reachable, std::int64_t());
+  if (request.wants("in_reachable")) d["in_reachable"] = array(m.in_reachable, std::int64_t());
+  if (request.wants("distance_sum"))
+    d["distance_sum"] = m.integral ? py::object(array(m.distance_sum_exact, std::int64_t()))
+                                   : py::object(array(m.distance_sum, double()));
+  if (request.wants("in_distance_sum"))
+    d["in_distance_sum"] = m.integral ? py::object(array(m.in_distance_sum_exact, std::int64_t()))
+                                      : py::object(array(m.in_distance_sum, double()));
+  if (request.wants("closeness_centrality"))
+    d["closeness_centrality"] = array(m.closeness_centrality, double());
+  if (request.wants("harmonic_centrality"))
+    d["harmonic_centrality"] = array(m.harmonic_centrality, double());
+  return d;
+}
+
 // apsp.measures' native part: the edge list as apsp.solve takes it; `names` as `apsp measures
-// --measures` takes them ("" for all), `bins` as --bins. Returns (the .json text that `apsp
-// measures` writes for the same request, so Python names every measure as the command line does;
-// the name of the distance type it ran in).
+// --measures` takes them ("" for all), `bins` as --bins. Returns (the measures (measures_dict),
+// the name of the distance type they were computed in).
 py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                              const HostArray<double>& weight, std::int64_t n,
                              const std::string& dtype, const std::string& algorithm,
@@ -622,10 +638,11 @@ py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray
   const Graph graph = edge_list_graph(src, dst, weight, n);
   const WeightRange weights = weight_range(graph);
   const DistanceType type = distance_type(dtype, n, weights);
-  const GraphMeasures m = visit_distance_type(type, [&](auto t) {
-    return measures_in<decltype(t)>(graph, weights, algorithm, request.histogram_bins());
+  return visit_distance_type(type, [&](auto t) {
+    using T = decltype(t);
+    const GraphMeasures m = measures_in<T>(graph, weights, algorithm, request.histogram_bins());
+    return py::make_tuple(measures_dict<T>(m, request), distance_type_name(type));
   });
-  return py::make_tuple(py::bytes(measures_file(m, request, type)), distance_type_name(type));
 }
 
 // What plan_for decides for an edge list (the weights do not matter, only their sign):
@@ -633,18 +650,15 @@ py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray
 py::dict explain_choice(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                         std::int64_t n, const std::string& dtype, bool negative, bool predecessors,
                         const std::string& algorithm) {
-  if (src.size() != dst.size()) throw py::value_error("src and dst must have the same length");
-  if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
-    throw py::value_error("num_vertices must be in 0..2^31-1, got " + std::to_string(n));
+  python::check_lengths(src.size(), dst.size());
+  python::check_vertex_count(n);
   DistanceType type;
   if (!distance_type_named(dtype, type))
     throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
   std::vector<Edge> edges(static_cast<std::size_t>(src.size()));
   const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
   for (py::ssize_t e = 0; e < src.size(); ++e) {
-    if (s(e) < 0 || s(e) >= n || t(e) < 0 || t(e) >= n)
-      throw py::value_error("edge " + std::to_string(e) + " has a vertex outside 0.." +
-                            std::to_string(n - 1));
+    python::check_vertices(e, s(e), t(e), n);
     edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), negative ? -1 : 1};
   }
   const Graph graph{std::int32_t(n), std::move(edges)};
@@ -684,8 +698,7 @@ py::tuple solve_dense(const HostArray<double>& weights, bool predecessors) {
   WeightRange range;
   {
     py::gil_scoped_release release;
-    if (!python::dense_weight_range(w, n, range))
-      throw py::value_error("weights must be finite or +inf (no edge)");
+    range = python::dense_weight_range(w, n);
     if (predecessors)
       for (std::int64_t i = 0; i < n; ++i)
         for (std::int64_t j = 0; j < n; ++j)
@@ -726,18 +739,12 @@ void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecess
     throw py::value_error("dtype must be int32, float32 or float64, got '" + dtype + "'");
   visit_distance_type(type, [&](auto t) {
     using T = decltype(t);
+    const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
     if (!dense) {
-      std::uint64_t free = 0, host_free = 0;
-      kokkos_thread().run([&] {
-        free = available_memory(Exec());
-        host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-      });
-      const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
-      return require_memory<T>(n, 0, free, need, host_free);
+      limits_beside<T>(n, need);
+      return;
     }
-    auto solver =
-        solver_within_memory<T>(n, false, std::int64_t(edges), predecessors,
-                                saturating_sum({results_bytes<T>(n, predecessors), host_bytes}));
+    auto solver = solver_within_memory<T>(n, false, std::int64_t(edges), predecessors, need);
     kokkos_thread().run([&] { solver.reset(); });  // Kokkos objects end on Kokkos' thread
   });
 }

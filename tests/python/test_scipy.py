@@ -341,6 +341,17 @@ def test_solve_names_vertices_and_sizes_as_given():
         apsp.solve([0], [1], [1.0], 2**70)
 
 
+def test_every_native_call_checks_edges_in_the_same_words():
+    """Issue 45 item 4: the native calls share one check of an edge list: explain_choice names
+    a bad edge and the lengths as solve does."""
+    for call in (lambda s, d: apsp._native.solve(s, d, np.ones(len(s)), 2, "float64", False, "fw"),
+                 lambda s, d: apsp._native.explain_choice(s, d, 2, "float64", False, False, "fw")):
+        with pytest.raises(ValueError, match=r"^edge 1 \(0 -> 2\) has a vertex outside 0\.\.1$"):
+            call(np.array([0, 0]), np.array([1, 2]))
+        with pytest.raises(ValueError, match=r"must have the same length \(got 2, 1"):
+            call(np.array([0, 0]), np.array([1]))
+
+
 def test_paths_up_to_the_largest_float64_are_scipys():
     """Issue 32 item 11: the bound on a shortest path is the sum of its V - 1 heaviest weights,
     and without negative weights float64 holds it up to nearly its largest value: one edge of

@@ -329,10 +329,6 @@ def solve_batch(sizes, src, dst, weight=None, dtype="float64", directed=True,
     return (dist, pred) if predecessors else dist
 
 
-# The .json's per-vertex arrays: distances in the distance type, counts and int32's sums in int64.
-_COUNTS = ("reachable", "in_reachable")
-_DISTANCES = ("eccentricity", "in_eccentricity")
-_SUMS = ("distance_sum", "in_distance_sum")
 _MEASURES = ("eccentricity", "in_eccentricity", "reachable", "in_reachable", "distance_sum",
              "in_distance_sum", "closeness_centrality", "harmonic_centrality", "diameter",
              "radius", "center", "periphery", "average_shortest_path_length", "wiener_index",
@@ -373,19 +369,9 @@ def _edges(csgraph, directed, unweighted):
     return src, dst, weight, n
 
 
-def _reals(values):
-    """A list of reals of the .json as floats: JSON has no number for inf, -inf and NaN (1 / d
-    overflows on a tiny float distance), so the .json writes them as strings, which float()
-    reads."""
-    if any(isinstance(x, str) for x in values):
-        return [float(x) for x in values]
-    return values
-
-
 def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
     """The native measures of an edge list (int64, int64, float64) as measures() returns them
     (bins = 0: no histogram), and the name of the distance type they were computed in."""
-    import json
     if names is None:
         names = []
     elif isinstance(names, str):
@@ -394,32 +380,8 @@ def _measures_of_edges(src, dst, weight, n, names, bins, algorithm, dtype):
         if name not in _MEASURES:
             raise ValueError("unknown measure %r: the measures are %s"
                              % (name, ", ".join(_MEASURES)))
-    text, type_name = _native.measures(src, dst, weight, int(n), dtype, algorithm,
-                                       ",".join(names), _whole_number("bins", bins))
-    data = json.loads(text)
-    distance = np.dtype(type_name)
-    sums = np.int64 if distance.kind == "i" else np.float64
-    result = dict(data["graph"])
-    for name, values in data["vertex"].items():
-        kind = (np.int64 if name in _COUNTS else distance if name in _DISTANCES
-                else sums if name in _SUMS else np.float64)
-        result[name] = np.array(values if kind is np.int64 else _reals(values), dtype=kind)
-    # JSON writes a whole float without a point: the numbers as the distance type has them
-    # (float() also reads the .json's "inf", "-inf" and "nan").
-    number = int if distance.kind == "i" else float
-    for name in ("diameter", "radius", "wiener_index"):
-        if name in result:
-            result[name] = number(result[name])
-    if "average_shortest_path_length" in result:
-        result["average_shortest_path_length"] = float(result["average_shortest_path_length"])
-    for name in ("center", "periphery"):
-        if name in result:
-            result[name] = np.array(result[name], dtype=np.int64)
-    if "histogram" in result:
-        h = result["histogram"]
-        h["low"], h["high"] = number(h["low"]), number(h["high"])
-        h["counts"] = np.array(h["counts"], dtype=np.int64)
-    return result, type_name
+    return _native.measures(src, dst, weight, int(n), dtype, algorithm, ",".join(names),
+                            _whole_number("bins", bins))
 
 
 def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unweighted=False,
