@@ -813,7 +813,7 @@ class SupernodalSolver {
   // in-totals are a row's of the reversed graph, whose factor compute makes too where the graph
   // is not symmetric (its bytes are counted from here on). Floats keep whole rows: their sums
   // depend on the order.
-  void expect_measures() { measures_ = std::is_integral<T>::value; }
+  void expect_measures() { measures_ = capabilities().columns_by_supernode; }
 
   // The graph's edges (every rank has them all), kept until compute.
   void load(const std::vector<Edge>& edges) { edges_host_ = &edges; }
