@@ -443,11 +443,6 @@ SweepSlots<ExecSpace> sweep_slots(const ExecSpace& exec, const SupernodalPlan& p
           to_device(exec, out_row, "apsp::supernodal::out_rows"), n};
 }
 
-// The sweeps' team: on host backends one item (a host vector of rows, or one row), on GPUs
-// enough rows that the destinations' column reductions share a tile.
-template <class ExecSpace>
-constexpr int sweep_team = host_memory<ExecSpace> ? 1 : 128;
-
 // The sweeps (RowSweeps) of a block of rows into the destination that make(slots, item)
 // gives. `whole`: each row kept whole, in one array of V (whole rows: the destination reads the
 // array, which this returns with the slots); otherwise in the two path arrays.
@@ -466,7 +461,7 @@ Swept<ExecSpace, T> sweep_rows(const ExecSpace& exec, const SupernodalFactor<Exe
   const SupernodalPlan& plan = factor.plan();
   Swept<ExecSpace, T> swept;
   if (count == 0) return swept;
-  const int team = sweep_team<ExecSpace>;
+  constexpr int team = SweepLaunch<ExecSpace>::team;
   // Whole teams, and whole tiles of 32 slots (write_rows).
   swept.slots = sweep_slots(exec, plan, first, count, list, user,
                             std::max<std::int64_t>(32, team * Shape::item));
@@ -495,7 +490,7 @@ Swept<ExecSpace, T> sweep_rows(const ExecSpace& exec, const SupernodalFactor<Exe
     sweeps.cur = swept.arrays.data() + (whole ? 0 : std::int64_t(path) * n);
     sweeps.n = n;
     sweeps.dest = dest;
-    sweeps.launch(exec, team);
+    sweeps.launch(exec);
   });
   exec.fence();  // before the slots go
   return swept;

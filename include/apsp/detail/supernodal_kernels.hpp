@@ -20,6 +20,7 @@
 #pragma once
 
 #include <apsp/detail/blocked_kernels.hpp>
+#include <apsp/detail/staging.hpp>
 #include <apsp/detail/supernodal_symbolic.hpp>
 #include <apsp/distance.hpp>
 
@@ -356,6 +357,30 @@ struct RowSweepShape {
   static_assert(factor_lanes % cols == 0, "");
 };
 
+// The sweeps' team and launch bound, by backend. Host backends: a team of one item (a host
+// vector of rows, or one row). GPUs: enough rows that the destinations' column reductions share a
+// tile; on NVIDIA GPUs compiled for 8 teams of 128 an SM at least, which keeps a thread within 64
+// of the SM's 65,536 registers: the measures' state had put the sweeps at 80 registers and 37.5%
+// occupancy (docs/PERFORMANCE.md entries 52 and 54). AMD GPUs: the team size alone (no AMD GPU
+// has run the sweeps; the blocked kernels' bound, tile_shapes.hpp).
+template <class ExecSpace, class Enable = void>
+struct SweepLaunch {
+  static constexpr int team = 128;
+  using policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<team, 8>>;
+};
+template <class ExecSpace>
+struct SweepLaunch<ExecSpace, std::enable_if_t<host_memory<ExecSpace>>> {
+  static constexpr int team = 1;
+  using policy = Kokkos::TeamPolicy<ExecSpace>;
+};
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct SweepLaunch<HipExecutionSpace, void> {
+  static constexpr int team = 128;
+  using policy = Kokkos::TeamPolicy<HipExecutionSpace, Kokkos::LaunchBounds<team, 1>>;
+};
+#endif
+
 // The sweeps of a block: every destination's kernel (Destination: what the finished columns
 // become; its begin, finished and end are called by every thread of a team alike, so a
 // destination may synchronize the team). n slots, team rows a team (a multiple of teams of
@@ -364,7 +389,7 @@ template <class ExecSpace, class Product, class Shape, class Destination>
 struct RowSweeps {
   using T = typename Product::value_type;
   using memory_space = typename ExecSpace::memory_space;
-  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using policy = typename SweepLaunch<ExecSpace>::policy;
   using member = typename policy::member_type;
   using scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -390,9 +415,10 @@ struct RowSweeps {
   std::int64_t n = 0;
   Destination dest;
 
-  // The n slots in one launch. The team's scratch: at level 1 an item's two path arrays where
-  // they are in scratch, then the destination's at its level.
-  void launch(const ExecSpace& exec, int team) const {
+  // The n slots in one launch, teams of SweepLaunch's size. The team's scratch: at level 1 an
+  // item's two path arrays where they are in scratch, then the destination's at its level.
+  void launch(const ExecSpace& exec) const {
+    constexpr int team = SweepLaunch<ExecSpace>::team;
     const std::size_t own =
         Shape::in_scratch ? scratch::shmem_size((whole ? 1 : 2) * std::size_t(path) * item) : 0;
     const std::size_t theirs = dest.scratch_bytes(team);
@@ -416,6 +442,26 @@ struct RowSweeps {
     KOKKOS_FORCEINLINE_FUNCTION std::int64_t operator()(int j) const { return at[j]; }
   };
 
+  // mk := J consecutive values of m from one J-aligned in a factor row (factor rows are padded to
+  // multiples of factor_lanes, which J divides), in 16-byte loads (2 for 8 int32s, not 8 loads of
+  // 4 bytes).
+  struct alignas(16) Quad {
+    T v[16 / sizeof(T)];
+  };
+  KOKKOS_FORCEINLINE_FUNCTION static void row_of_m(T* mk, const T* m) {
+    if constexpr (J * sizeof(T) % 16 != 0) {
+      for (int jj = 0; jj < J; ++jj)
+        mk[jj] = m[jj];
+    } else {
+      constexpr int q = 16 / sizeof(T);
+      for (int i = 0; i < J / q; ++i) {
+        const Quad quad = reinterpret_cast<const Quad*>(m)[i];
+        for (int e = 0; e < q; ++e)
+          mk[i * q + e] = quad.v[e];
+      }
+    }
+  }
+
   // Y(:, to(j)) := min(Y(:, to(j)), min_k Y(:, from(k)) + m(k, j)) for j < width, k < depth,
   // m's rows `ld` apart (padded with infinity to a multiple of factor_lanes); y: the item's
   // first slot, columns `stride` apart; only lanes [e0, e1) of the item are stored.
@@ -430,12 +476,32 @@ struct RowSweeps {
         for (int r = 0; r < R; ++r)
           acc[jj][r] = j0 + jj < width ? Lanes::load(y + to(j0 + jj) * stride + r * W)
                                        : Lanes::broadcast(inf);
-      for (int k = 0; k < depth; ++k) {
-        const T* yk = y + from(k) * stride;
-        L left[R];
+      // GPUs, where a thread's row is its own: Y(:, from(k + 1)) is loaded before k's products
+      // use Y(:, from(k)), so that two of the thread's loads are in flight at once, and m's J
+      // values come in 16-byte loads. Host vectors load as they go (both cost them time: docs/
+      // PERFORMANCE.md entry 54).
+      constexpr bool ahead = !Shape::host_vectors;
+      L left[R], next[R];
+      if constexpr (ahead)
         for (int r = 0; r < R; ++r)
-          left[r] = Lanes::load(yk + r * W);
+          next[r] = Lanes::load(y + from(0) * stride + r * W);
+      for (int k = 0; k < depth; ++k) {
+        if constexpr (ahead) {
+          const T* yn = y + from(k + 1 < depth ? k + 1 : k) * stride;
+          for (int r = 0; r < R; ++r) {
+            left[r] = next[r];
+            next[r] = Lanes::load(yn + r * W);
+          }
+        } else {
+          for (int r = 0; r < R; ++r)
+            left[r] = Lanes::load(y + from(k) * stride + r * W);
+        }
         const T* mk = m + k * ld + j0;
+        T quads[J];
+        if constexpr (ahead) {
+          row_of_m(quads, mk);
+          mk = quads;
+        }
         for (int jj = 0; jj < J; ++jj) {
           const L right = Lanes::broadcast(mk[jj]);
           for (int r = 0; r < R; ++r)
