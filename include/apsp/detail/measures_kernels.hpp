@@ -471,14 +471,21 @@ struct MeasureColumns {
   static constexpr T lowest = std::numeric_limits<T>::lowest();
   using Count = unsigned long long;
 
+  // A lane's totals so far. They wait in the team's scratch between a thread's supernodes and
+  // are in registers only while finished() adds a supernode's columns: held through the sweeps'
+  // products they took a GPU thread from 64 registers to 80, or spilled inside the products under
+  // a bound of 64 (docs/PERFORMANCE.md entry 54).
+  struct Lane {
+    std::int64_t sum, count;
+    HarmonicLimbs harmonic;
+    Count run;    // a team of many: the length of the lane's current run of one bin ...
+    int run_bin;  // ... and its bin, not yet in bins
+    T most, least;
+    std::int32_t index;  // the block's row of the lane, -1: a spare slot
+  };
   struct State {
-    T most[Item], least[Item];
-    std::int64_t sum[Item], count[Item];
-    HarmonicLimbs harmonic[Item];
-    std::int32_t index[Item];  // the block's row of each lane, -1: a spare slot
-    Count* bins;               // the team's
-    int run_bin[Item];         // a team of many: the bin of the lane's current run ...
-    Count run[Item];           // ... and its length, not yet in bins
+    Lane* lane;   // the thread's Item lanes
+    Count* bins;  // the team's
   };
 
   Kokkos::View<const std::int32_t*, memory_space> perm;     // the plan's vertex -> the user's
@@ -495,17 +502,20 @@ struct MeasureColumns {
   ids<std::int64_t> column_sum, column_count;
   ids<FixedSum> harmonic;  // the columns' (in-totals)
 
-  std::size_t scratch_bytes(int) const {
-    return out && bin.bins > 0 ? Scratch<Count>::shmem_size(std::size_t(bin.bins)) : 0;
+  std::size_t scratch_bytes(int team) const {
+    return Scratch<Lane>::shmem_size(std::size_t(team) * Item) +
+           (out && bin.bins > 0 ? Scratch<Count>::shmem_size(std::size_t(bin.bins)) : 0);
   }
 
   KOKKOS_INLINE_FUNCTION void begin(const member& team, State& st, std::int64_t slot,
                                     const std::int32_t*) const {
+    st.lane =
+        Scratch<Lane>(team.team_scratch(int(level)), std::size_t(team.team_size()) * Item).data() +
+        std::size_t(team.team_rank()) * Item;
     for (int e = 0; e < Item; ++e) {
-      st.most[e] = T(0), st.least[e] = Distance<T>::infinity, st.sum[e] = 0, st.count[e] = 0;
-      st.harmonic[e] = HarmonicLimbs{};
-      st.index[e] = out_row(slot + e);
-      st.run_bin[e] = 0, st.run[e] = 0;
+      Lane& l = st.lane[e];
+      l.sum = 0, l.count = 0, l.harmonic = HarmonicLimbs{}, l.run = 0, l.run_bin = 0;
+      l.most = T(0), l.least = Distance<T>::infinity, l.index = out_row(slot + e);
     }
     st.bins = nullptr;
     if (!out || bin.bins == 0) return;
@@ -520,56 +530,62 @@ struct MeasureColumns {
                                        const std::int32_t* row, std::int32_t f, int c, const T* y,
                                        std::int64_t stride) const {
     constexpr T inf = Distance<T>::infinity;
+    Lane l[Item];
+    for (int e = 0; e < Item; ++e)
+      l[e] = st.lane[e];
     for (int k = 0; k < c; ++k) {
       const T* yk = y + k * stride;
       for (int e = 0; e < Item; ++e) {
         const T d = yk[e];
         const bool reached = d != inf;
         const T kept = reached ? d : T(0);
-        st.most[e] = kept > st.most[e] ? kept : st.most[e];
-        st.sum[e] += kept;
-        st.count[e] += reached;
+        l[e].most = kept > l[e].most ? kept : l[e].most;
+        l[e].sum += kept;
+        l[e].count += reached;
         const bool off = reached && f + k != row[e];
-        st.least[e] = off && d < st.least[e] ? d : st.least[e];
-        if (in) st.harmonic[e].add_reciprocal_if(reached && d != T(0), d);
+        l[e].least = off && d < l[e].least ? d : l[e].least;
+        if (in) l[e].harmonic.add_reciprocal_if(reached && d != T(0), d);
       }
       if (!st.bins) continue;
       for (int e = 0; e < Item; ++e) {
         const T d = yk[e];
-        if (d == inf || st.index[e] < 0 || f + k == row[e]) continue;
+        if (d == inf || l[e].index < 0 || f + k == row[e]) continue;
         const int b = bin(d);
         if (team.team_size() == 1) {
           ++st.bins[b];
-        } else if (b == st.run_bin[e]) {
-          ++st.run[e];
+        } else if (b == l[e].run_bin) {
+          ++l[e].run;
         } else {
-          if (st.run[e] != 0) Kokkos::atomic_add(&st.bins[st.run_bin[e]], st.run[e]);
-          st.run_bin[e] = b, st.run[e] = 1;
+          if (l[e].run != 0) Kokkos::atomic_add(&st.bins[l[e].run_bin], l[e].run);
+          l[e].run_bin = b, l[e].run = 1;
         }
       }
     }
+    for (int e = 0; e < Item; ++e)
+      st.lane[e] = l[e];
   }
 
   KOKKOS_INLINE_FUNCTION void end(const member& team, State& st, std::int64_t,
                                   const std::int32_t* row, const T*, std::int64_t) const {
     for (int e = 0; e < Item; ++e) {
-      if (st.index[e] < 0 || histogram_only) continue;
-      const std::int64_t i = row_offset + st.index[e];
+      const Lane& l = st.lane[e];
+      if (l.index < 0 || histogram_only) continue;
+      const std::int64_t i = row_offset + l.index;
       if (out) {
-        row_most(i) = st.most[e], row_least(i) = st.least[e];
-        row_sum(i) = st.sum[e], row_count(i) = st.count[e];
+        row_most(i) = l.most, row_least(i) = l.least;
+        row_sum(i) = l.sum, row_count(i) = l.count;
       }
       if (in) {  // the vertex's column: its most, sum and count over every row are this row's
         const std::int32_t v = perm(row[e]);
-        column_most(v) = st.most[e], column_sum(v) = st.sum[e], column_count(v) = st.count[e];
+        column_most(v) = l.most, column_sum(v) = l.sum, column_count(v) = l.count;
         FixedSum h;
-        st.harmonic[e].add_to(h);
+        l.harmonic.add_to(h);
         harmonic(v) = h;
       }
     }
     if (!st.bins) return;
     for (int e = 0; e < Item; ++e)
-      if (st.run[e] != 0) Kokkos::atomic_add(&st.bins[st.run_bin[e]], st.run[e]);
+      if (st.lane[e].run != 0) Kokkos::atomic_add(&st.bins[st.lane[e].run_bin], st.lane[e].run);
     team.team_barrier();
     for (int b = team.team_rank(); b < bin.bins; b += team.team_size())
       if (st.bins[b] != 0) Kokkos::atomic_add(&histogram(b), std::int64_t(st.bins[b]));
