@@ -11,11 +11,14 @@
 #             table (RUNS runs each, new and old interleaved)
 #   BIG=1     the road-like V = 1,000,000: every measure with the new tree (BIG_RUNS runs), the
 #             old tree once where OLD_BIG=1 (117 s on an H200 on 2026-11-29)
+#   RANKS=P   (P > 1; built with MPI) the road-like V = 1,000,000's every measure on 1 and P GPUs
+#             (mpirun), RANK_RUNS runs each (default 1), and the same bytes
 #   NCU=1     Nsight Compute (launch statistics, occupancy, throughput) of the new sweeps of
 #             `apsp measures` at V = 115,000 and of a 65,536-row table at V = 1,000,000
 # (Was bench/gpu-rows.sh, whose OLD=0 is ALONE=1 here.)
 # shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
 targets=(apsp_cli) nccl=OFF
+[ "${RANKS:-1}" -gt 1 ] && mpi=ON
 setup
 a=$apsp w=/tmp/m
 mkdir -p $w
@@ -90,13 +93,25 @@ if [ "${OLD_BIG:-0}" = 1 ]; then
   cmp -s $w/m1m-new.json $w/m1m-old.json && echo "1M measures: same bytes" || echo "1M measures: DIFFER"
 fi
 fi
+if [ "${RANKS:-1}" -gt 1 ]; then
+[ -f $w/r1m.in ] || $a generate --class road --vertices 1000000 --seed 3 $w/r1m.in >/dev/null 2>&1
+for i in $(seq ${RANK_RUNS:-1}); do
+  for p in 1 $RANKS; do
+    timeout 200 mpirun --allow-run-as-root --bind-to none -np $p $a measures $w/r1m.in $w/m1m-p$p.json \
+      --algorithm supernodal --stats $out/r1m-measures-p$p-$i.json
+    show $out/r1m-measures-p$p-$i.json "1M measures on $p GPUs"
+  done
+done
+cmp -s $w/m1m-p1.json $w/m1m-p$RANKS.json && echo "1M measures, 1 and $RANKS GPUs: same bytes" ||
+  echo "1M measures, 1 and $RANKS GPUs: DIFFER"
+fi
 if [ "${NCU:-1}" = 1 ]; then
 [ -f $w/r.in ] || $a generate --class road --vertices 115000 --seed 3 $w/r.in >/dev/null 2>&1
 [ -f $w/r1m.in ] || $a generate --class road --vertices 1000000 --seed 3 $w/r1m.in >/dev/null 2>&1
 python3 -c "
 open('$w/S1m','w').write('\n'.join(str(i * 15) for i in range(65536))+'\n')
 open('$w/T10','w').write('\n'.join(str(i) for i in range(10))+'\n')"
-timeout 150 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight \
+timeout 150 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
   $a measures $w/r.in $w/n.json --algorithm supernodal > $out/ncu-115k-measures.txt 2>&1; echo "ncu 115k: exit $?"
 timeout 200 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight \
   $a --algorithm supernodal $w/r1m.in $w/t.npy --sources @$w/S1m --targets @$w/T10 > $out/ncu-1m-table.txt 2>&1; echo "ncu 1m: exit $?"
