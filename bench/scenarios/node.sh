@@ -43,17 +43,14 @@ for vp in $sizes; do
     for _ in 1 2 3; do run "${vp%%:*}" "${vp##*:}" $k; done
   done
 done
-python3 - "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
-import json, sys, statistics, collections
-runs = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    if line.strip():
-        r = json.loads(line)
-        runs[(r["vertices"], r["shape"])].append(r["seconds"]["compute"])
+python3 - "$here/bench/lib" "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
+import sys
+sys.path.insert(0, sys.argv[1])
+from runs import medians
+runs = medians(sys.argv[2], lambda r: (r["vertices"], r["shape"]), [lambda r: r["seconds"]["compute"]])
 print(f"{'V':>6} {'median s':>10} {'T upd/s':>8} runs  shape")
-for (v, t), s in sorted(runs.items()):
-    m = statistics.median(s)
-    print(f"{v:>6} {m:>10.4f} {v**3 / m / 1e12:>8.2f} {len(s):>4}  {t}")
+for (v, t), ((m,), n) in runs.items():
+    print(f"{v:>6} {m:>10.4f} {v**3 / m / 1e12:>8.2f} {n:>4}  {t}")
 EOF
 
 # 4. The instruction mix of the kernels (VIADDMNMX, 16-byte shared loads, no local memory).
@@ -117,17 +114,15 @@ if [ "$gpus" -gt 1 ] && command -v mpirun >/dev/null; then
         2>>"$out/errors.log" && tr -d '\n ' <"$work/m.json" >>"$out/mpi.jsonl" && echo >>"$out/mpi.jsonl"
     done
   done
-  python3 - "$out/mpi.jsonl" <<'EOF' | tee -a "$out/summary.txt"
-import json, sys, statistics, collections
-t = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    if line.strip():
-        r = json.loads(line)
-        t[(r["vertices"], r["ranks"])].append((r["seconds"]["compute"], r["seconds"]["communication"]))
-med = {k: statistics.median(c for c, _ in v) for k, v in t.items()}
-for (v, p), m in sorted(med.items()):
-    comm = statistics.median(c for _, c in t[(v, p)])
-    print(f"mpi V={v} P={p}: compute {m:.3f} s ({v**3 / m / 1e12:.2f} T), communication {comm:.3f} s, runs {len(t[(v, p)])}")
+  python3 - "$here/bench/lib" "$out/mpi.jsonl" <<'EOF' | tee -a "$out/summary.txt"
+import sys
+sys.path.insert(0, sys.argv[1])
+from runs import medians
+t = medians(sys.argv[2], lambda r: (r["vertices"], r["ranks"]),
+            [lambda r: r["seconds"]["compute"], lambda r: r["seconds"]["communication"]])
+med = {k: c for k, ((c, _), _) in t.items()}
+for (v, p), ((m, comm), n) in t.items():
+    print(f"mpi V={v} P={p}: compute {m:.3f} s ({v**3 / m / 1e12:.2f} T), communication {comm:.3f} s, runs {n}")
 if (40000, 1) in med and (40000, 2) in med:
     print(f"strong scaling V=40000: T1/(2 T2) = {med[(40000, 1)] / (2 * med[(40000, 2)]):.3f}")
 if (31748, 1) in med and (40000, 2) in med:

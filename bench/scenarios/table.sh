@@ -103,20 +103,17 @@ for vp in $sizes; do
     fi
   done
 done
-python3 - "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
-import json, sys, statistics, collections
-runs = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    if line.strip():
-        r = json.loads(line)
-        s = r["stats"]["seconds"]
-        runs[(r["stats"]["vertices"], r["binary"], r["variant"])].append((s["compute"], s.get("predecessors", 0)))
+python3 - "$here/bench/lib" "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
+import sys
+sys.path.insert(0, sys.argv[1])
+from runs import medians
+runs = medians(sys.argv[2], lambda r: (r["stats"]["vertices"], r["binary"], r["variant"]),
+               [lambda r: r["stats"]["seconds"]["compute"],
+                lambda r: r["stats"]["seconds"].get("predecessors", 0)])
 def cell(v, b, var):
-    xs = runs.get((v, b, var))
-    if not xs:
+    if (v, b, var) not in runs:
         return "", None
-    c = statistics.median(x[0] for x in xs)
-    p = statistics.median(x[1] for x in xs)
+    (c, p), _ = runs[(v, b, var)]
     t = v**3 / c / 1e12
     text = f"{t:.2f} T ({c:.4f} s)"
     if p > 0:
@@ -156,8 +153,10 @@ if [ "${NCU:-1}" != 0 ] && command -v ncu >/dev/null; then
     ncu --clock-control none --kernel-name-base demangled -k regex:apsp::detail --launch-skip 60 \
       --launch-count 30 --metrics gpu__time_duration.sum --csv \
       "$apsp" --backend cuda "$work/g4096.in" /dev/null >"$out/ncu-phases-4096.csv" 2>&1
-    python3 - "$out/ncu-phases-4096.csv" "$out/runs.jsonl" <<'EOF' | tee -a "$out/summary.txt"
-import csv, json, sys, statistics, collections
+    python3 - "$out/ncu-phases-4096.csv" "$out/runs.jsonl" "$here/bench/lib" <<'EOF' | tee -a "$out/summary.txt"
+import csv, sys, collections
+sys.path.insert(0, sys.argv[3])
+from runs import medians
 total, count = collections.defaultdict(float), collections.Counter()
 rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
 head = rows[0]
@@ -167,11 +166,8 @@ for r in rows[1:]:
     k = next((p for p in ("PivotTile", "PivotPanels", "RemainingTiles") if p in r[name]), "other")
     total[k] += float(r[value].replace(",", "")) * scales[r[unit]]
     count[k] += 1
-compute = []
-for line in open(sys.argv[2]):
-    r = json.loads(line)
-    if r["binary"] == "after" and r["variant"] == "plain" and r["stats"]["vertices"] == 4096:
-        compute.append(r["stats"]["seconds"]["compute"])
+compute = medians(sys.argv[2], lambda r: (r["binary"], r["variant"], r["stats"]["vertices"]),
+                  [lambda r: r["stats"]["seconds"]["compute"]]).get(("after", "plain", 4096))
 rounds = max(count.values()) if count else 1
 print(f"V = 4096, ncu kernel durations of {rounds} rounds (us per round):", end="")
 for k in ("PivotTile", "PivotPanels", "RemainingTiles"):
@@ -179,7 +175,7 @@ for k in ("PivotTile", "PivotPanels", "RemainingTiles"):
 kernels = sum(total.values()) / rounds
 print(f"; sum {kernels * 1e6:.1f}", end="")
 if compute:
-    per_round = statistics.median(compute) / 64
+    per_round = compute[0][0] / 64
     print(f"; round in the table (compute / 64) {per_round * 1e6:.1f}, gaps {(per_round - kernels) * 1e6:.1f}", end="")
 print()
 EOF
