@@ -713,6 +713,9 @@ class SupernodalSolver {
   // This rank's rows: [first_row, first_row + real_rows).
   std::int64_t first_row() const { return first_row_; }
   std::int64_t real_rows() const { return real_rows_; }
+  // The factors compute made: the graph's, and where the measures' columns need it (expect_measures
+  // on a graph that is not symmetric) the reversed graph's.
+  int factors() const { return reversed_.values().data() ? 2 : 1; }
 
   // Device memory besides the rows: the factor, its fronts at their peak and, with
   // predecessors, the graph's edges and the shortest-path edges (at most every edge).
@@ -913,7 +916,7 @@ class SupernodalSolver {
   // row is ever whole, blocks as the path arrays allow); otherwise whole rows (reduce_rows).
   RowSeconds reduce_rows(const MeasureSink<ExecSpace, T>& sink, const BlockDone& done = {}) {
     if constexpr (std::is_integral<T>::value) {
-      if (sink.totals && (symmetric_ || reversed_.values().data())) {
+      if (by_columns(sink)) {
         RowSeconds seconds;
         // Each row's out-totals (and its vertex's in-totals where the graph is symmetric), then
         // the reversed graph's rows for the in-totals (progress: the first pass's blocks).
@@ -934,11 +937,17 @@ class SupernodalSolver {
           }
         };
         pass(factor_, true, symmetric_);
-        if (!symmetric_ && !sink.histogram_only) pass(reversed_, false, true);
+        if (sweeps(sink) == 2) pass(reversed_, false, true);
         return seconds;
       }
     }
     return reduce_rows(sink.rows, done);
+  }
+
+  // How many times reduce_rows(sink) makes each of this rank's rows: twice where the columns'
+  // in-totals come from the reversed graph's rows.
+  int sweeps(const MeasureSink<ExecSpace, T>& sink) const {
+    return by_columns(sink) && !symmetric_ && !sink.histogram_only ? 2 : 1;
   }
 
   // This rank's distance rows, in order, a block at a time where they are made (the device's
@@ -1003,6 +1012,12 @@ class SupernodalSolver {
   }
 
  private:
+  // Whether reduce_rows(sink) reduces each supernode's finished columns (integer distances, a
+  // sink of totals, the reversed factor made where the graph is not symmetric).
+  bool by_columns(const MeasureSink<ExecSpace, T>& sink) const {
+    return std::is_integral<T>::value && sink.totals && (symmetric_ || reversed_.values().data());
+  }
+
   // The reversed graph's factor where measures may need it (expect_measures).
   std::uint64_t reversed_bytes() const {
     return measures_ ? plan_.prediction.factor_values * sizeof(T) : 0;

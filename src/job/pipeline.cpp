@@ -366,6 +366,7 @@ class Pipeline {
     solver.load(edges_);
     solver.compute();
     stats_.supernodal.factor = detail::seconds_since(start);
+    stats_.supernodal.factors = solver.factors();
     keep_probe_arcs();
     std::vector<Edge>().swap(edges_);
     watch_.lap(seconds().compute);
@@ -553,7 +554,9 @@ class Pipeline {
         MeasureOptions{config_.measures->histogram_bins()},
         [&](const MeasureSink<ExecSpace, T>& sink) {
           rows.compute += solver.reduce_rows(sink, done).compute;
-          seconds().rows_made += solver.real_rows();
+          int sweeps = 1;
+          if constexpr (S::capabilities().columns_by_supernode) sweeps = solver.sweeps(sink);
+          seconds().rows_made += sweeps * solver.real_rows();
         },
         probe);
     stats_.measures = {measures.passes, measures.probed_rows};

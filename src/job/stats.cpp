@@ -71,7 +71,7 @@ double SolveStats::updates() const {
   const double v = double(vertices);
   if (algorithm == algorithm_name(Algorithm::floyd_warshall)) return v * v * v;
   if (algorithm != algorithm_name(Algorithm::supernodal) || vertices == 0) return 0;
-  return double(ranks) * supernodal.factor_updates +
+  return double(ranks) * supernodal.factors * supernodal.factor_updates +
          supernodal.row_updates / v * double(rows_made());
 }
 
@@ -132,7 +132,8 @@ std::string SolveStats::to_json() const {
     const SupernodalStats& s = supernodal;
     j << ",\n  \"supernodal\": {\"decision\": " << detail::json_string(s.decision)
       << ", \"ordering\": " << s.ordering << ", \"symbolic\": " << s.symbolic
-      << ", \"factor\": " << s.factor << ", \"rows\": " << s.rows
+      << ", \"factor\": " << s.factor << ", \"factors\": " << s.factors
+      << ", \"rows\": " << s.rows
       << ", \"supernodes\": " << s.supernodes << ", \"factor_bytes\": " << s.factor_bytes
       << ", \"path_bytes\": " << s.path_bytes << ", \"predicted_updates\": " << s.predicted_updates
       << ", \"factor_updates\": " << s.factor_updates << ", \"row_updates\": " << s.row_updates

@@ -81,6 +81,7 @@ struct SupernodalStats {
   double ordering = 0;      // seconds: METIS' nested dissection (within plan)
   double symbolic = 0;      // seconds: elimination tree, supernodes, predictions (within plan)
   double factor = 0;        // seconds: the numeric factor (within compute)
+  int factors = 1;          // factors made: 2 where measures need the reversed graph's too
   double rows = 0;          // seconds: the distance rows from the factor (within compute)
   std::int64_t supernodes = 0;
   std::uint64_t factor_bytes = 0;
