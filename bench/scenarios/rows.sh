@@ -14,7 +14,8 @@
 #   RANKS=P   (P > 1; built with MPI) the road-like V = 1,000,000's every measure on 1 and P GPUs
 #             (mpirun), RANK_RUNS runs each (default 1), and the same bytes
 #   NCU=1     Nsight Compute (launch statistics, occupancy, throughput) of the new sweeps of
-#             `apsp measures` at V = 115,000 and of a 65,536-row table at V = 1,000,000
+#             `apsp measures` at V = 115,000 and at V = 1,000,000 (NCU_BIG=table: a 65,536-row
+#             table there instead)
 # (Was bench/gpu-rows.sh, whose OLD=0 is ALONE=1 here.)
 # shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
 targets=(apsp_cli) nccl=OFF
@@ -113,7 +114,12 @@ open('$w/S1m','w').write('\n'.join(str(i * 15) for i in range(65536))+'\n')
 open('$w/T10','w').write('\n'.join(str(i) for i in range(10))+'\n')"
 timeout 150 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
   $a measures $w/r.in $w/n.json --algorithm supernodal > $out/ncu-115k-measures.txt 2>&1; echo "ncu 115k: exit $?"
-timeout 200 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight \
-  $a --algorithm supernodal $w/r1m.in $w/t.npy --sources @$w/S1m --targets @$w/T10 > $out/ncu-1m-table.txt 2>&1; echo "ncu 1m: exit $?"
+if [ "${NCU_BIG:-measures}" = table ]; then
+  timeout 200 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight \
+    $a --algorithm supernodal $w/r1m.in $w/t.npy --sources @$w/S1m --targets @$w/T10 > $out/ncu-1m-table.txt 2>&1; echo "ncu 1m table: exit $?"
+else
+  timeout 200 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats \
+    $a measures $w/r1m.in $w/n1m.json --algorithm supernodal > $out/ncu-1m-measures.txt 2>&1; echo "ncu 1m measures: exit $?"
+fi
 grep -h -E "Block Size|Grid Size|Registers Per|Achieved Occupancy|Theoretical Occupancy|Duration|Compute \(SM\) Throughput|Memory Throughput|Waves Per SM" $out/ncu-*.txt
 fi
