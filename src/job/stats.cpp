@@ -132,8 +132,7 @@ std::string SolveStats::to_json() const {
     const SupernodalStats& s = supernodal;
     j << ",\n  \"supernodal\": {\"decision\": " << detail::json_string(s.decision)
       << ", \"ordering\": " << s.ordering << ", \"symbolic\": " << s.symbolic
-      << ", \"factor\": " << s.factor << ", \"factors\": " << s.factors
-      << ", \"rows\": " << s.rows
+      << ", \"factor\": " << s.factor << ", \"factors\": " << s.factors << ", \"rows\": " << s.rows
       << ", \"supernodes\": " << s.supernodes << ", \"factor_bytes\": " << s.factor_bytes
       << ", \"path_bytes\": " << s.path_bytes << ", \"predicted_updates\": " << s.predicted_updates
       << ", \"factor_updates\": " << s.factor_updates << ", \"row_updates\": " << s.row_updates

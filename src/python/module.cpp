@@ -760,7 +760,11 @@ py::dict config() {
   c["backend"] = backend_name<Exec>();
   c["device"] = device;
   c["kokkos_version"] = kokkos_version();
-  c["dtypes"] = py::make_tuple("int32", "float32", "float64");
+  py::list types;  // the distance types compiled into this build (all but in a checking build)
+  if (distance_type_compiled<int>) types.append("int32");
+  if (distance_type_compiled<float>) types.append("float32");
+  if (distance_type_compiled<double>) types.append("float64");
+  c["dtypes"] = py::tuple(types);
   c["supernodal"] = have_nested_dissection();  // METIS: the ordering of supernodal Floyd-Warshall
   return c;
 }
