@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
   using T = int;
   Exec exec;
   std::printf("Kokkos %d.%d.%d, %s, concurrency %d\n", KOKKOS_VERSION / 10000,
-              KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100, Exec::name(), Exec::concurrency());
+              KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100, Exec::name(), exec.concurrency());
 
   Points at;
   const apsp::Graph g = kind == "road" ? road_graph(vertices, 1, at)

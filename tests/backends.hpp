@@ -18,14 +18,10 @@ template <class... T>
 struct AsTestTypes<std::tuple<T...>> {
   using type = ::testing::Types<T...>;
 };
-// A checking build that compiles int32 alone (APSP_CHECK_INSTANTIATIONS=minimal, distance.hpp)
-// compiles the test bodies for its first backend alone (the GPU's, else OpenMP) and leaves the
-// others to its CLI tests, which run every backend of the build, and to the full builds.
-#if defined(APSP_MINIMAL_INSTANTIATIONS)
-using TestedBackends = std::tuple<std::tuple_element_t<0, apsp::EnabledBackends>>;
-#else
+// Every backend of the build: a checking build that compiles int32 alone
+// (APSP_CHECK_INSTANTIATIONS=minimal, distance.hpp) has its first alone (the GPU's, else OpenMP;
+// platform/backends.hpp) and leaves the others to the full builds.
 using TestedBackends = apsp::EnabledBackends;
-#endif
 using Backends = typename AsTestTypes<TestedBackends>::type;
 
 // Names the typed tests after the backend ("FloydWarshall/openmp.MatchesReference...").

@@ -63,6 +63,8 @@ std::vector<std::string> backend_names() {
 std::string default_backend_name() {
 #if defined(APSP_DEFAULT_BACKEND)
   return APSP_DEFAULT_BACKEND;
+#elif defined(APSP_MINIMAL_INSTANTIATIONS)
+  return backend_name<std::tuple_element_t<0, EnabledBackends>>();
 #else
   return backend_name<Kokkos::DefaultExecutionSpace>();
 #endif

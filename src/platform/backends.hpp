@@ -17,7 +17,7 @@
 namespace apsp {
 
 // decltype of a tuple_cat: unevaluated, only the list of types matters.
-using EnabledBackends = decltype(std::tuple_cat(
+using KokkosBackends = decltype(std::tuple_cat(
 #if defined(KOKKOS_ENABLE_CUDA)
     std::tuple<Kokkos::Cuda>(),
 #endif
@@ -31,6 +31,15 @@ using EnabledBackends = decltype(std::tuple_cat(
     std::tuple<Kokkos::Serial>(),
 #endif
     std::tuple<>()));
+
+// The backends apsp runs on: every one of Kokkos' above, except in a checking build configured
+// with APSP_CHECK_INSTANTIATIONS=minimal (CMakeLists.txt), which compiles and tests the first
+// alone (the GPU's, else OpenMP), its default: the full builds check the others.
+#if defined(APSP_MINIMAL_INSTANTIATIONS)
+using EnabledBackends = std::tuple<std::tuple_element_t<0, KokkosBackends>>;
+#else
+using EnabledBackends = KokkosBackends;
+#endif
 
 template <class ExecSpace>
 std::string backend_name() {
