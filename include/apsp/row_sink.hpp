@@ -36,9 +36,12 @@ using BlockDone = std::function<void(std::int64_t first, std::int64_t count)>;
 
 // Where the time of handing rows over went: waiting for them to come off the device, in the
 // sink, (predecessors) in the search, and making them where a solve makes its rows as it hands
-// them over (SupernodalSolver).
+// them over (SupernodalSolver). `made`: the distance rows handed over or reduced, each as often
+// as it was made (the measures' sweep of a directed graph's reversed rows counts again; the
+// rows a predecessor search makes again do not).
 struct RowSeconds {
   double download = 0, sink = 0, search = 0, compute = 0;
+  std::int64_t made = 0;
 };
 
 }  // namespace apsp

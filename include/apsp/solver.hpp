@@ -373,6 +373,7 @@ class Solver {
   RowSeconds distance_rows(const RowSink<T>& sink, const BlockDone& done = {}) const {
     RowSeconds seconds;
     detail::download_rows(exec_, local_, first_row_, real_rows_, sink, seconds);
+    seconds.made = real_rows_;
     if (done) done(first_row_, real_rows_);
     return seconds;
   }
@@ -387,6 +388,7 @@ class Solver {
       sink(first_row_, real_rows_, Matrix(local_.data(), real_rows_, plan_.padded));
       seconds.sink += detail::seconds_since(start);
     }
+    seconds.made = real_rows_;
     if (done) done(first_row_, real_rows_);
     return seconds;
   }

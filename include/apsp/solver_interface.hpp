@@ -14,6 +14,7 @@
 //   first_row(), real_rows()      this rank's rows: [first_row, first_row + real_rows)
 //   distance_rows(sink, done)     this rank's rows, in order, into a RowSink (row_sink.hpp)
 //   reduce_rows(sink, done)       the same rows where they are made, into a DeviceRowSink
+// each returning a RowSeconds (row_sink.hpp): where the time went, and the rows it made;
 // and, as capabilities() says:
 //   rows_of_list        distance_rows_of(vertices, sink): the rows of a list of vertices alone
 //   table_columns       distance_rows_of(vertices, sink, columns): of those rows only the listed

@@ -338,6 +338,7 @@ class SsspSolver {
       const auto handed = detail::Clock::now();
       sink(first, count, part.data(), vertices_);
       seconds.sink += detail::seconds_since(handed);
+      seconds.made += count;
       if (done) done(first, count);
     }
     return seconds;
@@ -357,6 +358,7 @@ class SsspSolver {
       const auto handed = detail::Clock::now();
       sink(first, count, part.data(), vertices_);
       seconds.sink += detail::seconds_since(handed);
+      seconds.made += count;
     }
     return seconds;
   }

@@ -866,6 +866,7 @@ class SupernodalSolver {
               tight);
           seconds.search += detail::seconds_since(start);
         });
+    seconds.made = real_rows_;
     rows_passed_ = true;
     return seconds;
   }
@@ -907,6 +908,7 @@ class SupernodalSolver {
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
       download_(exec_, handed, first, count, sink, seconds);
+      seconds.made += count;
     }
     return seconds;
   }
@@ -933,21 +935,16 @@ class SupernodalSolver {
                       first, slots.out_row, factor.perm(), out, in, sink.histogram_only);
                 });
             seconds.compute += detail::seconds_since(start);
+            seconds.made += count;
             if (done && out) done(first, count);
           }
         };
         pass(factor_, true, symmetric_);
-        if (sweeps(sink) == 2) pass(reversed_, false, true);
+        if (!symmetric_ && !sink.histogram_only) pass(reversed_, false, true);
         return seconds;
       }
     }
     return reduce_rows(sink.rows, done);
-  }
-
-  // How many times reduce_rows(sink) makes each of this rank's rows: twice where the columns'
-  // in-totals come from the reversed graph's rows.
-  int sweeps(const MeasureSink<ExecSpace, T>& sink) const {
-    return by_columns(sink) && !symmetric_ && !sink.histogram_only ? 2 : 1;
   }
 
   // This rank's distance rows, in order, a block at a time where they are made (the device's
@@ -961,6 +958,7 @@ class SupernodalSolver {
                  sink(first, count, part);
                  seconds.sink += detail::seconds_since(start);
                });
+    seconds.made = real_rows_;
     return seconds;
   }
 

@@ -438,7 +438,7 @@ class Pipeline {
     const double shipped = out_->write([&](const RowOutput::Sink& sink) {
       rows = solver.distance_rows(sink_into<T>(sink), done);
     });
-    seconds().rows_made += solver.real_rows();
+    seconds().rows_made += rows.made;
     watch_.lap(rest, {{&seconds().write, shipped},
                       {&seconds().download, rows.download},
                       {&seconds().predecessors, rows.search},
@@ -482,12 +482,12 @@ class Pipeline {
               solver.distance_rows_of(mine, table.by_position_of_targets(first), subsets_->targets);
         else
           rows = solver.distance_rows_of(mine, table.by_position(first));
-        seconds().rows_made += count;
+        seconds().rows_made += rows.made;
       }
     }
     if (!lists || plan_.predecessors) {
       rows = solver.distance_rows(table.by_vertex(), done);
-      seconds().rows_made += solver.real_rows();
+      seconds().rows_made += rows.made;
     }
     const double shipped =
         out_->write([&](const RowOutput::Sink& sink) { table.write_into(ranks_, sink); });
@@ -545,18 +545,18 @@ class Pipeline {
         };
       else
         probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
-          rows.compute += solver.distance_rows_of(list, sink).compute;
-          seconds().rows_made += std::int64_t(list.size());
+          const RowSeconds probed = solver.distance_rows_of(list, sink);
+          rows.compute += probed.compute;
+          seconds().rows_made += probed.made;
         };
     }
     const GraphMeasures measures = graph_measures<T>(
         exec_, ranks_, plan_.vertices, solver.first_row(), solver.real_rows(),
         MeasureOptions{config_.measures->histogram_bins()},
         [&](const MeasureSink<ExecSpace, T>& sink) {
-          rows.compute += solver.reduce_rows(sink, done).compute;
-          int sweeps = 1;
-          if constexpr (S::capabilities().columns_by_supernode) sweeps = solver.sweeps(sink);
-          seconds().rows_made += sweeps * solver.real_rows();
+          const RowSeconds reduced = solver.reduce_rows(sink, done);
+          rows.compute += reduced.compute;
+          seconds().rows_made += reduced.made;
         },
         probe);
     stats_.measures = {measures.passes, measures.probed_rows};
