@@ -1,24 +1,15 @@
 // `apsp path IN U V`: one shortest path, read from a saved predecessor matrix (checked against
 // the graph) or computed with the library (src/job/pipeline.hpp, find_path).
-#include <apsp/floyd_warshall.hpp>
-#include <apsp/memory.hpp>
-#include <apsp/negative_cycles.hpp>
+
+#include <apsp/distance.hpp>
 #include <apsp/paths.hpp>
-#include <apsp/plan.hpp>
-#include <apsp/solver.hpp>
-#include <apsp/solver_interface.hpp>
-#include <apsp/supernodal.hpp>
 
 #include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
-#include "job/device_choices.hpp"
+#include "io/posix_files.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
-#include "job/run_plan.hpp"
-#include "platform/backends.hpp"
-
-#include <Kokkos_Core.hpp>
 
 #include <sys/stat.h>
 
@@ -112,49 +103,6 @@ std::vector<int> read_predecessor_row(const std::string& file, std::int64_t vert
   return row;
 }
 
-// The distances from one source, in double, `unreachable` where there is no path (exact for
-// whole-number weights), and of each the path found: its edges and the sum of their |w|.
-struct SourcePaths {
-  std::vector<double> dist, total;
-  std::vector<std::int64_t> edges;
-};
-
-// Dijkstra, or Bellman-Ford when the graph has negative weights (then a negative cycle that
-// `source` reaches is an error). One search on the host, to check a saved path against.
-SourcePaths distances_from(const Graph& graph, bool negative, std::int64_t source) {
-  const std::size_t v = std::size_t(graph.vertices);
-  SourcePaths out{std::vector<double>(v, unreachable), std::vector<double>(v, 0),
-                  std::vector<std::int64_t>(v, 0)};
-  std::vector<double>& dist = out.dist;
-  dist[std::size_t(source)] = 0;
-  // The path to `to` is now the one to `from` and the edge from -> to.
-  const auto extend = [&](std::int64_t from, std::int64_t to, double weight) {
-    out.edges[std::size_t(to)] = out.edges[std::size_t(from)] + 1;
-    out.total[std::size_t(to)] = out.total[std::size_t(from)] + std::fabs(weight);
-  };
-  if (!negative) {
-    const detail::ArcLists arcs = detail::build_adjacency(graph.vertices, graph.edges, false);
-    dist = detail::shortest_distances(
-        arcs, std::int32_t(source),
-        [&](std::int32_t u, const detail::Arc& a) { extend(u, a.to, a.weight); });
-    return out;
-  }
-  for (std::size_t round = 0; round <= v; ++round) {
-    bool changed = false;
-    for (const Edge& e : graph.edges) {
-      const double from = dist[std::size_t(e.src)];
-      if (from != unreachable && from + e.weight < dist[std::size_t(e.dst)]) {
-        dist[std::size_t(e.dst)] = from + e.weight;
-        extend(e.src, e.dst, e.weight);
-        changed = true;
-      }
-    }
-    if (!changed) return out;
-  }
-  throw Error("a negative cycle can be reached from vertex " + std::to_string(source) +
-              ": no shortest path is defined");
-}
-
 // The sum of |w| over a path's edges, the lightest edge of each step (as follow_predecessors).
 double absolute_length(const Graph& graph, const ShortestPath& path) {
   double total = 0;
@@ -175,7 +123,7 @@ double absolute_length(const Graph& graph, const ShortestPath& path) {
 void check_against_true_distance(const Graph& graph, const WeightRange& weights,
                                  const ShortestPath& path, std::int64_t source, std::int64_t target,
                                  const std::string& file) {
-  const SourcePaths found = distances_from(graph, weights.negative(), source);
+  const detail::SourcePaths found = detail::distances_from(graph, weights.negative(), source);
   const double shortest = found.dist[std::size_t(target)];
   const std::string pair = std::to_string(source) + " -> " + std::to_string(target);
   if (!path.reachable && shortest != unreachable)
@@ -201,66 +149,6 @@ void check_against_true_distance(const Graph& graph, const WeightRange& weights,
                 number_text(shortest) + ": a stale predecessor matrix, or one of another graph");
 }
 
-// Where a solve on `exec` may take its memory: what the device has free, and --max-memory.
-template <class ExecSpace>
-MemoryLimits limits_of(const ExecSpace& exec, const SolveConfig& config) {
-  return MemoryLimits{available_memory(exec), config.max_memory, describe_device(exec), false};
-}
-
-// Row `source` of the predecessor matrix from one search, for `apsp path` without P: the
-// distances from `source` on the host (distances_from, after the whole graph's negative-cycle
-// check, which a solve of all pairs makes too), then the rule of paths.hpp on them
-// (PredecessorRows, on the device) over every edge. An edge that ends a shortest path in this
-// row ends a shortest path of its own, so the row is the one a solver's predecessor file holds.
-// Device memory: the edges twice (as uploaded, and by source), the row and its search.
-template <class T, class ExecSpace>
-std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
-                                          const Graph& graph, const WeightRange& weights,
-                                          std::int64_t source) {
-  const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
-  OneRank one;
-  check_memory(exec, one, v,
-               detail::saturating_sum(
-                   {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(v, e),
-                    matrix_bytes(1, v, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, v)}),
-               "the edges and one row with its search", limits_of(exec, config));
-  if (weights.negative())
-    throw_negative_cycle(CycleVerdict{negative_closed_walk_vertex(graph.vertices, graph.edges)},
-                         Distance<T>::type);
-  const std::vector<double> dist = distances_from(graph, weights.negative(), source).dist;
-  DistanceMatrix<ExecSpace, T> row(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path::distances"), 1, v);
-  const auto host_row = Kokkos::create_mirror_view(row);
-  for (std::int64_t j = 0; j < v; ++j)
-    host_row(0, j) =
-        dist[std::size_t(j)] == unreachable ? Distance<T>::infinity : T(dist[std::size_t(j)]);
-  Kokkos::deep_copy(exec, row, host_row);
-  PredecessorRows<ExecSpace, T> search(
-      exec, row, source, v, path_edges<T>(exec, v, upload_edges(exec, graph.edges)), 1,
-      tightness_for<T>(v, weights.integers, weights.largest_magnitude()));
-  const auto pred =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), search.compute(source, 1));
-  return std::vector<int>(pred.data(), pred.data() + v);
-}
-
-// Row `source` of the predecessor matrix from a solver of all pairs on one process (Solver or
-// SupernodalSolver: one shape, solver_interface.hpp): its memory, its verdict on negative cycles,
-// every distance row (the shortest-path edges come from them), then the predecessor row.
-template <class S>
-std::vector<int> solved_predecessor_row(S& solver, const MemoryLimits& limits, const Graph& graph,
-                                        std::int64_t source) {
-  static_assert(capabilities_of<S>().predecessors, "apsp path needs a solver of predecessors");
-  solver.check_memory(limits, std::int64_t(graph.edges.size()));
-  solver.load(graph.edges);
-  solver.compute();
-  solver.select_paths();
-  std::vector<int> pred;
-  solver.predecessor_rows([&](std::int64_t, std::int64_t, const int* row,
-                              std::int64_t) { pred.assign(row, row + graph.vertices); },
-                          source, 1);
-  return pred;
-}
-
 }  // namespace
 
 ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target) {
@@ -271,33 +159,8 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
                   std::to_string(graph.vertices) + ") of '" + config.input + "'");
   const WeightRange weights = weight_range(graph);
   if (config.predecessors.empty()) {
-    const DistanceType type = choose_distance_type(config.dtype, graph.vertices, weights);
-    std::vector<int> pred;
     std::string warning;
-    with_backend(config.backend, [&](auto exec) {
-      visit_distance_type(type, [&](auto t) {
-        using T = decltype(t);
-        // One pair needs one search; a solver of all pairs only where --algorithm names one, or
-        // where T's sums round (float32 above all): the search sums in double, and the answer
-        // (a cycle that rounding makes or hides included) is asked in T.
-        if (config.algorithm == Algorithm::automatic &&
-            rounding_slack<T>(graph.vertices, weights.integers, weights.largest_magnitude()) == 0) {
-          pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
-          return;
-        }
-        RunPlan run = plan_run(exec, graph, weights, Distance<T>::type,
-                               PlanRequest{config.algorithm, config.shape, true, false});
-        warning = run.warning;
-        OneRank one;
-        if (run.plan.algorithm == Algorithm::supernodal) {
-          SupernodalSolver<decltype(exec), T> solver(exec, one, run.supernodal, true, weights);
-          pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
-        } else {
-          Solver<decltype(exec), T> solver(exec, one, run.plan, weights);
-          pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
-        }
-      });
-    });
+    const std::vector<int> pred = predecessor_row(config, graph, weights, source, warning);
     ShortestPath path = follow_predecessors(graph, pred, source, target, "apsp");
     if (!warning.empty()) path.warnings.push_back(warning);
     return path;

@@ -1,17 +1,21 @@
 // One host Dijkstra (Dijkstra 1959) for the checks that do not trust the solver: `apsp verify`
 // (the sampled rows and columns, job/verify_output.cpp) and `apsp path` (the true distance a path
-// is checked against, job/find_path.cpp). Host code only, no Kokkos: the fuzzing build compiles
-// verify_output.cpp without one. (`--algorithm sssp` is another thing: a bucket queue per thread
-// on a Kokkos Kernels graph, job/sssp.hpp.)
+// is checked against, job/find_path.cpp; the one search of its predecessor row, pipeline.cpp's
+// predecessor_row: distances_from, with Bellman-Ford where weights are negative). Host code only,
+// no Kokkos: the fuzzing build compiles verify_output.cpp without one. (`--algorithm sssp` is
+// another thing: a bucket queue per thread on a Kokkos Kernels graph, job/sssp.hpp.)
 #pragma once
 
+#include <apsp/error.hpp>
 #include <apsp/graph.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <queue>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -99,6 +103,49 @@ std::vector<double> shortest_distances(const ArcLists& g, std::int32_t source, R
     }
   }
   return dist;
+}
+
+// The distances from one source, in double, `unreachable` where there is no path (exact for
+// whole-number weights), and of each the path found: its edges and the sum of their |w|.
+struct SourcePaths {
+  std::vector<double> dist, total;
+  std::vector<std::int64_t> edges;
+};
+
+// Dijkstra, or Bellman-Ford when the graph has negative weights (then a negative cycle that
+// `source` reaches is an error). One search on the host, to check a saved path against.
+inline SourcePaths distances_from(const Graph& graph, bool negative, std::int64_t source) {
+  const std::size_t v = std::size_t(graph.vertices);
+  SourcePaths out{std::vector<double>(v, unreachable), std::vector<double>(v, 0),
+                  std::vector<std::int64_t>(v, 0)};
+  std::vector<double>& dist = out.dist;
+  dist[std::size_t(source)] = 0;
+  // The path to `to` is now the one to `from` and the edge from -> to.
+  const auto extend = [&](std::int64_t from, std::int64_t to, double weight) {
+    out.edges[std::size_t(to)] = out.edges[std::size_t(from)] + 1;
+    out.total[std::size_t(to)] = out.total[std::size_t(from)] + std::fabs(weight);
+  };
+  if (!negative) {
+    const detail::ArcLists arcs = detail::build_adjacency(graph.vertices, graph.edges, false);
+    dist = detail::shortest_distances(
+        arcs, std::int32_t(source),
+        [&](std::int32_t u, const detail::Arc& a) { extend(u, a.to, a.weight); });
+    return out;
+  }
+  for (std::size_t round = 0; round <= v; ++round) {
+    bool changed = false;
+    for (const Edge& e : graph.edges) {
+      const double from = dist[std::size_t(e.src)];
+      if (from != unreachable && from + e.weight < dist[std::size_t(e.dst)]) {
+        dist[std::size_t(e.dst)] = from + e.weight;
+        extend(e.src, e.dst, e.weight);
+        changed = true;
+      }
+    }
+    if (!changed) return out;
+  }
+  throw Error("a negative cycle can be reached from vertex " + std::to_string(source) +
+              ": no shortest path is defined");
 }
 
 }  // namespace detail

@@ -733,6 +733,66 @@ class Pipeline {
   std::unique_ptr<detail::ArcLists> probe_arcs_;  // keep_probe_arcs
 };
 
+// Where a solve on `exec` may take its memory: what the device has free, and --max-memory.
+template <class ExecSpace>
+MemoryLimits limits_of(const ExecSpace& exec, const SolveConfig& config) {
+  return MemoryLimits{available_memory(exec), config.max_memory, describe_device(exec), false};
+}
+
+// Row `source` of the predecessor matrix from one search, for `apsp path` without P: the
+// distances from `source` on the host (distances_from, after the whole graph's negative-cycle
+// check, which a solve of all pairs makes too), then the rule of paths.hpp on them
+// (PredecessorRows, on the device) over every edge. An edge that ends a shortest path in this
+// row ends a shortest path of its own, so the row is the one a solver's predecessor file holds.
+// Device memory: the edges twice (as uploaded, and by source), the row and its search.
+template <class T, class ExecSpace>
+std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConfig& config,
+                                          const Graph& graph, const WeightRange& weights,
+                                          std::int64_t source) {
+  const std::int64_t v = graph.vertices, e = std::int64_t(graph.edges.size());
+  OneRank one;
+  check_memory(exec, one, v,
+               detail::saturating_sum(
+                   {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(v, e),
+                    matrix_bytes(1, v, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, v)}),
+               "the edges and one row with its search", limits_of(exec, config));
+  if (weights.negative())
+    throw_negative_cycle(CycleVerdict{negative_closed_walk_vertex(graph.vertices, graph.edges)},
+                         Distance<T>::type);
+  const std::vector<double> dist = detail::distances_from(graph, weights.negative(), source).dist;
+  DistanceMatrix<ExecSpace, T> row(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::path::distances"), 1, v);
+  const auto host_row = Kokkos::create_mirror_view(row);
+  for (std::int64_t j = 0; j < v; ++j)
+    host_row(0, j) = dist[std::size_t(j)] == detail::unreachable ? Distance<T>::infinity
+                                                                 : T(dist[std::size_t(j)]);
+  Kokkos::deep_copy(exec, row, host_row);
+  PredecessorRows<ExecSpace, T> search(
+      exec, row, source, v, path_edges<T>(exec, v, upload_edges(exec, graph.edges)), 1,
+      tightness_for<T>(v, weights.integers, weights.largest_magnitude()));
+  const auto pred =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), search.compute(source, 1));
+  return std::vector<int>(pred.data(), pred.data() + v);
+}
+
+// Row `source` of the predecessor matrix from a solver of all pairs on one process (Solver or
+// SupernodalSolver: one shape, solver_interface.hpp): its memory, its verdict on negative cycles,
+// every distance row (the shortest-path edges come from them), then the predecessor row.
+template <class S>
+std::vector<int> solved_predecessor_row(S& solver, const MemoryLimits& limits, const Graph& graph,
+                                        std::int64_t source) {
+  static_assert(capabilities_of<S>().predecessors, "apsp path needs a solver of predecessors");
+  solver.check_memory(limits, std::int64_t(graph.edges.size()));
+  solver.load(graph.edges);
+  solver.compute();
+  solver.select_paths();
+  std::vector<int> pred;
+  solver.predecessor_rows([&](std::int64_t, std::int64_t, const int* row,
+                              std::int64_t) { pred.assign(row, row + graph.vertices); },
+                          source, 1);
+  return pred;
+}
+
 }  // namespace
 
 SolveStats solve(const SolveConfig& config, Ranks& ranks, const Progress& progress) {
@@ -758,6 +818,38 @@ SolveStats solve(const SolveConfig& config, Ranks& ranks, const Progress& progre
 SolveStats solve(const SolveConfig& config) {
   OneRank one;
   return solve(config, one);
+}
+
+std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
+                                 const WeightRange& weights, std::int64_t source,
+                                 std::string& warning) {
+  const DistanceType type = choose_distance_type(config.dtype, graph.vertices, weights);
+  std::vector<int> pred;
+  with_backend(config.backend, [&](auto exec) {
+    visit_distance_type(type, [&](auto t) {
+      using T = decltype(t);
+      // One pair needs one search; a solver of all pairs only where --algorithm names one, or
+      // where T's sums round (float32 above all): the search sums in double, and the answer
+      // (a cycle that rounding makes or hides included) is asked in T.
+      if (config.algorithm == Algorithm::automatic &&
+          rounding_slack<T>(graph.vertices, weights.integers, weights.largest_magnitude()) == 0) {
+        pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
+        return;
+      }
+      RunPlan run = plan_run(exec, graph, weights, Distance<T>::type,
+                             PlanRequest{config.algorithm, config.shape, true, false});
+      warning = run.warning;
+      OneRank one;
+      if (run.plan.algorithm == Algorithm::supernodal) {
+        SupernodalSolver<decltype(exec), T> solver(exec, one, run.supernodal, true, weights);
+        pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
+      } else {
+        Solver<decltype(exec), T> solver(exec, one, run.plan, weights);
+        pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
+      }
+    });
+  });
+  return pred;
 }
 
 std::vector<NamedFile> files_of(const SolveConfig& config) {

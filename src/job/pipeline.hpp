@@ -143,6 +143,15 @@ struct ShortestPath {
 // input and for a negative cycle.
 ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target);
 
+// Row `source` of the predecessor matrix of `graph` (config.input's, read by the caller, with
+// `weights` its weight_range), computed on config.backend for find_path: one search from `source`
+// where --algorithm is auto and the distance type's sums are exact, else the solver of all pairs
+// that plan_run picks, with config's options. Compiled here, beside the pipeline, so that the
+// solvers' kernels are instantiated in one translation unit. `warning`: the plan's, "" if none.
+std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
+                                 const WeightRange& weights, std::int64_t source,
+                                 std::string& warning);
+
 // The tile shapes a backend ("" = default) can run on this device for distances of `type`, best
 // first.
 std::vector<ShapeChoice> shapes_of(const std::string& backend,
