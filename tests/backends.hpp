@@ -18,11 +18,10 @@ template <class... T>
 struct AsTestTypes<std::tuple<T...>> {
   using type = ::testing::Types<T...>;
 };
-// Every backend of the build: a checking build that compiles int32 alone
-// (APSP_CHECK_INSTANTIATIONS=minimal, distance.hpp) has its first alone (the GPU's, else OpenMP;
-// platform/backends.hpp) and leaves the others to the full builds.
-using TestedBackends = apsp::EnabledBackends;
-using Backends = typename AsTestTypes<TestedBackends>::type;
+// Every backend the build compiles kernels for (apsp::EnabledBackends: a checking build that
+// compiles int32 alone, APSP_CHECK_INSTANTIATIONS=minimal, has its first alone, the GPU's, else
+// OpenMP, and leaves the others to the full builds).
+using Backends = typename AsTestTypes<apsp::EnabledBackends>::type;
 
 // Names the typed tests after the backend ("FloydWarshall/openmp.MatchesReference...").
 struct BackendName {
@@ -49,7 +48,7 @@ struct AsTypedCases<std::tuple<E...>> {
   using type = ::testing::Types<Case<E, int>..., Case<E, float>..., Case<E, double>...>;
 #endif
 };
-using BackendsAndTypes = typename AsTypedCases<TestedBackends>::type;
+using BackendsAndTypes = typename AsTypedCases<apsp::EnabledBackends>::type;
 
 // Names those typed tests after both ("Supernodal/openmp_float32.Grids").
 struct CaseName {

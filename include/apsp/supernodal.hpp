@@ -715,7 +715,7 @@ class SupernodalSolver {
   std::int64_t real_rows() const { return real_rows_; }
   // The factors compute made: the graph's, and where the measures' columns need it (expect_measures
   // on a graph that is not symmetric) the reversed graph's.
-  int factors() const { return reversed_.values().data() ? 2 : 1; }
+  int factors() const { return has_reversed() ? 2 : 1; }
 
   // Device memory besides the rows: the factor, its fronts at their peak and, with
   // predecessors, the graph's edges and the shortest-path edges (at most every edge).
@@ -1013,8 +1013,11 @@ class SupernodalSolver {
   // Whether reduce_rows(sink) reduces each supernode's finished columns (integer distances, a
   // sink of totals, the reversed factor made where the graph is not symmetric).
   bool by_columns(const MeasureSink<ExecSpace, T>& sink) const {
-    return std::is_integral<T>::value && sink.totals && (symmetric_ || reversed_.values().data());
+    return std::is_integral<T>::value && sink.totals && (symmetric_ || has_reversed());
   }
+
+  // Whether compute made the reversed graph's factor.
+  bool has_reversed() const { return reversed_.values().data() != nullptr; }
 
   // The reversed graph's factor where measures may need it (expect_measures).
   std::uint64_t reversed_bytes() const {
