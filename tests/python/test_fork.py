@@ -19,8 +19,12 @@ HOST = apsp.config()["backend"] in ("serial", "openmp")
 pytestmark = pytest.mark.skipif("float64" not in apsp.config()["dtypes"],
                                 reason="float64 is not compiled into this build")
 
+# SIGUSR1 prints every thread's Python stack to stderr (faulthandler: a signal handler, which a
+# forked child keeps harmlessly, where a timer's thread would hang the child's exit): a case that
+# hangs is sent it (its children too) before it is killed, and fails with where they waited.
 PRELUDE = """
-import multiprocessing, os, sys
+import faulthandler, multiprocessing, os, signal, sys
+faulthandler.register(signal.SIGUSR1, all_threads=True)
 import numpy as np
 import apsp
 # Three vertices that matter among 200: graphs of at most 128 vertices are solved on the
@@ -63,9 +67,15 @@ def run_case(body):
     try:
         stdout, stderr = p.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGUSR1)
+        try:
+            p.communicate(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
         os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
-        pytest.fail("hung (no end within %d s)" % TIMEOUT)
+        stdout, stderr = p.communicate()
+        pytest.fail("hung (no end within %d s); its output and stacks:\n%s\n%s" %
+                    (TIMEOUT, stdout, stderr))
     assert p.returncode == 0, stdout + stderr
     return stdout.split()
 
