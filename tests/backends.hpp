@@ -3,6 +3,7 @@
 
 #include "platform/backends.hpp"
 
+#include <apsp/config.hpp>
 #include <apsp/distance.hpp>
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 // Test main: Kokkos lives for the whole run (it can be initialized once per process). Started by
 // mpirun (an MPI build), MPI too: the bodies of test_pipeline.cpp then run on every rank, and
 // only rank 0 prints.
+#include "platform/config.hpp"
 #include "ranks.hpp"
 
 #include <gtest/gtest.h>

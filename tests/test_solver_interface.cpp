@@ -2,6 +2,7 @@
 // fifth solver written here, in one file, has it too and runs through a driver written against
 // the interface alone; a type that lacks a member, or promises one in capabilities() that it
 // does not have, is not a solver (the trait's value, not a compile error).
+#include "platform/config.hpp"
 #include "reference.hpp"
 
 #include <apsp/batched.hpp>

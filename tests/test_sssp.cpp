@@ -2,6 +2,7 @@
 // apsp's Floyd-Warshall, on the host backends; the CSR graph it runs on; and the algorithm
 // choice, with and without Kokkos Kernels.
 #include "backends.hpp"
+#include "platform/config.hpp"
 #include "reference.hpp"
 
 #include <apsp/error.hpp>

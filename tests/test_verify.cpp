@@ -5,6 +5,7 @@
 #include "reference.hpp"
 #include "temp_dir.hpp"
 
+#include <apsp/config.hpp>
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/plan.hpp>

@@ -15,6 +15,7 @@
 //     (path_limit).
 #pragma once
 
+#include <apsp/config.hpp>
 #include <apsp/error.hpp>
 
 #include <algorithm>

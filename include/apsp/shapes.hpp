@@ -9,6 +9,7 @@
 //   apsp::DistanceMatrix<Exec, float> dist("dist", plan.padded, plan.padded);
 #pragma once
 
+#include <apsp/config.hpp>
 #include <apsp/detail/blocked_rounds.hpp>
 #include <apsp/detail/tile_shapes.hpp>
 #include <apsp/distance.hpp>

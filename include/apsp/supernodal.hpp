@@ -34,6 +34,7 @@
 // as a negative diagonal of the factor (its highest vertex closes it there).
 #pragma once
 
+#include <apsp/config.hpp>
 #include <apsp/detail/blocked_rounds.hpp>
 #include <apsp/detail/region.hpp>
 #include <apsp/detail/supernodal_kernels.hpp>

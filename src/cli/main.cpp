@@ -11,6 +11,8 @@
 #include <apsp/graph_measures.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/version.hpp>
+
+#include "platform/config.hpp"
 #if defined(APSP_HAVE_MPI)
 #include "platform/mpi.hpp"
 #endif

@@ -44,6 +44,7 @@
 #include "job/supernodal_choice.hpp"
 #include "job/timed_ranks.hpp"
 #include "platform/backends.hpp"
+#include "platform/config.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -8,6 +8,8 @@
 #include <apsp/graph.hpp>
 #include <apsp/plan.hpp>
 
+#include "platform/config.hpp"
+
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
 #include <apsp/sssp.hpp>
 #endif

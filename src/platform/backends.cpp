@@ -1,3 +1,4 @@
+#include <apsp/config.hpp>
 #include <apsp/detail/tile_shapes.hpp>
 
 #include "io/posix_files.hpp"

@@ -2,6 +2,7 @@
 // the program needs to know of each device (its name, its free memory).
 #pragma once
 
+#include <apsp/config.hpp>
 #include <apsp/detail/execution_spaces.hpp>
 #include <apsp/error.hpp>
 

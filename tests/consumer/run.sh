@@ -21,6 +21,13 @@ if grep -nE '(^|[";:])/[^";>]*\.(a|so)([";>]|$)' "$work"/prefix/lib*/cmake/Apsp/
   echo "consumer: the exported targets above name a library by its path" >&2
   exit 1
 fi
+# The build's options are in the installed headers (apsp/config.hpp, platform/config.hpp), never
+# in a compile definition that a consumer's target inherits (and a project that includes the
+# headers without the targets would lack).
+if grep -nE 'INTERFACE_COMPILE_DEFINITIONS.*APSP_' "$work"/prefix/lib*/cmake/Apsp/*Targets*.cmake; then
+  echo "consumer: the exported targets above pass apsp's options as compile definitions" >&2
+  exit 1
+fi
 for component in "$@"; do
   echo "== consumer of Apsp::$component"
   only_kokkos=()

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# plan_no_kernels.sh INCLUDE_DIR HEADER...
+# plan_no_kernels.sh INCLUDE_DIR[:INCLUDE_DIR...] HEADER...
 # A plan describes work and launches none: no header of the algorithm layer that HEADER (say
 # apsp/plan.hpp) reaches through its `#include <apsp/...>` lines may be a kernel header, one that
 # names a Kokkos execution policy or a parallel_for / parallel_reduce / parallel_scan. Prints the
-# chain of includes to each kernel header reached and fails when there is one.
+# chain of includes to each kernel header reached and fails when there is one. A header is looked
+# for in each INCLUDE_DIR in turn (the tree's include/, then the build's generated apsp/config.hpp).
 set -euo pipefail
-[[ $# -ge 2 && -d $1 ]] || { echo "usage: plan_no_kernels.sh INCLUDE_DIR HEADER..." >&2; exit 2; }
-root=$1
+[[ $# -ge 2 ]] || { echo "usage: plan_no_kernels.sh INCLUDE_DIR[:INCLUDE_DIR...] HEADER..." >&2; exit 2; }
+IFS=: read -r -a roots <<<"$1"
 shift
 declare -A seen=()
 bad=0
@@ -14,7 +15,11 @@ visit() {  # visit HEADER CHAIN
   local header=$1 chain=$2
   [[ -n ${seen[$header]:-} ]] && return 0
   seen[$header]=1
-  [[ -f $root/$header ]] || { echo "no header $root/$header" >&2; exit 1; }
+  local root='' dir
+  for dir in "${roots[@]}"; do
+    [[ -f $dir/$header ]] && { root=$dir; break; }
+  done
+  [[ -n $root ]] || { echo "no header $header in ${roots[*]}" >&2; exit 1; }
   if grep -qE 'parallel_(for|reduce|scan)|(Team|Range|MDRange)Policy' "$root/$header"; then
     echo "$chain$header"
     bad=1

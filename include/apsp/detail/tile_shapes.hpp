@@ -13,6 +13,7 @@
 // allows (scratch size, team size) is taken, unless the user asks for a tile size.
 #pragma once
 
+#include <apsp/config.hpp>
 #include <apsp/detail/execution_spaces.hpp>
 #include <apsp/distance.hpp>
 
