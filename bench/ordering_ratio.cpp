@@ -19,8 +19,6 @@
 #include <apsp/graph.hpp>
 #include <apsp/ordering.hpp>
 
-#include "io/formats.hpp"
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +27,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "io/read_graph.hpp"
 
 namespace {
 

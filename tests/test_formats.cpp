@@ -4,9 +4,11 @@
 // and the text form of the output.
 #include <apsp/error.hpp>
 #include "expect_error.hpp"
+#include "io/compare.hpp"
+#include "io/output_formats.hpp"
+#include "io/read_graph.hpp"
 #include "temp_dir.hpp"
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 

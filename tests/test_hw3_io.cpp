@@ -3,9 +3,10 @@
 // the first difference.
 #include <apsp/error.hpp>
 #include "expect_error.hpp"
+#include "io/compare.hpp"
+#include "io/output_formats.hpp"
 #include "temp_dir.hpp"
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 

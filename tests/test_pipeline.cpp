@@ -3,6 +3,8 @@
 // what one process must give: the plain reference's distances, the predecessors of a run on one
 // rank, one agreed error on every rank.
 #include "expect_error.hpp"
+#include "io/compare.hpp"
+#include "io/output_formats.hpp"
 #include "platform/config.hpp"
 #include "ranks.hpp"
 #include "reference.hpp"

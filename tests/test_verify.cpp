@@ -2,6 +2,7 @@
 // kind of corruption is caught at the entry that was corrupted (the exact check: in its row;
 // the sampled one, where the exact check is off: at the entry itself).
 #include "expect_error.hpp"
+#include "io/output_formats.hpp"
 #include "reference.hpp"
 #include "temp_dir.hpp"
 

@@ -12,6 +12,9 @@
 #include <apsp/ranks.hpp>
 #include <apsp/version.hpp>
 
+#include "io/compare.hpp"
+#include "io/output_formats.hpp"
+#include "io/read_graph.hpp"
 #include "platform/config.hpp"
 #if defined(APSP_HAVE_MPI)
 #include "platform/mpi.hpp"
@@ -19,7 +22,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "io/formats.hpp"
 #include "io/generate.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"

@@ -3,7 +3,7 @@
 // checked at all throws apsp::Error (exit 2).
 #include <apsp/error.hpp>
 
-#include "io/formats.hpp"
+#include "io/read_graph.hpp"
 #include "job/verify_certificate.hpp"
 #include "job/verify_output.hpp"
 #include "options.hpp"

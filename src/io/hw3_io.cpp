@@ -1,7 +1,6 @@
 // The HW3 format: reading and writing graphs (src/io/hw3_io.hpp).
 #include <apsp/error.hpp>
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"

@@ -1,7 +1,7 @@
 // The files a run writes: output files that appear complete or not at all, the transaction that
 // commits all outputs of a run together, the checks before any work (disk space, two names of
-// one file), the signal handling that removes unfinished outputs, and the comparison of two
-// outputs. Format-neutral: HW3, text and .npy outputs all go through these (formats.hpp).
+// one file) and the signal handling that removes unfinished outputs. Format-neutral: HW3, text
+// and .npy outputs all go through these (io/output_formats.hpp).
 #pragma once
 
 #include <csignal>
@@ -143,12 +143,5 @@ class OutputTransaction {
  private:
   std::vector<std::unique_ptr<AtomicOutputFile>> files_;
 };
-
-// Streams two outputs (HW3, or .npy: compared by their values) and reports the first difference.
-struct Comparison {
-  bool identical = false;
-  std::string message;  // "identical" or where and how they differ
-};
-Comparison compare_outputs(const std::string& a, const std::string& b);
 
 }  // namespace apsp

@@ -19,8 +19,8 @@
 #include <apsp/error.hpp>
 #include <apsp/ranks.hpp>
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
+#include "io/output_formats.hpp"
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"
 #include "io/write_behind.hpp"

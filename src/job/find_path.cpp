@@ -4,10 +4,11 @@
 #include <apsp/distance.hpp>
 #include <apsp/paths.hpp>
 
-#include "io/formats.hpp"
+#include "io/compare.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"
+#include "io/read_graph.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
 

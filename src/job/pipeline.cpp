@@ -30,10 +30,11 @@
 #include <apsp/solver_interface.hpp>
 #include <apsp/supernodal.hpp>
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/measures_output.hpp"
+#include "io/output_formats.hpp"
 #include "io/outputs.hpp"
+#include "io/read_graph.hpp"
 #include "io/row_output.hpp"
 #include "job/device_choices.hpp"
 #include "job/host_dijkstra.hpp"

@@ -5,10 +5,11 @@
 #include <apsp/plan.hpp>
 #include <apsp/ranks.hpp>
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/measures_output.hpp"
+#include "io/output_formats.hpp"
 #include "io/outputs.hpp"
+#include "io/read_graph.hpp"
 #include "job/stats.hpp"
 #include "platform/device_links.hpp"
 

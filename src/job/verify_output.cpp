@@ -5,10 +5,12 @@
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
 
-#include "io/formats.hpp"
+#include "io/compare.hpp"
 #include "io/hw3_io.hpp"
+#include "io/output_formats.hpp"
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"
+#include "io/read_graph.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/verify_output.hpp"
 

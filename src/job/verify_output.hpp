@@ -15,14 +15,13 @@
 #include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
 
-#include "io/formats.hpp"
-
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+#include "io/read_graph.hpp"
 
 namespace apsp {
 

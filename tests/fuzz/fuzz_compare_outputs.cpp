@@ -3,11 +3,11 @@
 // that starts like an .npy file may also be refused (apsp::Error) for a bad header; two such
 // files compare by their values, which the fuzzer's halves rarely make equal, so there only the
 // absence of crashes and leaks is checked.
+#include "io/compare.hpp"
 #include "memory_file.hpp"
 
 #include <apsp/error.hpp>
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 

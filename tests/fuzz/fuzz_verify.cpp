@@ -5,12 +5,12 @@
 //
 // A fuzz input is IN followed by OUT: IN is as long as its header says (8 + 12 E bytes, or
 // all there is), OUT is the rest.
+#include "io/compare.hpp"
 #include "memory_file.hpp"
 #include "reference.hpp"
 
 #include <apsp/error.hpp>
 
-#include "io/formats.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 #include "job/verify_output.hpp"

@@ -7,12 +7,11 @@
 // the option that would read it.
 #pragma once
 
+#include "io/read_graph.hpp"
 #include "memory_file.hpp"
 #include "two_readings.hpp"
 
 #include <apsp/error.hpp>
-
-#include "io/formats.hpp"
 
 #include <cstdint>
 #include <cstdlib>
