@@ -59,5 +59,4 @@ void append_text_row(std::string& text, const std::int32_t* row, std::int64_t ve
 void append_text_row(std::string& text, const float* row, std::int64_t vertices);
 void append_text_row(std::string& text, const double* row, std::int64_t vertices);
 
-
 }  // namespace apsp

@@ -2,8 +2,8 @@
 #include <apsp/error.hpp>
 
 #include "io/hw3_io.hpp"
-#include "io/read_graph.hpp"
 #include "io/posix_files.hpp"
+#include "io/read_graph.hpp"
 
 #include <sys/stat.h>
 
