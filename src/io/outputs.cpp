@@ -25,7 +25,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace apsp {

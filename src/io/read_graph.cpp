@@ -16,10 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace apsp {
