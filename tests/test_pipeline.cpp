@@ -406,7 +406,8 @@ TEST_F(Pipeline, SupernodalProgressCountsEachBlockByItsWork) {
   config.algorithm = apsp::Algorithm::supernodal;
   config.predecessors = path("pred.bin");
   // Room for about 40 rows at once: 15 blocks a pass.
-  config.max_memory = Sn::least_bytes(w, v, e, true) + 39 * Sn::row_bytes(w, v, true);
+  config.max_memory =
+      Sn::least_bytes(w, v, e, true) + Sn::scratch_bytes(plan) + 39 * Sn::row_bytes(w, v, true);
   std::vector<apsp::ProgressStep> steps;
   apsp::solve(config, ranks, [&](const apsp::ProgressStep& step) { steps.push_back(step); });
   EXPECT_EQ(read_ints(config.output), apsp_test::reference_floyd_warshall(g));

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -817,6 +818,36 @@ TEST(SupernodalSymbolic, SymmetricGraphs) {
   EXPECT_FALSE(symmetric({{0, 1, 5}, {1, 0, 6}}));
   EXPECT_FALSE(symmetric({{0, 1, 5}}));
   EXPECT_TRUE(symmetric({}));
+  // Against the definition, on small random multigraphs: loops, parallel arcs, twins of another
+  // weight, vertices without arcs, arcs in any order.
+  std::mt19937 rng(11);
+  int symmetric_ones = 0;
+  for (int t = 0; t < 2000; ++t) {
+    const int n = 1 + int(rng() % 7);
+    std::vector<apsp::Edge> edges;
+    for (int i = int(rng() % 14); i > 0; --i) {
+      const int u = int(rng() % n), v = int(rng() % n);
+      const double w = double(rng() % 3);
+      edges.push_back({u, v, w});
+      if (rng() % 3) edges.push_back({v, u, rng() % 4 ? w : double(rng() % 3)});
+    }
+    std::shuffle(edges.begin(), edges.end(), rng);
+    std::map<std::pair<int, int>, double> lightest;
+    for (const apsp::Edge& e : edges)
+      if (e.src != e.dst) {
+        const auto [at, added] = lightest.emplace(std::make_pair(e.src, e.dst), e.weight);
+        if (!added) at->second = std::min(at->second, e.weight);
+      }
+    bool expected = true;
+    for (const auto& [arc, w] : lightest) {
+      const auto mirror = lightest.find({arc.second, arc.first});
+      expected = expected && mirror != lightest.end() && mirror->second == w;
+    }
+    symmetric_ones += expected;
+    EXPECT_EQ(symmetric(edges), expected) << "multigraph " << t;
+  }
+  EXPECT_GT(symmetric_ones, 100);
+  EXPECT_LT(symmetric_ones, 1900);
 }
 
 TEST(SupernodalSymbolic, ScheduleInThePlan) {

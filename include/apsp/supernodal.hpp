@@ -55,6 +55,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -185,7 +186,8 @@ int front_shape_index(const ExecSpace& exec, int tile) {
 }
 
 // The fronts of one factor on the device, closed in a schedule's order: each level's small fronts
-// in one launch (SmallFronts), then its large ones one at a time by the blocked kernels. A Schur
+// in one launch (SmallFronts) or two (those of at most `fast` vertices in the fast scratch, the
+// others in level-1 scratch), then its large ones one at a time by the blocked kernels. A Schur
 // complement waits for its parent in the pool (small borders) or in its own front; the large
 // fronts that leave nothing in their front share one workspace.
 template <class ExecSpace, class T>
@@ -198,14 +200,30 @@ class FactorFronts {
 
   // The schedule's and the plan's metadata go to the device at once, for every level.
   FactorFronts(const ExecSpace& exec, const SupernodalPlan& plan,
-               const SupernodalSchedule& schedule, const std::vector<Edge>& edges,
+               const SupernodalSchedule& schedule, int fast, const std::vector<Edge>& edges,
                const SupernodeViews<memory_space>& views, T* values)
       : exec_(exec), plan_(plan), schedule_(schedule), views_(views), values_(values) {
     FrontEdges<T> host = front_edges<T>(plan, edges);
     edge_at_ = to_device(exec, host.at, "apsp::supernodal::edge_at");
     weight_ = to_device(exec, host.weight, "apsp::supernodal::edge_weight");
     relative_ = to_device(exec, plan.relative, "apsp::supernodal::relative");
-    small_ = to_device(exec, schedule.small, "apsp::supernodal::small");
+    // Each level's small fronts, those of at most `fast` vertices first (fronts of one level are
+    // independent: their order changes no value).
+    std::vector<std::int32_t> small = schedule.small;
+    for (std::int64_t h = 0; h < schedule.levels(); ++h) {
+      const auto begin = small.begin() + schedule.small_start[std::size_t(h)],
+                 end = small.begin() + schedule.small_start[std::size_t(h) + 1];
+      const auto cut = std::stable_partition(begin, end, [&](std::int32_t s) {
+        return plan.columns(s) + plan.border_size(s) <= fast;
+      });
+      Split split{schedule.small_start[std::size_t(h)] + (cut - begin), 0, 0};
+      for (auto e = begin; e != end; ++e) {
+        int& largest = e < cut ? split.fast_largest : split.slow_largest;
+        largest = std::max(largest, plan.columns(*e) + plan.border_size(*e));
+      }
+      splits_.push_back(split);
+    }
+    small_ = to_device(exec, small, "apsp::supernodal::small");
     child_start_ = to_device(exec, plan.child_start, "apsp::supernodal::child_start");
     child_ = to_device(exec, plan.child, "apsp::supernodal::children");
     pool_offset_ = to_device(exec, plan.pool_offset, "apsp::supernodal::pool_at");
@@ -224,9 +242,16 @@ class FactorFronts {
   void close() {
     SmallFronts<ExecSpace, Relax> small = small_fronts<Relax>();
     for (std::int64_t h = 0; h < schedule_.levels(); ++h) {
+      const Split& split = splits_[std::size_t(h)];
       small.from = schedule_.small_start[std::size_t(h)];
-      const std::int64_t count = schedule_.small_start[std::size_t(h) + 1] - small.from;
-      if (count > 0) small.launch(exec_, int(count), schedule_.small_largest[std::size_t(h)]);
+      small.level = small.fast_level;
+      if (split.fast > small.from)
+        small.launch(exec_, int(split.fast - small.from), split.fast_largest);
+      small.from = split.fast;
+      small.level = 1;
+      if (schedule_.small_start[std::size_t(h) + 1] > split.fast)
+        small.launch(exec_, int(schedule_.small_start[std::size_t(h) + 1] - split.fast),
+                     split.slow_largest);
       for (std::int64_t e = schedule_.large_start[std::size_t(h)];
            e < schedule_.large_start[std::size_t(h) + 1]; ++e)
         close_large_front<Shape, Relax>(schedule_.large[std::size_t(e)]);
@@ -311,9 +336,17 @@ class FactorFronts {
                     pool_.data() + plan_.pool_offset[s]);
   }
 
+  // A level's small fronts: small_[small_start[h] .. fast) fit the fast scratch, the rest of
+  // the level's do not; the largest of each part.
+  struct Split {
+    std::int64_t fast;
+    int fast_largest, slow_largest;
+  };
+
   ExecSpace exec_;
   const SupernodalPlan& plan_;
   const SupernodalSchedule& schedule_;
+  std::vector<Split> splits_;  // per level
   SupernodeViews<memory_space> views_;
   T* values_;
   ids<std::int32_t> edge_at_, relative_, small_, child_start_, child_;
@@ -347,6 +380,31 @@ std::int64_t negative_diagonal_vertex(
       },
       Kokkos::Min<std::int64_t>(found));
   return found < vertices ? found : -1;
+}
+
+// The fronts that are small (closed a level at a time, a team each) on this device, and of them
+// those its fast scratch holds (on GPUs on-chip, 40 KB a team with Kokkos 3.4): the others are
+// closed in level-1 scratch.
+template <class ExecSpace, class T>
+struct FrontLimits {
+  int small, fast;
+  explicit FrontLimits(const SupernodalPlan& plan) {
+    using Small = SmallFronts<ExecSpace, PlainRelaxation<T>>;
+    small = std::min(plan.small_front, Small::largest_front(1));
+    fast = std::min(small, Small::largest_front());
+  }
+};
+
+// The largest small front that the fast scratch cannot hold, 0 if none.
+template <class ExecSpace, class T>
+int slow_front_largest(const SupernodalPlan& plan) {
+  const FrontLimits<ExecSpace, T> limits(plan);
+  int largest = 0;
+  for (std::int64_t s = 0; s < plan.supernodes(); ++s) {
+    const int front = plan.columns(s) + plan.border_size(s);
+    if (front > limits.fast && front <= limits.small) largest = std::max(largest, front);
+  }
+  return largest;
 }
 
 }  // namespace detail
@@ -385,14 +443,13 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
 
   const int shape_index = detail::front_shape_index<ExecSpace, T>(exec, plan.tile);
   // A small front needs a team's scratch: the plan's schedule, or one for what the device holds.
-  const int small =
-      std::min(plan.small_front,
-               detail::SmallFronts<ExecSpace, detail::PlainRelaxation<T>>::largest_front());
-  const SupernodalSchedule device_schedule =
-      small < plan.small_front ? detail::front_schedule(plan, small) : SupernodalSchedule{};
+  const detail::FrontLimits<ExecSpace, T> limits(plan);
+  const SupernodalSchedule device_schedule = limits.small < plan.small_front
+                                                 ? detail::front_schedule(plan, limits.small)
+                                                 : SupernodalSchedule{};
   detail::FactorFronts<ExecSpace, T> fronts(
-      exec, plan, small < plan.small_front ? device_schedule : plan.schedule, edges, views,
-      factor.values_.data());
+      exec, plan, limits.small < plan.small_front ? device_schedule : plan.schedule, limits.fast,
+      edges, views, factor.values_.data());
   detail::visit_shape(typename detail::ShapeTable<ExecSpace, T>::type{}, shape_index,
                       [&](auto shape) {
                         detail::visit_relaxation<T>(negative_weights, [&](auto relax) {
@@ -577,28 +634,58 @@ TableTargets<ExecSpace> table_targets(const ExecSpace& exec, const SupernodalPla
           to_device(exec, index, "apsp::supernodal::target_index"), std::int64_t(targets.size())};
 }
 
-// Whether every edge's reverse has the same lightest weight (then d(u, v) = d(v, u)): the
-// lightest weight of each ordered pair, self-loops aside, against its mirror's.
-inline bool symmetric(const std::vector<Edge>& edges) {
-  std::vector<std::tuple<std::int64_t, std::int64_t, double>> arcs;
-  arcs.reserve(edges.size());
+// Each vertex's arcs out (mirrored: in), self-loops aside, as (the other end, the lightest
+// weight of the pair), ascending: vertex u's from start[u]. A counting sort by vertex, then each
+// vertex's few arcs sorted (one sort of every arc took 0.3 s at a million vertices).
+struct ArcBuckets {
+  std::vector<std::int64_t> start;
+  std::vector<std::pair<std::int32_t, double>> arcs;
+};
+inline ArcBuckets arc_buckets(const std::vector<Edge>& edges, std::int32_t vertices,
+                              bool mirrored) {
+  using Arc = std::pair<std::int32_t, double>;
+  ArcBuckets out;
+  out.start.assign(std::size_t(vertices) + 1, 0);
   for (const Edge& e : edges)
-    if (e.src != e.dst) arcs.emplace_back(e.src, e.dst, e.weight);
-  std::sort(arcs.begin(), arcs.end());
-  arcs.erase(std::unique(arcs.begin(), arcs.end(),
-                         [](const auto& a, const auto& b) {
-                           return std::get<0>(a) == std::get<0>(b) &&
-                                  std::get<1>(a) == std::get<1>(b);
-                         }),
-             arcs.end());
-  for (const auto& [u, v, w] : arcs) {
-    const auto mirror = std::lower_bound(
-        arcs.begin(), arcs.end(), std::make_tuple(v, u, -std::numeric_limits<double>::infinity()));
-    if (mirror == arcs.end() || std::get<0>(*mirror) != v || std::get<1>(*mirror) != u ||
-        std::get<2>(*mirror) != w)
-      return false;
+    if (e.src != e.dst) ++out.start[std::size_t(mirrored ? e.dst : e.src) + 1];
+  for (std::size_t v = 0; v < std::size_t(vertices); ++v)
+    out.start[v + 1] += out.start[v];
+  out.arcs.resize(std::size_t(out.start.back()));
+  std::vector<std::int64_t> next(out.start.begin(), out.start.end() - 1);
+  for (const Edge& e : edges)
+    if (e.src != e.dst)
+      out.arcs[std::size_t(next[std::size_t(mirrored ? e.dst : e.src)]++)] = {
+          mirrored ? e.src : e.dst, double(e.weight)};
+  // Each vertex's arcs sorted (by insertion: a vertex has few), each pair's lightest kept.
+  std::int64_t kept = 0;
+  for (std::size_t v = 0; v < std::size_t(vertices); ++v) {
+    Arc* const first = out.arcs.data() + out.start[v];
+    Arc* const last = out.arcs.data() + out.start[v + 1];
+    if (last - first > 32) {
+      std::sort(first, last);
+    } else {
+      for (Arc* a = first + 1; a < last; ++a)
+        for (Arc* b = a; b > first && *b < *(b - 1); --b)
+          std::swap(*b, *(b - 1));
+    }
+    out.start[v] = kept;
+    for (const Arc* a = first; a < last; ++a)
+      if (a == first || a->first != (a - 1)->first) out.arcs[std::size_t(kept++)] = *a;
   }
-  return true;
+  out.start[std::size_t(vertices)] = kept;
+  out.arcs.resize(std::size_t(kept));
+  return out;
+}
+
+// Whether every edge's reverse has the same lightest weight (then d(u, v) = d(v, u)): each
+// vertex's arcs out, with their lightest weights, are its arcs in.
+inline bool symmetric(const std::vector<Edge>& edges) {
+  std::int32_t vertices = 0;
+  for (const Edge& e : edges)
+    vertices = std::max({vertices, e.src + 1, e.dst + 1});
+  const ArcBuckets out = arc_buckets(edges, vertices, false),
+                   in = arc_buckets(edges, vertices, true);
+  return out.start == in.start && out.arcs == in.arcs;
 }
 
 inline std::vector<Edge> reversed(const std::vector<Edge>& edges) {
@@ -762,14 +849,31 @@ class SupernodalSolver {
     return std::uint64_t(detail::host_memory<ExecSpace> ? 16 : 8192) << 20;
   }
 
+  // ... and the factor's scratch: on GPUs the small fronts that on-chip scratch cannot hold are
+  // closed in level-1 scratch, which Kokkos allocates for every team the device holds at once
+  // (Kokkos 3.4: concurrency / team threads, of the largest such front) and keeps.
+  static std::uint64_t scratch_bytes(const SupernodalPlan& plan) {
+    if constexpr (detail::host_memory<ExecSpace>) {
+      return 0;
+    } else {
+      using Small = detail::SmallFronts<ExecSpace, detail::PlainRelaxation<T>>;
+      const int largest = detail::slow_front_largest<ExecSpace, T>(plan);
+      if (largest == 0) return 0;
+      const int teams = int(ExecSpace().concurrency()) / (Small::team_rows * Small::lanes);
+      return std::uint64_t(Small::scratch_bytes(largest)) * std::uint64_t(std::max(1, teams));
+    }
+  }
+
   // The least device memory of this solve with the graph's `edges`, and what it is, in words.
   std::uint64_t device_bytes(std::int64_t edges) const {
-    return detail::saturating_sum(
-        {least_bytes(plan_.prediction, vertices_, edges, predecessors_), reversed_bytes()});
+    return detail::saturating_sum({least_bytes(plan_.prediction, vertices_, edges, predecessors_),
+                                   reversed_bytes(), scratch_bytes(plan_)});
   }
   std::string device_bytes_what() const {
-    return std::string("the supernodal factor") + (predecessors_ ? ", the edges" : "") +
-           " and one row of the result" + (predecessors_ ? " with its search" : "");
+    return std::string("the supernodal factor") +
+           (scratch_bytes(plan_) > 0 ? ", its fronts' scratch" : "") +
+           (predecessors_ ? ", the edges" : "") + " and one row of the result" +
+           (predecessors_ ? " with its search" : "");
   }
 
   // Collective, before load: device_bytes against the limits (memory.hpp); throws MemoryError.
@@ -779,8 +883,9 @@ class SupernodalSolver {
   void check_memory(const MemoryLimits& limits, std::int64_t edges) {
     const std::uint64_t budget = apsp::check_memory(exec_, ranks_, vertices_, device_bytes(edges),
                                                     device_bytes_what(), limits);
-    const std::uint64_t fixed = detail::saturating_sum(
-        {fixed_bytes(plan_.prediction, vertices_, edges, predecessors_), reversed_bytes()});
+    const std::uint64_t fixed =
+        detail::saturating_sum({fixed_bytes(plan_.prediction, vertices_, edges, predecessors_),
+                                reversed_bytes(), scratch_bytes(plan_)});
     room_ = budget > fixed ? budget - fixed : 0;
     set_block_rows(std::int64_t(std::min<std::uint64_t>(
         {std::uint64_t(std::max<std::int64_t>(1, real_rows_)),
@@ -831,9 +936,13 @@ class SupernodalSolver {
     const std::vector<Edge>& edges = *edges_host_;
     CycleVerdict verdict;
     collectively(ranks_, [&] {
+      // Whether the graph is symmetric, on the host beside the factor.
+      std::future<bool> symmetric;
+      if (measures_)
+        symmetric = std::async(std::launch::async, [&edges] { return detail::symmetric(edges); });
       factor_ = supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
       if (measures_) {
-        symmetric_ = detail::symmetric(edges);
+        symmetric_ = symmetric.get();
         if (!symmetric_)
           reversed_ =
               supernodal_factor<T>(exec_, plan_, detail::reversed(edges), weights_.negative());

@@ -56,7 +56,9 @@
 #include <functional>
 #include <future>
 #include <initializer_list>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -155,6 +157,72 @@ struct PlanFacts {
   char shape_source[8] = {};  // Plan::shape_source
 };
 
+// The rows from which `apsp measures` guesses its histogram's range (guess_range, measures.hpp)
+// on a GPU, where the solver's row of one vertex is one thread's work: Dijkstra on the host, a
+// row a thread, on a copy of the graph's edges, started as soon as a rank has them, so that it
+// runs beside the ordering and the factor instead of before the rows' one pass (a million-vertex
+// road: 9 rows, 1.4 s). The guess picks each row from what the rows before it hold: the rows it
+// will ask for are found by making the same guess here, every row kept.
+class HostProbe {
+ public:
+  // Starts the probe of distances of `type` (the guess depends on their rounding).
+  void start(DistanceType type, std::int32_t vertices, std::vector<Edge> edges) {
+    type_ = type;
+    rows_ = std::async(std::launch::async, [type, vertices, edges = std::move(edges)] {
+      const detail::ArcLists arcs = detail::build_adjacency(vertices, edges, false);
+      Rows kept;
+      visit_distance_type(type, [&](auto t) {
+        using T = decltype(t);
+        detail::guess_range<T>(vertices, [&](const std::vector<std::int32_t>& list,
+                                             const RowSink<T>& sink) {
+          std::vector<std::future<std::vector<double>>> made;
+          for (const std::int32_t v : list)
+            made.push_back(std::async(std::launch::async, [&arcs, v] {
+              return detail::shortest_distances(arcs, v, [](std::int32_t, const detail::Arc&) {});
+            }));
+          for (std::size_t k = 0; k < list.size(); ++k) {
+            std::vector<double>& d = kept[list[k]];
+            d = made[k].get();
+            const std::vector<T> row = as_row<T>(d);
+            sink(std::int64_t(k), 1, row.data(), std::int64_t(row.size()));
+          }
+        });
+      });
+      return kept;
+    });
+  }
+  bool started() const { return type_.has_value(); }
+  bool started_for(DistanceType type) const { return type_ == type; }
+
+  // The probe of graph_measures: the rows the guess asks for, once the probe has made them.
+  template <class T>
+  void rows(const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
+    if (rows_.valid()) kept_ = rows_.get();
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const auto row = kept_.find(list[k]);
+      if (row == kept_.end())
+        throw Error("measures: the histogram's range probe has no row of vertex " +
+                    std::to_string(list[k]));
+      const std::vector<T> values = as_row<T>(row->second);
+      sink(std::int64_t(k), 1, values.data(), std::int64_t(values.size()));
+    }
+  }
+
+ private:
+  using Rows = std::map<std::int32_t, std::vector<double>>;
+  template <class T>
+  static std::vector<T> as_row(const std::vector<double>& d) {
+    std::vector<T> row(d.size());
+    for (std::size_t j = 0; j < d.size(); ++j)
+      row[j] = d[j] == detail::unreachable ? Distance<T>::infinity : T(d[j]);
+    return row;
+  }
+
+  std::optional<DistanceType> type_;
+  std::future<Rows> rows_;
+  Rows kept_;
+};
+
 template <class ExecSpace>
 class Pipeline {
  public:
@@ -216,6 +284,8 @@ class Pipeline {
           if (!ranks_.root()) return;
           const WeightRange weights = weight_range(graph_);
           const DistanceType type = choose_distance_type(config_.dtype, graph_.vertices, weights);
+          if (ranks_.size() == 1 && wants_probe(config_.algorithm, weights.negative()))
+            probe_.start(type, graph_.vertices, graph_.edges);  // beside the ordering
           const bool predecessors = !config_.predecessors.empty();
           RunPlan run = plan_run(exec_, graph_, weights, type,
                                  PlanRequest{config_.algorithm, config_.shape, predecessors, true});
@@ -350,6 +420,9 @@ class Pipeline {
   template <class T>
   void solve_supernodal() {
     every_edge_to_every_rank();
+    if (!probe_.started_for(plan_.distance) &&
+        wants_probe(Algorithm::supernodal, plan_.negative_weights))
+      probe_.start(plan_.distance, std::int32_t(plan_.vertices), edges_);  // beside the factor
     end(Setup::partition);
     SupernodalSolver<ExecSpace, T> solver(exec_, ranks_, sn_plan_, plan_.predecessors,
                                           facts_.weights);
@@ -369,7 +442,6 @@ class Pipeline {
     solver.compute();
     stats_.supernodal.factor = detail::seconds_since(start);
     stats_.supernodal.factors = solver.factors();
-    keep_probe_arcs();
     std::vector<Edge>().swap(edges_);
     watch_.lap(seconds().compute);
 
@@ -526,23 +598,10 @@ class Pipeline {
     // the device, and a second pass only reads them.
     RowProbe<T> probe;
     if constexpr (S::capabilities().rows_of_list) {
-      if (probe_arcs_)  // a GPU: Dijkstra on the host, a row a thread (keep_probe_arcs)
+      if (plan_.algorithm == Algorithm::supernodal && probe_.started_for(plan_.distance))
         probe = [&](const std::vector<std::int32_t>& list, const RowSink<T>& sink) {
           const auto start = Clock::now();
-          std::vector<std::future<std::vector<T>>> rows_of;
-          for (const std::int32_t v : list)
-            rows_of.push_back(std::async(std::launch::async, [this, v] {
-              const std::vector<double> d = detail::shortest_distances(
-                  *probe_arcs_, v, [](std::int32_t, const detail::Arc&) {});
-              std::vector<T> row(d.size());
-              for (std::size_t j = 0; j < d.size(); ++j)
-                row[j] = d[j] == detail::unreachable ? Distance<T>::infinity : T(d[j]);
-              return row;
-            }));
-          for (std::size_t k = 0; k < rows_of.size(); ++k) {
-            const std::vector<T> row = rows_of[k].get();
-            sink(std::int64_t(k), 1, row.data(), std::int64_t(row.size()));
-          }
+          probe_.rows<T>(list, sink);
           rows.compute += detail::seconds_since(start);
         };
       else
@@ -562,7 +621,6 @@ class Pipeline {
         },
         probe);
     stats_.measures = {measures.passes, measures.probed_rows};
-    probe_arcs_.reset();
     collectively(
         ranks_,
         [&] {
@@ -576,14 +634,13 @@ class Pipeline {
   }
 
   // On a GPU the solver's row of one vertex is one thread's work (the road of 115,000
-  // vertices: ~0.15 s), so the histogram's sweeps (measure) run Dijkstra on the host instead,
-  // on the graph's arcs kept here: where measures ask for a histogram and no weight is negative.
-  void keep_probe_arcs() {
-    if (detail::host_memory<ExecSpace> || !config_.measures ||
-        config_.measures->histogram_bins() == 0 || plan_.negative_weights)
-      return;
-    probe_arcs_ = std::make_unique<detail::ArcLists>(
-        detail::build_adjacency(std::int32_t(plan_.vertices), edges_, false));
+  // vertices: ~0.15 s), so the histogram's range is guessed from rows that Dijkstra makes on the
+  // host (HostProbe): where measures ask for a histogram, no weight is negative and the algorithm
+  // may be supernodal (the solver that would otherwise make the probe's rows itself).
+  bool wants_probe(Algorithm algorithm, bool negative_weights) const {
+    return !detail::host_memory<ExecSpace> && config_.measures &&
+           config_.measures->histogram_bins() > 0 && !negative_weights &&
+           (algorithm == Algorithm::supernodal || algorithm == Algorithm::automatic);
   }
 
   // --- partition (Floyd-Warshall): each rank gets the edges that start in its rows.
@@ -730,9 +787,9 @@ class Pipeline {
   OutputTransaction outputs_;  // rank 0's: OUT, P, then the stats file
   std::unique_ptr<AtomicOutputFile> stats_out_;
   std::unique_ptr<RowOutput> out_, pred_out_;
-  AtomicOutputFile* measures_out_ = nullptr;      // rank 0's, with `apsp measures`
-  std::unique_ptr<Subsets> subsets_;              // with --sources or --targets
-  std::unique_ptr<detail::ArcLists> probe_arcs_;  // keep_probe_arcs
+  AtomicOutputFile* measures_out_ = nullptr;  // rank 0's, with `apsp measures`
+  std::unique_ptr<Subsets> subsets_;          // with --sources or --targets
+  HostProbe probe_;                           // the histogram's probe on GPUs
 };
 
 // Where a solve on `exec` may take its memory: what the device has free, and --max-memory.

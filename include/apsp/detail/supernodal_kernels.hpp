@@ -150,7 +150,10 @@ struct SmallFronts {
                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   template <class X>
   using ids = Kokkos::View<const X*, memory_space>;
-  static constexpr int level = ShapeTable<ExecSpace, T>::scratch_level;
+  // The backend's scratch: on GPUs level 0, on-chip; a front it cannot hold goes to level 1,
+  // the team's own part of device memory (close to a level-0 front's speed where it stays in
+  // the L1 and L2 caches, and one launch a level instead of a blocked front's ~10).
+  static constexpr int fast_level = ShapeTable<ExecSpace, T>::scratch_level;
   // Host: a team of one thread, its rows' loops vectorized; GPUs: 8 rows at a time, 32 lanes
   // along a row.
   static constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
@@ -164,21 +167,23 @@ struct SmallFronts {
   ids<T> weight;
   T* values = nullptr;
   T* pool = nullptr;
+  int level = fast_level;  // the launch's scratch level
 
   static std::size_t scratch_bytes(int largest) {
     return scratch::shmem_size(std::size_t(largest) * std::size_t(largest));
   }
-  // The largest front (columns + border) one team's scratch holds on this device, a multiple
-  // of 4.
-  static int largest_front() {
-    const std::size_t room = std::size_t(policy::scratch_size_max(level));
+  // The largest front (columns + border) one team's scratch of `scratch_level` holds on this
+  // device, a multiple of 4.
+  static int largest_front(int scratch_level = fast_level) {
+    const std::size_t room = std::size_t(policy::scratch_size_max(scratch_level));
     int n = int(std::sqrt(double(room / sizeof(T)))) / 4 * 4;
     while (n > 0 && scratch_bytes(n) > room)
       n -= 4;
     return n;
   }
 
-  // Launches the fronts of supernode(from .. from + count), the largest of n vertices.
+  // Launches the fronts of supernode(from .. from + count), the largest of n vertices, in the
+  // scratch of `level`.
   void launch(const ExecSpace& exec, int count, int largest) {
     Kokkos::parallel_for("apsp::supernodal::small_fronts",
                          policy(exec, count, team_rows, lanes)
@@ -191,7 +196,7 @@ struct SmallFronts {
     const std::int32_t s = supernode(from + team.league_rank());
     const int c = first(s + 1) - first(s), b = int(border_start(s + 1) - border_start(s));
     const int n = c + b;
-    T* f = scratch(team.team_scratch(int(level)), std::size_t(n) * std::size_t(n)).data();
+    T* f = scratch(team.team_scratch(level), std::size_t(n) * std::size_t(n)).data();
     // 1.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n),
