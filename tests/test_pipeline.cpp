@@ -437,6 +437,27 @@ TEST_F(Pipeline, SupernodalProgressCountsEachBlockByItsWork) {
   EXPECT_NEAR(steps.back().updates, total, 1e-9 * total);
 }
 
+// gather_to (ranks.hpp): every rank's part, in rank order, on the root alone, for each root in
+// turn (under mpirun: MPI's sends to the root; one process: the part itself).
+TEST_F(Pipeline, GatherToHoldsEveryPartOnTheRootAlone) {
+  const int size = ranks.size(), me = ranks.rank();
+  std::vector<std::int64_t> mine;
+  for (int k = 0; k <= me; ++k)
+    mine.push_back(1000 * me + k);
+  for (int root = 0; root < size; ++root) {
+    const std::vector<std::int64_t> all = apsp::gather_to(ranks, mine, root);
+    if (me != root) {
+      EXPECT_TRUE(all.empty()) << "rank " << me << ", root " << root;
+      continue;
+    }
+    std::vector<std::int64_t> expected;
+    for (int q = 0; q < size; ++q)
+      for (int k = 0; k <= q; ++k)
+        expected.push_back(1000 * q + k);
+    EXPECT_EQ(all, expected) << "root " << root;
+  }
+}
+
 // Floyd-Warshall on this rank's block of tile rows alone (the library call behind both drivers):
 // the rows of the plain reference.
 TEST(RowBlocks, FloydWarshallOnEachRanksRows) {

@@ -35,6 +35,13 @@ class Ranks {
   virtual void min(std::int64_t* values, int count) = 0;
   // `count` elements of `unit` bytes from every rank, concatenated in rank order, on every rank.
   virtual std::vector<char> gather(const void* data, std::uint64_t count, int unit) = 0;
+  // The same on `root` alone (the other ranks get nothing): a group whose other ranks need not
+  // hold the whole moves each part once (MPI: to root only).
+  virtual std::vector<char> gather_to(const void* data, std::uint64_t count, int unit, int root) {
+    std::vector<char> all = gather(data, count, unit);
+    if (rank() != root) all.clear();
+    return all;
+  }
   // Root's data holds counts[p] elements of `unit` bytes for each rank p, in rank order; each
   // rank receives its own.
   virtual std::vector<char> scatter(const void* data, const std::vector<std::uint64_t>& counts,
@@ -89,6 +96,15 @@ template <class X>
 std::vector<X> gather_all(Ranks& ranks, const std::vector<X>& mine) {
   static_assert(std::is_trivially_copyable<X>::value, "gathered as bytes");
   const std::vector<char> all = ranks.gather(mine.data(), mine.size(), int(sizeof(X)));
+  std::vector<X> out(all.size() / sizeof(X));
+  if (!all.empty()) std::memcpy(out.data(), all.data(), all.size());
+  return out;
+}
+// ... on `root` alone; empty on the other ranks.
+template <class X>
+std::vector<X> gather_to(Ranks& ranks, const std::vector<X>& mine, int root) {
+  static_assert(std::is_trivially_copyable<X>::value, "gathered as bytes");
+  const std::vector<char> all = ranks.gather_to(mine.data(), mine.size(), int(sizeof(X)), root);
   std::vector<X> out(all.size() / sizeof(X));
   if (!all.empty()) std::memcpy(out.data(), all.data(), all.size());
   return out;

@@ -498,20 +498,20 @@ class Pipeline {
     throw UnavailableError("sssp cannot run on " + stats_.backend);
   }
 
-  // --- write: the solver's rows into OUT, then with predecessors (after paths_selected) its
-  // predecessor rows into P. Each is one lap: what the rows' making, download, search and
-  // writing took to their stages, the rest to `rest` (distances) and `pred_rest`. Returns the
-  // seconds of making rows (RowSeconds::compute).
+  // --- write: the solver's rows into OUT (whole rows, or with --sources/--targets a table),
+  // then with predecessors (after paths_selected) its predecessor rows into P. Each is one lap:
+  // what the rows' making, download, search and writing took to their stages, the rest to
+  // `rest` (distances) and `pred_rest`. Returns the seconds of making rows (RowSeconds::compute).
   template <class T, class S>
   double hand_over(S& solver, double& rest, double& pred_rest, const BlockDone& done,
                    const std::function<void()>& paths_selected = {}) {
     APSP_CHECK_SOLVER(S);
     if (config_.measures) return measure<T>(solver, done);
-    if (subsets_) return hand_over_subsets<T>(solver, rest, pred_rest, done, paths_selected);
     RowSeconds rows;
-    const double shipped = out_->write([&](const RowOutput::Sink& sink) {
-      rows = solver.distance_rows(sink_into<T>(sink), done);
-    });
+    const double shipped = subsets_ ? table_rows<T>(solver, done, rows)
+                                    : out_->write([&](const RowOutput::Sink& sink) {
+                                        rows = solver.distance_rows(sink_into<T>(sink), done);
+                                      });
     seconds().rows_made += rows.made;
     watch_.lap(rest, {{&seconds().write, shipped},
                       {&seconds().download, rows.download},
@@ -523,9 +523,11 @@ class Pipeline {
       solver.select_paths();
       if (paths_selected) paths_selected();
       watch_.lap(seconds().predecessors);
-      const double written = pred_out_->write([&](const RowOutput::Sink& sink) {
-        rows = solver.predecessor_rows(sink_into<int>(sink), -1, -1, done);
-      });
+      const double written =
+          subsets_ ? table_predecessors(solver, done, rows)
+                   : pred_out_->write([&](const RowOutput::Sink& sink) {
+                       rows = solver.predecessor_rows(sink_into<int>(sink), -1, -1, done);
+                     });
       watch_.lap(pred_rest, {{&seconds().write, written},
                              {&seconds().download, rows.download},
                              {&seconds().predecessors, rows.search}});
@@ -534,19 +536,20 @@ class Pipeline {
     return made;
   }
 
-  // --- --sources, --targets (subsets.hpp): hand_over's stages, into |S| x |T| tables.
+  // --- --sources, --targets (subsets.hpp): hand_over's products as |S| x |T| tables, gathered on
+  // rank 0, which writes them. Each returns the seconds of writing; `rows`: the making's.
   bool subsets_requested() const {
     return config_.sources || config_.targets;
   }
 
+  // The distances: this rank's share of S alone where the solver makes the rows of a list (and
+  // of them T's columns alone where it can), else its rows, each kept where S holds it.
   template <class T, class S>
-  double hand_over_subsets(S& solver, double& rest, double& pred_rest, const BlockDone& done,
-                           const std::function<void()>& paths_selected) {
+  double table_rows(S& solver, const BlockDone& done, RowSeconds& rows) {
     constexpr Capabilities can = S::capabilities();
-    constexpr bool lists = can.rows_of_list;
-    RowSeconds rows;
     SubsetTable<T> table(*subsets_);
-    if constexpr (lists) {
+    bool made = false;
+    if constexpr (can.rows_of_list) {
       if (!plan_.predecessors) {
         const auto [first, count] = subsets_->share(ranks_);
         const std::vector<std::int32_t> mine(subsets_->sources.begin() + first,
@@ -556,35 +559,19 @@ class Pipeline {
               solver.distance_rows_of(mine, table.by_position_of_targets(first), subsets_->targets);
         else
           rows = solver.distance_rows_of(mine, table.by_position(first));
-        seconds().rows_made += rows.made;
+        made = true;
       }
     }
-    if (!lists || plan_.predecessors) {
-      rows = solver.distance_rows(table.by_vertex(), done);
-      seconds().rows_made += rows.made;
-    }
-    const double shipped =
-        out_->write([&](const RowOutput::Sink& sink) { table.write_into(ranks_, sink); });
-    watch_.lap(rest, {{&seconds().write, shipped},
-                      {&seconds().download, rows.download},
-                      {&seconds().predecessors, rows.search},
-                      {&seconds().compute, rows.compute}});
-    double made = rows.compute;
-    if constexpr (can.predecessors) {
-      if (!plan_.predecessors) return made;
-      solver.select_paths();
-      if (paths_selected) paths_selected();
-      watch_.lap(seconds().predecessors);
-      SubsetTable<int> pred(*subsets_);
-      rows = solver.predecessor_rows(pred.by_vertex(), -1, -1, done);
-      const double written =
-          pred_out_->write([&](const RowOutput::Sink& sink) { pred.write_into(ranks_, sink); });
-      watch_.lap(pred_rest, {{&seconds().write, written},
-                             {&seconds().download, rows.download},
-                             {&seconds().predecessors, rows.search}});
-      made += rows.compute;
-    }
-    return made;
+    if (!made) rows = solver.distance_rows(table.by_vertex(), done);
+    return out_->write([&](const RowOutput::Sink& sink) { table.write_into(ranks_, sink); });
+  }
+
+  // The predecessors: this rank's rows, each kept where S holds it.
+  template <class S>
+  double table_predecessors(S& solver, const BlockDone& done, RowSeconds& rows) {
+    SubsetTable<int> pred(*subsets_);
+    rows = solver.predecessor_rows(pred.by_vertex(), -1, -1, done);
+    return pred_out_->write([&](const RowOutput::Sink& sink) { pred.write_into(ranks_, sink); });
   }
 
   // --- measures (`apsp measures`): the solver's rows reduced where it makes them (measures.hpp),

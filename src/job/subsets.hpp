@@ -105,12 +105,12 @@ class SubsetTable {
     };
   }
 
-  // Collective: every rank's rows on every rank (one rank: nothing moves); then rank 0's sink
-  // gets the table's rows in S's order (the other ranks hand over none).
+  // Collective: every rank's rows to rank 0 (one rank: nothing moves); then rank 0's sink gets
+  // the table's rows in S's order (the other ranks hand over none).
   void write_into(Ranks& ranks, const detail::RowOutput::Sink& sink) {
     if (ranks.size() > 1) {
-      positions_ = gather_all(ranks, positions_);
-      values_ = gather_all(ranks, values_);
+      positions_ = gather_to(ranks, positions_, 0);
+      values_ = gather_to(ranks, values_, 0);
     }
     if (!ranks.root()) return;
     const std::size_t t = s_.targets.size();

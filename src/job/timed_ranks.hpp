@@ -36,6 +36,11 @@ class TimedRanks final : public Ranks {
     timed([&] { all = ranks_.gather(data, count, unit); });
     return all;
   }
+  std::vector<char> gather_to(const void* data, std::uint64_t count, int unit, int root) override {
+    std::vector<char> all;
+    timed([&] { all = ranks_.gather_to(data, count, unit, root); });
+    return all;
+  }
   std::vector<char> scatter(const void* data, const std::vector<std::uint64_t>& counts, int unit,
                             int root) override {
     std::vector<char> mine;

@@ -14,6 +14,8 @@ namespace {
 
 // MPI counts are int: large transfers go in pieces of at most this many elements.
 constexpr std::uint64_t piece = std::uint64_t(1) << 30;
+// The tag of gather_to's messages (a pair of ranks receives them in the order they were sent).
+constexpr int gather_tag = 17;
 
 class MpiRanks final : public Ranks {
  public:
@@ -54,6 +56,33 @@ class MpiRanks final : public Ranks {
       if (p == rank_ && bytes > 0) std::memcpy(part, data, bytes);
       broadcast(part, bytes, p);
       at += counts[std::size_t(p)];
+    }
+    return all;
+  }
+
+  std::vector<char> gather_to(const void* data, std::uint64_t count, int unit, int root) override {
+    std::vector<std::uint64_t> counts(std::size_t(size_), 0);
+    MPI_Gather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, root, comm_);
+    const std::uint64_t bytes = count * std::uint64_t(unit);
+    if (rank_ != root) {  // this rank's part to root, in pieces
+      const char* p = static_cast<const char*>(data);
+      for (std::uint64_t done = 0; done < bytes; done += piece)
+        MPI_Send(p + done, int(std::min(piece, bytes - done)), MPI_BYTE, root, gather_tag, comm_);
+      return {};
+    }
+    std::uint64_t total = 0;
+    for (const std::uint64_t c : counts)
+      total += c;
+    std::vector<char> all(std::size_t(total * std::uint64_t(unit)));
+    char* at = all.data();
+    for (int q = 0; q < size_; ++q) {
+      const std::uint64_t part = counts[std::size_t(q)] * std::uint64_t(unit);
+      if (q == root && part > 0) std::memcpy(at, data, part);
+      if (q != root)
+        for (std::uint64_t done = 0; done < part; done += piece)
+          MPI_Recv(at + done, int(std::min(piece, part - done)), MPI_BYTE, q, gather_tag, comm_,
+                   MPI_STATUS_IGNORE);
+      at += part;
     }
     return all;
   }
