@@ -151,8 +151,8 @@ struct SmallFronts {
   template <class X>
   using ids = Kokkos::View<const X*, memory_space>;
   // The backend's scratch: on GPUs level 0, on-chip; a front it cannot hold goes to level 1,
-  // the team's own part of device memory (close to a level-0 front's speed where it stays in
-  // the L1 and L2 caches, and one launch a level instead of a blocked front's ~10).
+  // the team's own part of device memory (one launch a level instead of a blocked front's ~10;
+  // the factor's kernels take milliseconds either way: docs/PERFORMANCE.md entry 63).
   static constexpr int fast_level = ShapeTable<ExecSpace, T>::scratch_level;
   // Host: a team of one thread, its rows' loops vectorized; GPUs: 8 rows at a time, 32 lanes
   // along a row.
