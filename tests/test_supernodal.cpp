@@ -893,15 +893,12 @@ TEST(SupernodalSymbolic, ScheduleInThePlan) {
     std::int64_t workspace = 0, small = 0;
     for (std::int64_t h = 0; h < schedule.levels(); ++h) {
       std::vector<std::int32_t> level;
-      int largest = 0;
       for (std::int64_t e = schedule.small_start[h]; e < schedule.small_start[h + 1]; ++e) {
         const std::int32_t s = schedule.small[std::size_t(e)];
         EXPECT_LE(plan.columns(s) + plan.border_size(s), limit);
-        largest = std::max(largest, plan.columns(s) + plan.border_size(s));
         level.push_back(s);
         ++small;
       }
-      EXPECT_EQ(schedule.small_largest[std::size_t(h)], largest);
       for (std::int64_t e = schedule.large_start[h]; e < schedule.large_start[h + 1]; ++e) {
         const std::int32_t s = schedule.large[std::size_t(e)];
         EXPECT_GT(plan.columns(s) + plan.border_size(s), limit);
@@ -947,7 +944,6 @@ void expect_same_plan(const apsp::SupernodalPlan& a, const apsp::SupernodalPlan&
   EXPECT_EQ(a.schedule.small_front, b.schedule.small_front) << what;
   EXPECT_EQ(a.schedule.small, b.schedule.small) << what;
   EXPECT_EQ(a.schedule.small_start, b.schedule.small_start) << what;
-  EXPECT_EQ(a.schedule.small_largest, b.schedule.small_largest) << what;
   EXPECT_EQ(a.schedule.large, b.schedule.large) << what;
   EXPECT_EQ(a.schedule.large_start, b.schedule.large_start) << what;
   EXPECT_EQ(a.schedule.workspace, b.schedule.workspace) << what;

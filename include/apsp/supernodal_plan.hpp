@@ -65,11 +65,10 @@ struct SupernodalPrediction {
 // where the device's scratch holds less.
 struct SupernodalSchedule {
   int small_front = 0;
-  std::vector<std::int32_t> small;          // level h: small[small_start[h] .. small_start[h + 1])
-  std::vector<std::int64_t> small_start;    // levels + 1
-  std::vector<std::int32_t> small_largest;  // per level: its largest small front, unpadded
-  std::vector<std::int32_t> large;          // level h: large[large_start[h] .. large_start[h + 1])
-  std::vector<std::int64_t> large_start;    // levels + 1
+  std::vector<std::int32_t> small;        // level h: small[small_start[h] .. small_start[h + 1])
+  std::vector<std::int64_t> small_start;  // levels + 1
+  std::vector<std::int32_t> large;        // level h: large[large_start[h] .. large_start[h + 1])
+  std::vector<std::int64_t> large_start;  // levels + 1
   // The side of the one workspace of the large fronts that leave nothing behind in their front
   // (a pooled Schur complement, or none: a root).
   std::int64_t workspace = 0;
@@ -148,7 +147,6 @@ void plan_fields(Plan& plan, F&& f) {
   f(plan.schedule.small_front);
   f(plan.schedule.small);
   f(plan.schedule.small_start);
-  f(plan.schedule.small_largest);
   f(plan.schedule.large);
   f(plan.schedule.large_start);
   f(plan.schedule.workspace);

@@ -191,7 +191,6 @@ class HostProbe {
       return kept;
     });
   }
-  bool started() const { return type_.has_value(); }
   bool started_for(DistanceType type) const { return type_ == type; }
 
   // The probe of graph_measures: the rows the guess asks for, once the probe has made them.

@@ -426,14 +426,12 @@ inline SupernodalSchedule front_schedule(const SupernodalPlan& plan, int small_f
   const std::size_t levels = plan.level_start.empty() ? 0 : plan.level_start.size() - 1;
   schedule.small_start.assign(1, 0);
   schedule.large_start.assign(1, 0);
-  schedule.small_largest.assign(levels, 0);
   for (std::size_t h = 0; h < levels; ++h) {
     for (std::int64_t e = plan.level_start[h]; e < plan.level_start[h + 1]; ++e) {
       const std::int32_t s = plan.by_level[std::size_t(e)];
       const int front = plan.columns(s) + plan.border_size(s);
       if (front <= small_front) {
         schedule.small.push_back(s);
-        schedule.small_largest[h] = std::max(schedule.small_largest[h], front);
       } else {
         schedule.large.push_back(s);
         if (plan.pooled(s) || plan.parent[s] < 0)
