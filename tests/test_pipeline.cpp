@@ -18,6 +18,7 @@
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 #include "job/pipeline.hpp"
+#include "job/run_graph.hpp"
 #include "job/sssp.hpp"
 #include "job/verify_output.hpp"
 #include "platform/backends.hpp"
@@ -490,6 +491,88 @@ TEST(RowBlocks, FloydWarshallOnEachRanksRows) {
     for (std::int64_t j = 0; j < v; ++j)
       wrong += host(i - first, j) != expected[std::size_t(i * v + j)];
   EXPECT_EQ(wrong, 0) << "rank " << ranks.rank() << " of " << ranks.size();
+}
+
+// run_graph (job/run_graph.hpp), the in-memory run of the Python module and apsp path, on each
+// algorithm of all pairs: the distances of the plain reference, predecessor rows of a range that
+// follow shortest paths and agree between the algorithms (one rule, paths.hpp), the measures of
+// those distances, and the destination's memory refused before it is allocated.
+TEST(RunGraph, EachAnswerOnEachAlgorithm) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const apsp::Graph g = apsp_test::random_graph(150, 0.03, 9, 5);  // weights 0..5: tied paths
+  const std::int64_t n = g.vertices, first = 40, count = 3;
+  const apsp::WeightRange weights = apsp::weight_range(g);
+  const std::vector<int> want = apsp_test::reference_floyd_warshall(g);
+  std::vector<apsp::Algorithm> algorithms = {apsp::Algorithm::floyd_warshall};
+  if (apsp::have_nested_dissection()) algorithms.push_back(apsp::Algorithm::supernodal);
+  std::vector<int> agreed;
+  const auto into = [n](std::vector<int>& to, std::int64_t at) {
+    return [&to, n, at](std::int64_t row, std::int64_t rows, const int* values,
+                        std::int64_t stride) {
+      for (std::int64_t i = 0; i < rows; ++i)
+        std::copy(values + i * stride, values + i * stride + n, to.begin() + (row - at + i) * n);
+    };
+  };
+  for (const apsp::Algorithm algorithm : algorithms) {
+    SCOPED_TRACE(apsp::algorithm_name(algorithm));
+    const apsp::GraphRequest request{algorithm, {}, 0};
+    apsp::OneRank one;
+    std::vector<int> dist, pred;
+    apsp::Answer<Exec, int> to;
+    to.host_bytes = std::uint64_t(n * n + count * n) * sizeof(int);
+    to.ready = [&] {
+      dist.assign(std::size_t(n * n), -2);
+      pred.assign(std::size_t(count * n), -2);
+    };
+    to.distances = into(dist, 0);
+    to.predecessors = into(pred, first);
+    to.predecessors_first = first;
+    to.predecessors_count = count;
+    apsp::run_graph(Exec(), one, g, weights, request, to);
+    EXPECT_EQ(dist, want);
+    for (std::int64_t i = 0; i < count; ++i)  // p -> j ends a shortest path from s to j
+      for (std::int64_t j = 0; j < n; ++j) {
+        const std::int64_t s = first + i, p = pred[std::size_t(i * n + j)];
+        const int d = want[std::size_t(s * n + j)];
+        if (s == j || d == apsp::hw3_no_path) {
+          EXPECT_EQ(p, -1) << s << " -> " << j;
+          continue;
+        }
+        ASSERT_GE(p, 0) << s << " -> " << j;
+        const bool edge = std::any_of(g.edges.begin(), g.edges.end(), [&](const apsp::Edge& e) {
+          return e.src == p && e.dst == j && want[std::size_t(s * n + p)] + e.weight == d;
+        });
+        EXPECT_TRUE(edge) << s << " -> " << p << " -> " << j;
+      }
+    if (agreed.empty()) agreed = pred;
+    EXPECT_EQ(pred, agreed);
+
+    apsp::Answer<Exec, int> measured;
+    measured.measure = apsp::MeasureOptions{0};
+    apsp::run_graph(Exec(), one, g, weights, request, measured);
+    for (std::int64_t v = 0; v < n; ++v) {
+      std::int64_t sum = 0, reached = 0;
+      int farthest = 0;
+      for (std::int64_t j = 0; j < n; ++j) {
+        const int d = want[std::size_t(v * n + j)];
+        if (d == apsp::hw3_no_path) continue;
+        sum += d;
+        ++reached;
+        farthest = std::max(farthest, d);
+      }
+      EXPECT_EQ(measured.measures.distance_sum_exact[std::size_t(v)], sum) << v;
+      EXPECT_EQ(measured.measures.reachable[std::size_t(v)], reached) << v;
+      EXPECT_EQ(measured.measures.eccentricity[std::size_t(v)], farthest) << v;
+    }
+
+    bool allocated = false;
+    apsp::Answer<Exec, int> too_large;
+    too_large.host_bytes = std::uint64_t(1) << 62;
+    too_large.ready = [&] { allocated = true; };
+    too_large.distances = into(dist, 0);
+    EXPECT_THROW(apsp::run_graph(Exec(), one, g, weights, request, too_large), apsp::MemoryError);
+    EXPECT_FALSE(allocated);
+  }
 }
 
 }  // namespace

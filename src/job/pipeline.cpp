@@ -39,6 +39,7 @@
 #include "job/device_choices.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
+#include "job/run_graph.hpp"
 #include "job/run_plan.hpp"
 #include "job/sssp.hpp"
 #include "job/subsets.hpp"
@@ -820,24 +821,6 @@ std::vector<int> searched_predecessor_row(const ExecSpace& exec, const SolveConf
   return std::vector<int>(pred.data(), pred.data() + v);
 }
 
-// Row `source` of the predecessor matrix from a solver of all pairs on one process (Solver or
-// SupernodalSolver: one shape, solver_interface.hpp): its memory, its verdict on negative cycles,
-// every distance row (the shortest-path edges come from them), then the predecessor row.
-template <class S>
-std::vector<int> solved_predecessor_row(S& solver, const MemoryLimits& limits, const Graph& graph,
-                                        std::int64_t source) {
-  static_assert(capabilities_of<S>().predecessors, "apsp path needs a solver of predecessors");
-  solver.check_memory(limits, std::int64_t(graph.edges.size()));
-  solver.load(graph.edges);
-  solver.compute();
-  solver.select_paths();
-  std::vector<int> pred;
-  solver.predecessor_rows([&](std::int64_t, std::int64_t, const int* row,
-                              std::int64_t) { pred.assign(row, row + graph.vertices); },
-                          source, 1);
-  return pred;
-}
-
 }  // namespace
 
 SolveStats solve(const SolveConfig& config, Ranks& ranks, const Progress& progress) {
@@ -881,17 +864,16 @@ std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
         pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
         return;
       }
-      RunPlan run = plan_run(exec, graph, weights, Distance<T>::type,
-                             PlanRequest{config.algorithm, config.shape, true, false});
-      warning = run.warning;
+      // Else the solver of all pairs that the plan names, on one process (run_graph).
+      Answer<decltype(exec), T> to;
+      to.predecessors = [&](std::int64_t, std::int64_t, const int* row, std::int64_t) {
+        pred.assign(row, row + graph.vertices);
+      };
+      to.predecessors_first = source;
+      to.predecessors_count = 1;
       OneRank one;
-      if (run.plan.algorithm == Algorithm::supernodal) {
-        SupernodalSolver<decltype(exec), T> solver(exec, one, run.supernodal, true, weights);
-        pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
-      } else {
-        Solver<decltype(exec), T> solver(exec, one, run.plan, weights);
-        pred = solved_predecessor_row(solver, limits_of(exec, config), graph, source);
-      }
+      warning = run_graph(exec, one, graph, weights,
+                          GraphRequest{config.algorithm, config.shape, config.max_memory}, to);
     });
   });
   return pred;
