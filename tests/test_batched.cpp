@@ -5,11 +5,13 @@
 #include "reference.hpp"
 
 #include <apsp/batched.hpp>
+#include <apsp/detail/staging.hpp>
 #include <apsp/floyd_warshall.hpp>
 #include <apsp/paths.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -343,6 +345,40 @@ TYPED_TEST(Batched, DeviceAndHostMemoryCheckedTogether) {
                   : "it needs 400.00 MiB on the test (1000.00 MiB available) and 601.00 MiB on "
                     "the host (600.00 MiB available)");
     EXPECT_EQ(e.facts().needed, (apsp::host_memory<Exec> ? 1001 : 601) * mib);
+  }
+}
+
+// A download larger than two pinned chunks (detail/staging.hpp) arrives whole on every backend:
+// ragged last chunk, odd count; HostCopiers splits odd byte counts over 1 to 7 threads exactly.
+TYPED_TEST(Batched, DownloadsArriveWholeThroughTheChunks) {
+  using ExecSpace = TypeParam;
+  ExecSpace exec;
+  const std::size_t chunk = apsp::detail::download_chunk_bytes / sizeof(int);
+  const std::size_t count = 2 * chunk + chunk / 3 + 7;
+  Kokkos::View<int*, typename ExecSpace::memory_space> from(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "from"), count);
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
+      KOKKOS_LAMBDA(std::size_t i) { from(i) = int(i * 2654435761u); });
+  std::vector<int> to(count + 1, -1);
+  apsp::detail::download_to_host(exec, from, to.data(), count);
+  for (std::size_t i = 0; i < count; ++i)
+    if (to[i] != int(i * 2654435761u)) FAIL() << "value " << i << " of " << count;
+  EXPECT_EQ(to[count], -1);  // nothing past the end
+
+  std::vector<char> source(1001), target(1001);
+  for (std::size_t i = 0; i < source.size(); ++i)
+    source[i] = char(i * 7 + 3);
+  for (int threads = 1; threads <= 7; ++threads) {
+    std::fill(target.begin(), target.end(), char(0));
+    apsp::detail::HostCopiers copiers(threads);
+    copiers.copy(target.data(), source.data(), 999);
+    EXPECT_TRUE(std::equal(source.begin(), source.begin() + 999, target.begin())) << threads;
+    EXPECT_EQ(target[999], 0) << threads;
+    std::fill(target.begin(), target.end(), char(0));
+    copiers.copy(target.data(), source.data(), 3);  // fewer bytes than threads
+    EXPECT_TRUE(std::equal(source.begin(), source.begin() + 3, target.begin())) << threads;
+    EXPECT_EQ(target[3], 0) << threads;
   }
 }
 

@@ -549,7 +549,8 @@ class BatchedSolver {
              : e * (sizeof(batched::BatchEdge<double>) + sizeof(batched::BatchEdge<T>)),
          options_.predecessors
              ? (std::uint64_t(offsets_.back()) + 1) * 8 + e * (sizeof(int) + sizeof(U))
-             : 0});
+             : 0,
+         apsp::detail::download_staging_bytes<ExecSpace>()});
   }
   // What a solve with `edges` edges needs (device_bytes, host_bytes) against what can be used
   // (check_device_and_host, memory.hpp). Throws MemoryError before any work.
@@ -623,7 +624,7 @@ class BatchedSolver {
     device_edges_ = {};
     std::vector<batched::BatchEdge<T>>().swap(converted_);
     if (!apsp::detail::host_memory<ExecSpace>)
-      Kokkos::deep_copy(exec_, HostView<U>(distances, std::size_t(values())), device_distances_);
+      apsp::detail::download_to_host(exec_, device_distances_, distances, std::size_t(values()));
     exec_.fence();
     verdicts_.assign(sizes_.size(), CycleVerdict{});
     if (!options_.negative_weights) return;
@@ -705,7 +706,7 @@ class BatchedSolver {
                                         on_device(targets), on_device(weights), result, rule_,
                                         options_.none);
     if (!apsp::detail::host_memory<ExecSpace>)
-      Kokkos::deep_copy(exec_, HostView<int>(predecessors, values), device_pred);
+      apsp::detail::download_to_host(exec_, device_pred, predecessors, std::size_t(values));
     exec_.fence();
   }
 
