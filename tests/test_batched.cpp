@@ -348,6 +348,15 @@ TYPED_TEST(Batched, DeviceAndHostMemoryCheckedTogether) {
   }
 }
 
+// from(i) = the pattern DownloadsArriveWholeThroughTheChunks expects.
+template <class ExecSpace, class View>
+void fill_pattern(const ExecSpace& exec, const View& from) {
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, from.extent(0)),
+      KOKKOS_LAMBDA(std::size_t i) { from(i) = int(i * 2654435761u); });
+  exec.fence();
+}
+
 // A download larger than two pinned chunks (detail/staging.hpp) arrives whole on every backend:
 // ragged last chunk, odd count; HostCopiers splits odd byte counts over 1 to 7 threads exactly.
 TYPED_TEST(Batched, DownloadsArriveWholeThroughTheChunks) {
@@ -357,9 +366,7 @@ TYPED_TEST(Batched, DownloadsArriveWholeThroughTheChunks) {
   const std::size_t count = 2 * chunk + chunk / 3 + 7;
   Kokkos::View<int*, typename ExecSpace::memory_space> from(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "from"), count);
-  Kokkos::parallel_for(
-      "fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, count),
-      KOKKOS_LAMBDA(std::size_t i) { from(i) = int(i * 2654435761u); });
+  fill_pattern(exec, from);
   std::vector<int> to(count + 1, -1);
   apsp::detail::download_to_host(exec, from, to.data(), count);
   for (std::size_t i = 0; i < count; ++i)

@@ -140,12 +140,11 @@ std::string run_graph(const ExecSpace& exec, Ranks& ranks, const Graph& graph,
   RunPlan run = plan_run(exec, graph, weights, Distance<T>::type,
                          PlanRequest{request.algorithm, request.shape, predecessors, false});
   // A dense input's padded matrix passes through the host on its way to a device.
-  if (to.fill && !detail::host_memory<ExecSpace>)
-    limits = answer_limits<T>(
-        exec, n,
-        detail::saturating_sum(
-            {to.host_bytes, matrix_bytes(run.plan.padded, run.plan.padded, sizeof(T))}),
-        request.max_memory);
+  if (to.fill && !detail::host_memory<ExecSpace>) {
+    const std::uint64_t matrix = matrix_bytes(run.plan.padded, run.plan.padded, sizeof(T));
+    limits = answer_limits<T>(exec, n, detail::saturating_sum({to.host_bytes, matrix}),
+                              request.max_memory);
+  }
   if (to.measure) {  // the totals of every row and column stay on the device beside the solver
     const std::uint64_t kept = measure_device_bytes<T>(n, n);
     limits.free = limits.free > kept ? limits.free - kept : 0;
