@@ -142,7 +142,7 @@ std::string run_graph(const ExecSpace& exec, Ranks& ranks, const Graph& graph,
   // A dense input's padded matrix passes through the host on its way to a device.
   if (to.fill && !detail::host_memory<ExecSpace>) {
     const std::uint64_t matrix = matrix_bytes(run.plan.padded, run.plan.padded, sizeof(T));
-    limits = answer_limits<T>(exec, n, detail::saturating_sum({to.host_bytes, matrix}),
+    limits = answer_limits<T>(exec, n, detail::saturating_add(to.host_bytes, matrix),
                               request.max_memory);
   }
   if (to.measure) {  // the totals of every row and column stay on the device beside the solver
@@ -183,7 +183,7 @@ void check_answer_memory(const ExecSpace& exec, Ranks& ranks, std::int64_t verti
       detail::host_memory<ExecSpace> ? 0 : matrix_bytes(plan.padded, plan.padded, sizeof(T));
   Solver<ExecSpace, T>(exec, ranks, plan)
       .check_memory(
-          answer_limits<T>(exec, vertices, detail::saturating_sum({host_bytes, through_host})),
+          answer_limits<T>(exec, vertices, detail::saturating_add(host_bytes, through_host)),
           edges);
 }
 

@@ -29,6 +29,9 @@ inline std::uint64_t saturating_sum(const std::vector<std::uint64_t>& sizes) {
     sum = s > UINT64_MAX - sum ? UINT64_MAX : sum + s;
   return sum;
 }
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
 
 using Clock = std::chrono::steady_clock;
 
