@@ -496,7 +496,7 @@ TEST(RowBlocks, FloydWarshallOnEachRanksRows) {
 // run_graph (job/run_graph.hpp), the in-memory run of the Python module and apsp path, on each
 // algorithm of all pairs: the distances of the plain reference, predecessor rows of a range that
 // follow shortest paths and agree between the algorithms (one rule, paths.hpp), the measures of
-// those distances, and the destination's memory refused before it is allocated.
+// those distances, and the destination's memory refused before any row.
 TEST(RunGraph, EachAnswerOnEachAlgorithm) {
   using Exec = Kokkos::DefaultExecutionSpace;
   const apsp::Graph g = apsp_test::random_graph(150, 0.03, 9, 5);  // weights 0..5: tied paths
@@ -519,11 +519,9 @@ TEST(RunGraph, EachAnswerOnEachAlgorithm) {
     apsp::OneRank one;
     std::vector<int> dist, pred;
     apsp::Answer<Exec, int> to;
+    dist.assign(std::size_t(n * n), -2);
+    pred.assign(std::size_t(count * n), -2);
     to.host_bytes = std::uint64_t(n * n + count * n) * sizeof(int);
-    to.ready = [&] {
-      dist.assign(std::size_t(n * n), -2);
-      pred.assign(std::size_t(count * n), -2);
-    };
     to.distances = into(dist, 0);
     to.predecessors = into(pred, first);
     to.predecessors_first = first;
@@ -565,13 +563,14 @@ TEST(RunGraph, EachAnswerOnEachAlgorithm) {
       EXPECT_EQ(measured.measures.eccentricity[std::size_t(v)], farthest) << v;
     }
 
-    bool allocated = false;
+    bool handed = false;
     apsp::Answer<Exec, int> too_large;
     too_large.host_bytes = std::uint64_t(1) << 62;
-    too_large.ready = [&] { allocated = true; };
-    too_large.distances = into(dist, 0);
+    too_large.distances = [&](std::int64_t, std::int64_t, const int*, std::int64_t) {
+      handed = true;
+    };
     EXPECT_THROW(apsp::run_graph(Exec(), one, g, weights, request, too_large), apsp::MemoryError);
-    EXPECT_FALSE(allocated);
+    EXPECT_FALSE(handed);
   }
 }
 

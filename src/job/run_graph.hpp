@@ -7,8 +7,7 @@
 // solvers and the plan are the same.
 //
 //   apsp::Answer<Exec, double> to;
-//   to.host_bytes = n * n * sizeof(double);           // the caller's result, checked first
-//   to.ready = [&] { result.resize(n * n); };          // once the memory is known to be there
+//   to.host_bytes = n * n * sizeof(double);           // what the caller holds for the result
 //   to.distances = [&](std::int64_t first, std::int64_t count, const double* rows,
 //                      std::int64_t stride) { ... };
 //   const std::string warning = apsp::run_graph(exec, ranks, graph, weights, {}, to);
@@ -50,9 +49,6 @@ struct Answer {
   // Bytes the destination holds on the host for the answer (a NumPy result): checked with what
   // the host has free before the ordering, and with the solver's own need before any work.
   std::uint64_t host_bytes = 0;
-  // Called once the memory is known to be there, before the solver loads: where the destination
-  // allocates what host_bytes counted.
-  std::function<void()> ready;
   // Every distance row, in blocks.
   RowSink<T> distances;
   // The predecessor rows [predecessors_first, + predecessors_count) (-1: every row); the
@@ -88,7 +84,6 @@ template <class T, class ExecSpace, class S>
 void hand_answer(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices, S& solver,
                  const std::vector<Edge>& edges, Answer<ExecSpace, T>& to) {
   APSP_CHECK_SOLVER(S);
-  if (to.ready) to.ready();
   load_answer(solver, edges, to);
   solver.compute();
   if (to.measure) {

@@ -7,8 +7,8 @@
 //
 // Kokkos lives on the module's KokkosThread (platform/kokkos_thread.hpp): every call's Kokkos
 // work runs there while the caller waits without the GIL; it is finalized at exit (atexit), and
-// fork is safe (os.register_at_fork). Results are NumPy arrays that own memory the run filled on
-// the host; nothing returned wraps Kokkos memory.
+// fork is safe (os.register_at_fork). Results are NumPy's own arrays, which the run fills on the
+// host; nothing returned wraps Kokkos memory.
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph.hpp>
@@ -56,9 +56,6 @@ void warn_once(const std::string& message) {
 template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
-template <class T>
-using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
-
 // Rows [first, first + count) that the solver hands over on the host (row r at rows + r *
 // stride), their first n entries, into the NumPy array at `to` (n per row), in parallel.
 template <class V>
@@ -72,6 +69,14 @@ void copy_rows(const V* rows, std::int64_t stride, std::int64_t first, std::int6
         std::memcpy(to + (first + i) * n, rows + i * stride, std::size_t(n) * sizeof(V));
       });
   Kokkos::DefaultHostExecutionSpace().fence();
+}
+
+// The bytes of apsp.solve's NumPy results of V = n in T: the distances, and the predecessors
+// where asked for.
+template <class T>
+std::uint64_t results_bytes(std::int64_t n, bool predecessors) {
+  return saturating_sum(
+      {matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : std::uint64_t(0)});
 }
 
 // The RowSink of an n x n NumPy array: the rows the solver hands over, copied in.
@@ -155,8 +160,7 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
                    const std::function<void(const DistanceMatrix<Exec, T>&)>& fill = {}) {
   const std::int64_t n = graph.vertices;
   Answer<Exec, T> to;
-  to.host_bytes = saturating_sum(
-      {matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : std::uint64_t(0)});
+  to.host_bytes = results_bytes<T>(n, predecessors);
   {
     py::gil_scoped_release release;
     kokkos_thread().run([&] { answer_limits<T>(Exec(), n, to.host_bytes); });
@@ -370,12 +374,11 @@ void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecess
   python::check_vertex_count(n);
   visit_distance_type(type_named(dtype), [&](auto t) {
     using T = decltype(t);
-    const std::uint64_t results = saturating_sum(
-        {matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : std::uint64_t(0)});
+    const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      check_answer_memory<T>(Exec(), one_rank(), n, std::int64_t(edges),
-                             saturating_sum({results, host_bytes}), predecessors, dense);
+      check_answer_memory<T>(Exec(), one_rank(), n, std::int64_t(edges), need, predecessors,
+                             dense);
     });
   });
 }
