@@ -377,8 +377,7 @@ void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecess
     const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
     py::gil_scoped_release release;
     kokkos_thread().run([&] {
-      check_answer_memory<T>(Exec(), one_rank(), n, std::int64_t(edges), need, predecessors,
-                             dense);
+      check_answer_memory<T>(Exec(), one_rank(), n, std::int64_t(edges), need, predecessors, dense);
     });
   });
 }
