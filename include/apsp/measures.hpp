@@ -33,6 +33,7 @@
 #include <apsp/distance.hpp>
 #include <apsp/error.hpp>
 #include <apsp/graph_measures.hpp>
+#include <apsp/memory.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/row_sink.hpp>
 
@@ -277,6 +278,17 @@ std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
          n(vertices) *
              (sizeof(T) + sizeof(Sum) + sizeof(std::int64_t) + sizeof(detail::HarmonicSum<T>)) +
          std::uint64_t(max_histogram_bins) * sizeof(std::int64_t);
+}
+
+// `limits` less what graph_measures keeps on the device beside the solver of V = `vertices`
+// (measure_device_bytes, every row's totals): what a driver hands the solver's memory check.
+template <class T>
+MemoryLimits beside_measures(MemoryLimits limits, std::int64_t vertices) {
+  const std::uint64_t kept = measure_device_bytes<T>(vertices, vertices);
+  limits.free = limits.free > kept ? limits.free - kept : 0;
+  if (limits.cap > 0) limits.cap = limits.cap > kept ? limits.cap - kept : 1;
+  limits.beside = detail::size_text(kept) + " for the measures' totals";
+  return limits;
 }
 
 // The measures of a graph of `vertices` vertices whose rows [first_row, first_row + rows) this

@@ -91,23 +91,25 @@ inline std::string broadcast_string(Ranks& ranks, std::string text, int root) {
 }
 
 // Typed forms of the byte collectives, for plain data (trivially copyable).
+namespace detail {
+// The bytes a collective gave back, as values of X.
+template <class X>
+std::vector<X> values_of(const std::vector<char>& bytes) {
+  static_assert(std::is_trivially_copyable<X>::value, "gathered as bytes");
+  std::vector<X> out(bytes.size() / sizeof(X));
+  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+}  // namespace detail
 // Every rank's `mine`, concatenated in rank order, on every rank.
 template <class X>
 std::vector<X> gather_all(Ranks& ranks, const std::vector<X>& mine) {
-  static_assert(std::is_trivially_copyable<X>::value, "gathered as bytes");
-  const std::vector<char> all = ranks.gather(mine.data(), mine.size(), int(sizeof(X)));
-  std::vector<X> out(all.size() / sizeof(X));
-  if (!all.empty()) std::memcpy(out.data(), all.data(), all.size());
-  return out;
+  return detail::values_of<X>(ranks.gather(mine.data(), mine.size(), int(sizeof(X))));
 }
 // ... on `root` alone; empty on the other ranks.
 template <class X>
 std::vector<X> gather_to(Ranks& ranks, const std::vector<X>& mine, int root) {
-  static_assert(std::is_trivially_copyable<X>::value, "gathered as bytes");
-  const std::vector<char> all = ranks.gather_to(mine.data(), mine.size(), int(sizeof(X)), root);
-  std::vector<X> out(all.size() / sizeof(X));
-  if (!all.empty()) std::memcpy(out.data(), all.data(), all.size());
-  return out;
+  return detail::values_of<X>(ranks.gather_to(mine.data(), mine.size(), int(sizeof(X)), root));
 }
 // Root's `parts` holds counts[p] elements for each rank p, in rank order; each rank gets its own.
 template <class X>

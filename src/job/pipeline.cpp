@@ -73,7 +73,6 @@ namespace {
 using detail::Clock;
 using detail::RowOutput;
 using detail::saturating_sum;
-using detail::size_text;
 
 // The process's peak resident set so far, in bytes (Linux gives kilobytes); 0 where unknown.
 std::uint64_t peak_resident_bytes() {
@@ -359,13 +358,8 @@ class Pipeline {
   // measures` keeps beside the solver (its totals of every row and column: measure_device_bytes).
   template <class T>
   MemoryLimits limits() const {
-    MemoryLimits limits{available_memory(exec_), config_.max_memory, stats_.device};
-    if (!config_.measures) return limits;
-    const std::uint64_t kept = measure_device_bytes<T>(plan_.vertices, plan_.vertices);
-    limits.free = limits.free > kept ? limits.free - kept : 0;
-    if (limits.cap > 0) limits.cap = limits.cap > kept ? limits.cap - kept : 1;
-    limits.beside = size_text(kept) + " for the measures' totals";
-    return limits;
+    const MemoryLimits limits{available_memory(exec_), config_.max_memory, stats_.device};
+    return config_.measures ? beside_measures<T>(limits, plan_.vertices) : limits;
   }
 
   // --- dense Floyd-Warshall (apsp::Solver): each rank gets the edges that start in its rows.

@@ -140,12 +140,7 @@ std::string run_graph(const ExecSpace& exec, Ranks& ranks, const Graph& graph,
     limits = answer_limits<T>(exec, n, detail::saturating_add(to.host_bytes, matrix),
                               request.max_memory);
   }
-  if (to.measure) {  // the totals of every row and column stay on the device beside the solver
-    const std::uint64_t kept = measure_device_bytes<T>(n, n);
-    limits.free = limits.free > kept ? limits.free - kept : 0;
-    if (limits.cap > 0) limits.cap = limits.cap > kept ? limits.cap - kept : 1;
-    limits.beside = detail::size_text(kept) + " for the measures' totals";
-  }
+  if (to.measure) limits = beside_measures<T>(limits, n);  // the totals stay beside the solver
   if (run.plan.algorithm == Algorithm::supernodal) {
     SupernodalSolver<ExecSpace, T> solver(exec, ranks, run.supernodal, predecessors, weights);
     if (to.measure) solver.expect_measures();

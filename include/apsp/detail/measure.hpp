@@ -23,14 +23,14 @@ inline std::string size_text(std::uint64_t bytes) {
 }
 
 // Memory sizes add up to "too much", never wrap (V near 2^31 makes V^2 * 4 bytes reach 2^64).
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
 inline std::uint64_t saturating_sum(const std::vector<std::uint64_t>& sizes) {
   std::uint64_t sum = 0;
   for (const std::uint64_t s : sizes)
-    sum = s > UINT64_MAX - sum ? UINT64_MAX : sum + s;
+    sum = saturating_add(sum, s);
   return sum;
-}
-inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
 using Clock = std::chrono::steady_clock;
