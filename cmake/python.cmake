@@ -32,11 +32,12 @@ endif()
 # With nvcc_wrapper as the compiler pybind11's extras need no care: -fvisibility=hidden passes
 # through to the host compiler, and pybind11's own -flto probe fails (HAS_FLTO), so it adds no
 # LTO flags that nvcc would reject.
-pybind11_add_module(apsp_python MODULE src/python/module.cpp src/python/batch.cpp)
+pybind11_add_module(apsp_python MODULE src/python/module.cpp src/python/batch.cpp
+                    src/python/graph.cpp)
 set_target_properties(apsp_python PROPERTIES OUTPUT_NAME _native
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python/apsp)
 target_link_libraries(apsp_python PRIVATE apsp_lib)
-set(apsp_python_sources __init__.py networkx.py)
+set(apsp_python_sources __init__.py graph.py networkx.py)
 set(apsp_python_copies)
 foreach(file IN LISTS apsp_python_sources)
   add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/python/apsp/${file}
@@ -61,7 +62,7 @@ file(WRITE ${PROJECT_BINARY_DIR}/python/${apsp_dist_info}/entry_points.txt
 set(APSP_PYTHON_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/python3/dist-packages" CACHE PATH
     "Where `cmake --install` puts the Python package apsp, relative to the prefix")
 install(TARGETS apsp_python LIBRARY DESTINATION ${APSP_PYTHON_INSTALL_DIR}/apsp)
-install(FILES src/python/apsp/__init__.py src/python/apsp/networkx.py
+install(FILES src/python/apsp/__init__.py src/python/apsp/graph.py src/python/apsp/networkx.py
         DESTINATION ${APSP_PYTHON_INSTALL_DIR}/apsp)
 install(DIRECTORY ${PROJECT_BINARY_DIR}/python/${apsp_dist_info}
         DESTINATION ${APSP_PYTHON_INSTALL_DIR})

@@ -19,6 +19,7 @@ struct ErrorFacts {
     distance_type,   // the distance type cannot hold the graph (DistanceTypeError)
     unavailable,     // an algorithm or backend this build or device cannot run
     shape,           // a tile size or shape this device cannot run (ShapeError)
+    argument,        // a value the caller gave that the call cannot take (ArgumentError)
   };
   Kind kind = Kind::plain;
   std::int32_t suggested_type = -1;  // distance_type: a DistanceType that would do, -1 for none
@@ -133,6 +134,20 @@ class ShapeError : public UnavailableError {
  public:
   explicit ShapeError(const std::string& message)
       : UnavailableError(message, ErrorFacts::Kind::shape) {}
+};
+
+// A value the caller gave that the call cannot take (new weights for a prepared graph that its
+// plan cannot honour): Python's ValueError.
+class ArgumentError : public Error {
+ public:
+  explicit ArgumentError(const std::string& message) : Error(message, make_facts()) {}
+
+ private:
+  static ErrorFacts make_facts() {
+    ErrorFacts f;
+    f.kind = ErrorFacts::Kind::argument;
+    return f;
+  }
 };
 
 }  // namespace apsp

@@ -1072,6 +1072,10 @@ class SupernodalSolver {
     return seconds;
   }
 
+  // Frees the block of whole rows that distance_rows and distance_rows_of keep between calls (a
+  // solver kept for many queries: apsp::PreparedGraph).
+  void release_rows() { rows_ = Matrix(); }
+
   // Collective, with predecessors, after compute: every rank's shortest-path edges, by source,
   // on every rank. They come from the distance rows: a rank that has not handed its rows over
   // makes them here (and hands them to no one).

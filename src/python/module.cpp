@@ -20,6 +20,7 @@
 #include "batch.hpp"
 #include "io/measures_output.hpp"
 #include "job/run_graph.hpp"
+#include "module.hpp"
 #include "platform/backends.hpp"
 #include "platform/kokkos_thread.hpp"
 
@@ -37,14 +38,9 @@
 
 namespace py = pybind11;
 
-namespace {
+namespace apsp {
+namespace python {
 
-using namespace apsp;
-
-using Exec = Kokkos::DefaultExecutionSpace;
-
-// A warning of the library (a tuning cache that cannot be used) as Python's RuntimeWarning, once
-// per process and message; never printed to C's stderr. The GIL is held.
 void warn_once(const std::string& message) {
   static std::vector<std::string> issued;
   if (message.empty() || std::find(issued.begin(), issued.end(), message) != issued.end()) return;
@@ -53,23 +49,110 @@ void warn_once(const std::string& message) {
     throw py::error_already_set();
 }
 
-template <class T>
-using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
-
-// Rows [first, first + count) that the solver hands over on the host (row r at rows + r *
-// stride), their first n entries, into the NumPy array at `to` (n per row), in parallel.
-template <class V>
-void copy_rows(const V* rows, std::int64_t stride, std::int64_t first, std::int64_t count,
-               std::int64_t n, V* to) {
-  Kokkos::parallel_for(
-      "apsp::python::copy_rows",
-      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-          0, count),
-      [&](std::int64_t i) {
-        std::memcpy(to + (first + i) * n, rows + i * stride, std::size_t(n) * sizeof(V));
-      });
-  Kokkos::DefaultHostExecutionSpace().fence();
+DistanceType type_named(const std::string& name) {
+  DistanceType type;
+  if (!distance_type_named(name, type))
+    throw py::value_error("dtype must be int32, float32 or float64, got '" + name + "'");
+  return type;
 }
+
+// The distance type of apsp.solve: `asked` (auto or a type's name) by choose_distance_type
+// (graph.hpp), the command line's --dtype rule; a type that cannot hold the paths is a
+// ValueError (the translator's, for DistanceTypeError).
+DistanceType distance_type(const std::string& asked, std::int64_t n, const WeightRange& weights) {
+  std::optional<DistanceType> type;
+  if (asked != "auto") type = type_named(asked);
+  return choose_distance_type(type, n, weights);
+}
+
+GraphRequest request_of(const std::string& algorithm) {
+  const std::optional<Algorithm> named = algorithm_named(algorithm);
+  if (!named || *named == Algorithm::sssp)
+    throw py::value_error("algorithm must be auto, fw or supernodal, got '" + algorithm + "'");
+  return GraphRequest{*named, {}, 0};
+}
+
+Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+                      const HostArray<double>* weight, std::int64_t n, double unweighted) {
+  const std::int64_t count = src.size();
+  check_lengths(count, dst.size(), weight ? weight->size() : -1);
+  check_vertex_count(n);
+  Graph graph;
+  graph.vertices = std::int32_t(n);
+  graph.edges.resize(static_cast<std::size_t>(count));
+  const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
+  for (std::int64_t e = 0; e < count; ++e) {
+    check_vertices(e, s(e), t(e), n);
+    const double w = weight ? weight->data()[e] : unweighted;
+    check_weight(e, w);
+    graph.edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w};
+  }
+  return graph;
+}
+
+// The measures as apsp.measures returns them, named and ordered as the .json that `apsp measures`
+// writes for the same request: the graph's values as Python numbers (int32's exact integers, the
+// Wiener index in all its digits), each vertex's as NumPy arrays: distances in T, counts and
+// int32's sums in int64, the rest in float64.
+py::dict measures_dict(const GraphMeasures& m, const MeasuresRequest& request, DistanceType type) {
+  const auto number = [&](double x) -> py::object {
+    if (m.integral) return py::int_(std::int64_t(x));
+    return py::float_(x);
+  };
+  const auto array = [](const auto& values, auto like) {
+    HostArray<decltype(like)> a(py::ssize_t(values.size()));
+    std::copy(values.begin(), values.end(), a.mutable_data());
+    return a;
+  };
+  py::dict d;
+  d["vertices"] = m.vertices;
+  d["connected"] = m.connected;
+  if (request.wants("diameter")) d["diameter"] = number(m.diameter);
+  if (request.wants("radius")) d["radius"] = number(m.radius);
+  if (request.wants("center")) d["center"] = array(m.center, std::int64_t());
+  if (request.wants("periphery")) d["periphery"] = array(m.periphery, std::int64_t());
+  if (request.wants("average_shortest_path_length"))
+    d["average_shortest_path_length"] = m.average_shortest_path_length;
+  if (request.wants("wiener_index"))
+    d["wiener_index"] = m.integral ? py::int_(py::str(m.wiener_exact.text()))
+                                   : py::object(py::float_(m.wiener_index));
+  if (request.wants("histogram")) {
+    py::dict h;
+    h["bins"] = m.bins;
+    h["low"] = number(m.low);
+    h["high"] = number(m.high);
+    h["counts"] = array(m.histogram, std::int64_t());
+    h["unreachable"] = m.unreachable_pairs;
+    d["histogram"] = h;
+  }
+  visit_distance_type(type, [&](auto t) {
+    if (request.wants("eccentricity")) d["eccentricity"] = array(m.eccentricity, t);
+    if (request.wants("in_eccentricity")) d["in_eccentricity"] = array(m.in_eccentricity, t);
+  });
+  if (request.wants("reachable")) d["reachable"] = array(m.reachable, std::int64_t());
+  if (request.wants("in_reachable")) d["in_reachable"] = array(m.in_reachable, std::int64_t());
+  if (request.wants("distance_sum"))
+    d["distance_sum"] = m.integral ? py::object(array(m.distance_sum_exact, std::int64_t()))
+                                   : py::object(array(m.distance_sum, double()));
+  if (request.wants("in_distance_sum"))
+    d["in_distance_sum"] = m.integral ? py::object(array(m.in_distance_sum_exact, std::int64_t()))
+                                      : py::object(array(m.in_distance_sum, double()));
+  if (request.wants("closeness_centrality"))
+    d["closeness_centrality"] = array(m.closeness_centrality, double());
+  if (request.wants("harmonic_centrality"))
+    d["harmonic_centrality"] = array(m.harmonic_centrality, double());
+  return d;
+}
+
+}  // namespace python
+}  // namespace apsp
+
+namespace {
+
+using namespace apsp;
+using namespace apsp::python;
+
+using Exec = Kokkos::DefaultExecutionSpace;
 
 // The bytes of apsp.solve's NumPy results of V = n in T: the distances, and the predecessors
 // where asked for.
@@ -77,16 +160,6 @@ template <class T>
 std::uint64_t results_bytes(std::int64_t n, bool predecessors) {
   return saturating_sum(
       {matrix_bytes(n, n, sizeof(T)), predecessors ? matrix_bytes(n, n) : std::uint64_t(0)});
-}
-
-// The RowSink of an n x n NumPy array: the rows the solver hands over, copied in.
-template <class V>
-RowSink<V> rows_into(HostArray<V>& array) {
-  const std::int64_t n = array.shape(0);
-  V* to = array.mutable_data();
-  return [n, to](std::int64_t first, std::int64_t count, const V* rows, std::int64_t stride) {
-    copy_rows(rows, stride, first, count, n, to);
-  };
 }
 
 // A library error in Python's words: the advice names dtype= where the command line says --dtype
@@ -104,31 +177,6 @@ std::string python_words(const Error& e) {
       facts.rounding == NegativeCycleError::hidden)
     message += "; dtype='float64' finds it too";
   return message;
-}
-
-// A distance type named by the module's Python layer (int32, float32, float64).
-DistanceType type_named(const std::string& name) {
-  DistanceType type;
-  if (!distance_type_named(name, type))
-    throw py::value_error("dtype must be int32, float32 or float64, got '" + name + "'");
-  return type;
-}
-
-// The distance type of apsp.solve: `asked` (auto or a type's name) by choose_distance_type
-// (graph.hpp), the command line's --dtype rule; a type that cannot hold the paths is a
-// ValueError (the translator's, for DistanceTypeError).
-DistanceType distance_type(const std::string& asked, std::int64_t n, const WeightRange& weights) {
-  std::optional<DistanceType> type;
-  if (asked != "auto") type = type_named(asked);
-  return choose_distance_type(type, n, weights);
-}
-
-// The request of `algorithm`: auto, fw or supernodal (Dijkstra writes only files).
-GraphRequest request_of(const std::string& algorithm) {
-  const std::optional<Algorithm> named = algorithm_named(algorithm);
-  if (!named || *named == Algorithm::sssp)
-    throw py::value_error("algorithm must be auto, fw or supernodal, got '" + algorithm + "'");
-  return GraphRequest{*named, {}, 0};
 }
 
 // One process: the module's ranks.
@@ -177,27 +225,6 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
   return py::make_tuple(dist, py::none());
 }
 
-// The edges src[e] -> dst[e] of weight[e] (in float64, as the command line reads weights) on n
-// vertices as a Graph; a vertex out of range or a weight that is not finite is a ValueError.
-// `weight` null: every weight is `unweighted` (explain_choice, where only the sign matters).
-Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
-                      const HostArray<double>* weight, std::int64_t n, double unweighted = 1) {
-  const std::int64_t count = src.size();
-  python::check_lengths(count, dst.size(), weight ? weight->size() : -1);
-  python::check_vertex_count(n);
-  Graph graph;
-  graph.vertices = std::int32_t(n);
-  graph.edges.resize(static_cast<std::size_t>(count));
-  const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
-  for (std::int64_t e = 0; e < count; ++e) {
-    python::check_vertices(e, s(e), t(e), n);
-    const double w = weight ? weight->data()[e] : unweighted;
-    python::check_weight(e, w);
-    graph.edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w};
-  }
-  return graph;
-}
-
 // apsp.solve's native part: the edge list in the distance type `dtype` (auto, or a type's name:
 // the command line's --dtype rule), by `algorithm`.
 py::tuple solve_edge_list(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
@@ -209,59 +236,6 @@ py::tuple solve_edge_list(const HostArray<std::int64_t>& src, const HostArray<st
   return visit_distance_type(distance_type(dtype, n, weights), [&](auto t) {
     return solve_in<decltype(t)>(graph, weights, predecessors, request);
   });
-}
-
-// The measures as apsp.measures returns them, named and ordered as the .json that `apsp measures`
-// writes for the same request: the graph's values as Python numbers (int32's exact integers, the
-// Wiener index in all its digits), each vertex's as NumPy arrays: distances in T, counts and
-// int32's sums in int64, the rest in float64.
-template <class T>
-py::dict measures_dict(const GraphMeasures& m, const MeasuresRequest& request) {
-  const auto number = [&](double x) -> py::object {
-    if (m.integral) return py::int_(std::int64_t(x));
-    return py::float_(x);
-  };
-  const auto array = [](const auto& values, auto type) {
-    HostArray<decltype(type)> a(py::ssize_t(values.size()));
-    std::copy(values.begin(), values.end(), a.mutable_data());
-    return a;
-  };
-  py::dict d;
-  d["vertices"] = m.vertices;
-  d["connected"] = m.connected;
-  if (request.wants("diameter")) d["diameter"] = number(m.diameter);
-  if (request.wants("radius")) d["radius"] = number(m.radius);
-  if (request.wants("center")) d["center"] = array(m.center, std::int64_t());
-  if (request.wants("periphery")) d["periphery"] = array(m.periphery, std::int64_t());
-  if (request.wants("average_shortest_path_length"))
-    d["average_shortest_path_length"] = m.average_shortest_path_length;
-  if (request.wants("wiener_index"))
-    d["wiener_index"] = m.integral ? py::int_(py::str(m.wiener_exact.text()))
-                                   : py::object(py::float_(m.wiener_index));
-  if (request.wants("histogram")) {
-    py::dict h;
-    h["bins"] = m.bins;
-    h["low"] = number(m.low);
-    h["high"] = number(m.high);
-    h["counts"] = array(m.histogram, std::int64_t());
-    h["unreachable"] = m.unreachable_pairs;
-    d["histogram"] = h;
-  }
-  if (request.wants("eccentricity")) d["eccentricity"] = array(m.eccentricity, T());
-  if (request.wants("in_eccentricity")) d["in_eccentricity"] = array(m.in_eccentricity, T());
-  if (request.wants("reachable")) d["reachable"] = array(m.reachable, std::int64_t());
-  if (request.wants("in_reachable")) d["in_reachable"] = array(m.in_reachable, std::int64_t());
-  if (request.wants("distance_sum"))
-    d["distance_sum"] = m.integral ? py::object(array(m.distance_sum_exact, std::int64_t()))
-                                   : py::object(array(m.distance_sum, double()));
-  if (request.wants("in_distance_sum"))
-    d["in_distance_sum"] = m.integral ? py::object(array(m.in_distance_sum_exact, std::int64_t()))
-                                      : py::object(array(m.in_distance_sum, double()));
-  if (request.wants("closeness_centrality"))
-    d["closeness_centrality"] = array(m.closeness_centrality, double());
-  if (request.wants("harmonic_centrality"))
-    d["harmonic_centrality"] = array(m.harmonic_centrality, double());
-  return d;
 }
 
 // apsp.measures' native part: the edge list as apsp.solve takes it; `names` as `apsp measures
@@ -282,7 +256,7 @@ py::tuple measures_edge_list(const HostArray<std::int64_t>& src, const HostArray
     Answer<Exec, T> to;
     to.measure = MeasureOptions{request.histogram_bins()};
     run_on_kokkos(graph, weights, run, to);
-    return py::make_tuple(measures_dict<T>(to.measures, request), distance_type_name(type));
+    return py::make_tuple(measures_dict(to.measures, request, type), distance_type_name(type));
   });
 }
 
@@ -406,8 +380,10 @@ py::dict config() {
 
 PYBIND11_MODULE(_native, m) {
   m.doc() = "apsp's native solver (use the apsp package)";
+  m.attr("__version__") = APSP_VERSION;
   apsp::kokkos_thread();  // initializes Kokkos on its thread
   py::module_::import("atexit").attr("register")(py::cpp_function([] {
+    apsp::python::close_graphs();  // their device memory, while Kokkos is there to free it
     py::gil_scoped_release release;
     apsp::kokkos_thread().stop();
   }));
@@ -442,11 +418,14 @@ PYBIND11_MODULE(_native, m) {
         PyErr_SetObject(negative_cycle.ptr(), error.ptr());
         return;
       }
-      // A type that cannot hold the input's paths is a bad argument (dtype=).
+      // A type that cannot hold the input's paths is a bad argument (dtype=), as is one the
+      // call cannot take (ArgumentError).
       const ErrorFacts::Kind kind = e.facts().kind;
-      PyErr_SetString(kind == ErrorFacts::Kind::memory          ? PyExc_MemoryError
-                      : kind == ErrorFacts::Kind::distance_type ? PyExc_ValueError
-                                                                : PyExc_RuntimeError,
+      const bool value =
+          kind == ErrorFacts::Kind::distance_type || kind == ErrorFacts::Kind::argument;
+      PyErr_SetString(kind == ErrorFacts::Kind::memory ? PyExc_MemoryError
+                      : value                          ? PyExc_ValueError
+                                                       : PyExc_RuntimeError,
                       python_words(e).c_str());
     }
   });
@@ -467,6 +446,7 @@ PYBIND11_MODULE(_native, m) {
   m.attr("SUPERNODAL_MAX_DEGREE") = supernodal_max_degree;
   // The most histogram bins apsp.measures takes (as --bins: 1 to this).
   m.attr("MAX_HISTOGRAM_BINS") = max_histogram_bins;
+  python::register_graph(m);
   python::register_batch(
       m, [](const std::function<void()>& f) { apsp::kokkos_thread().run(f); }, negative_cycle,
       python_words);

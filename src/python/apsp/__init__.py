@@ -39,6 +39,11 @@ the distance histogram) as a dict named as its .json names them, reduced from th
 where the solver makes them: no V x V matrix is made. ``apsp.networkx`` answers NetworkX's
 functions of these names on a NetworkX graph (and is NetworkX's backend "apsp" from 3.2).
 
+``Graph(csgraph | (u, v, w, n), directed=True, dtype=None, method='auto')`` prepares a graph once
+(supernodal Floyd-Warshall's ordering and factor, kept on the device) for many questions:
+``g.distances(sources, targets)`` tables, ``g.measures()``, ``g.update_weights(w)`` (the same
+edges, new weights); see apsp/graph.py.
+
 Native form: ``solve(src, dst, weight, num_vertices, dtype='auto', predecessors=False,
 algorithm='auto')`` on an edge list, in int32, float32 or float64 (float32 is exact for integer
 distances below 2^24 and takes half the memory of float64).
@@ -55,7 +60,9 @@ NegativeCycleError = _native.NegativeCycleError
 NULL_PREDECESSOR = -9999  # SciPy's value for "no predecessor"
 
 __all__ = ["floyd_warshall", "shortest_path", "solve", "solve_batch", "measures", "RaggedResult",
-           "config", "NegativeCycleError"]
+           "Graph", "config", "NegativeCycleError"]
+
+__version__ = _native.__version__
 
 _METHODS = ("auto", "FW", "D", "J", "BF")
 # A dense input goes to the solver as edges, where auto may order it, from this many vertices
@@ -410,3 +417,6 @@ def measures(csgraph, directed=True, measures=None, bins=64, method="auto", unwe
     src, dst, weight, n = _edges(csgraph, directed, unweighted)
     return _measures_of_edges(src, dst, weight, n, measures, bins,
                               "fw" if method == "FW" else "auto", dtype)[0]
+
+
+from .graph import Graph  # noqa: E402  (it uses the conventions above)

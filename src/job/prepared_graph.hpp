@@ -1,0 +1,202 @@
+// A graph prepared once and answered many times (the Python module's apsp.Graph): the plan of
+// supernodal Floyd-Warshall (the ordering and symbolic phase, most of a small query's time) and
+// its numeric factor are made once and kept on the device; each query then costs only its rows.
+// A query is a table (rows of a list of sources, columns of a list of targets; either list left
+// empty means every vertex), or the measures. New weights on the same edges keep the plan (the
+// structure depends only on which edges exist): a new factor replaces the old one only once it
+// is made and has no negative cycle, so a refused or failed update leaves the graph as it was.
+//
+//   apsp::PreparedGraph<Exec, int> g(exec, graph, {});         // plan, factor
+//   g.distances(sources, targets, host_bytes, sink);             // a |S| x |T| table
+//   g.update_weights(new_weights);                               // same edges, new factor
+//
+// Dense Floyd-Warshall has no factor smaller than its V x V matrix, and Dijkstra none at all: a
+// graph is prepared by supernodal Floyd-Warshall.
+#pragma once
+
+#include <apsp/error.hpp>
+#include <apsp/graph.hpp>
+#include <apsp/measures.hpp>
+#include <apsp/memory.hpp>
+#include <apsp/ranks.hpp>
+#include <apsp/row_sink.hpp>
+#include <apsp/supernodal.hpp>
+
+#include "job/run_graph.hpp"
+#include "job/run_plan.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace apsp {
+
+template <class ExecSpace, class T>
+class PreparedGraph {
+ public:
+  // Plans `graph` (request.algorithm automatic or supernodal) and makes its factor, in one
+  // process. Throws what run_graph throws, and ArgumentError for an algorithm that cannot be
+  // prepared.
+  PreparedGraph(const ExecSpace& exec, Graph graph, const GraphRequest& request)
+      : exec_(exec), graph_(std::move(graph)), request_(request) {
+    if (request.algorithm != Algorithm::automatic && request.algorithm != Algorithm::supernodal)
+      throw ArgumentError(std::string("a graph is prepared by supernodal Floyd-Warshall, not ") +
+                          algorithm_name(request.algorithm) +
+                          " (dense Floyd-Warshall keeps nothing smaller than its V x V distances)");
+    weights_ = range_of(graph_.edges, graph_.vertices);
+    first_weights_ = weights_;
+    RunPlan run = plan_run(exec, graph_, weights_, Distance<T>::type,
+                           PlanRequest{Algorithm::supernodal, request.shape, false, false});
+    warning_ = run.warning;
+    plan_ = std::make_shared<const SupernodalPlan>(std::move(run.supernodal));
+    solver_ = factor(graph_.edges, weights_);
+  }
+
+  PreparedGraph(const PreparedGraph&) = delete;  // its solvers hold its ranks
+  PreparedGraph& operator=(const PreparedGraph&) = delete;
+
+  std::int64_t vertices() const { return graph_.vertices; }
+  std::int64_t edges() const { return std::int64_t(graph_.edges.size()); }
+  // The plan's warning ("" when all is well).
+  const std::string& warning() const { return warning_; }
+  const SupernodalPlan& plan() const { return *plan_; }
+  // What the graph keeps on the device between queries: the factor and its index arrays.
+  std::uint64_t device_bytes() const {
+    const std::uint64_t v = std::uint64_t(graph_.vertices);
+    return detail::saturating_sum({plan_->prediction.factor_values * sizeof(T), 16 * v,
+                                   64 * std::uint64_t(plan_->prediction.supernodes)});
+  }
+
+  // The table d(sources[i], targets[k]) into sink (row i of the list handed over as row i, its
+  // |targets| values in the targets' order); an empty list: every vertex, in order. Each vertex
+  // in [0, V). `host_bytes`: what the destination holds on the host (checked first).
+  void distances(const std::vector<std::int32_t>& sources, const std::vector<std::int32_t>& targets,
+                 std::uint64_t host_bytes, const RowSink<T>& sink) {
+    answer_limits<T>(exec_, vertices(), host_bytes, request_.max_memory);
+    const bool every_source = sources.empty(), every_target = targets.empty();
+    if (every_source && every_target) {
+      solver_->distance_rows(sink);
+    } else if (every_source) {
+      std::vector<std::int32_t> all(static_cast<std::size_t>(vertices()));
+      std::iota(all.begin(), all.end(), 0);
+      solver_->distance_rows_of(all, sink, targets);
+    } else {
+      solver_->distance_rows_of(sources, sink, targets);
+    }
+    solver_->release_rows();  // a block of whole rows is not kept between queries
+  }
+
+  // The measures (graph_measures, measures.hpp). The measures' sweeps need a factor of their own
+  // (with the reversed graph's, where the graph is not symmetric): made from the kept plan.
+  GraphMeasures measures(const MeasureOptions& options) {
+    SupernodalSolver<ExecSpace, T> solver(exec_, one_, *plan_, false, weights_);
+    solver.expect_measures();
+    const std::int64_t n = vertices();
+    solver.check_memory(beside_measures<T>(answer_limits<T>(exec_, n, 0, request_.max_memory), n),
+                        live_edges_count());
+    const std::vector<Edge> live = live_edges(graph_.edges);
+    solver.load(live);
+    solver.compute();
+    return graph_measures<T>(
+        exec_, one_, n, solver.first_row(), solver.real_rows(), options,
+        [&](const MeasureSink<ExecSpace, T>& sink) { solver.reduce_rows(sink); });
+  }
+
+  // New weights of the same edges (weights[e]: edge e's, in the order the graph was prepared
+  // with); for float types +inf closes an edge. Refused (Error, the graph unchanged): another
+  // count, NaN or -inf, +inf in int32, a negative weight where the prepared graph had none (its
+  // kernels were chosen for weights >= 0) (ArgumentError), paths that T cannot hold
+  // (DistanceTypeError); a NegativeCycleError leaves
+  // the graph as it was too.
+  void update_weights(const std::vector<double>& weights) {
+    if (std::int64_t(weights.size()) != edges())
+      throw ArgumentError("new weights: " + std::to_string(weights.size()) + " for " +
+                          std::to_string(edges()) +
+                          " edges (the prepared graph's edges, in their order)");
+    Graph next = graph_;
+    for (std::size_t e = 0; e < weights.size(); ++e) {
+      const double w = weights[e];
+      const bool closes = w == std::numeric_limits<double>::infinity();
+      if (std::isnan(w) || (std::isinf(w) && !closes) || (closes && std::is_integral<T>::value))
+        throw ArgumentError("new weights: edge " + std::to_string(e) + " has weight " + words(w) +
+                            (std::is_integral<T>::value
+                                 ? " (int32 distances take finite weights)"
+                                 : " (+inf closes an edge; NaN and -inf are no "
+                                   "weights)"));
+      next.edges[e].weight = w;
+    }
+    const std::vector<Edge> live = live_edges(next.edges);
+    const WeightRange range = range_of(live, next.vertices);
+    if (range.negative() && !first_weights_.negative())
+      throw ArgumentError(
+          "new weights: a negative weight (" + words(range.lowest) +
+          ") where the prepared graph had none: prepare the graph with the new weights");
+    choose_distance_type(Distance<T>::type, next.vertices, range);  // T holds the paths
+    auto solver = factor(live, range);
+    graph_ = std::move(next);
+    weights_ = range;
+    solver_ = std::move(solver);
+  }
+
+ private:
+  // The edges that are open (a finite weight; +inf closes one).
+  static std::vector<Edge> live_edges(const std::vector<Edge>& edges) {
+    std::vector<Edge> live;
+    live.reserve(edges.size());
+    for (const Edge& e : edges)
+      if (e.weight != std::numeric_limits<double>::infinity()) live.push_back(e);
+    return live;
+  }
+  std::int64_t live_edges_count() const {
+    std::int64_t open = 0;
+    for (const Edge& e : graph_.edges)
+      open += e.weight != std::numeric_limits<double>::infinity();
+    return open;
+  }
+  static WeightRange range_of(const std::vector<Edge>& edges, std::int32_t vertices) {
+    return weight_range(vertices, [&](const auto& add) {
+      for (const Edge& e : edges)
+        add(e.src, e.dst, e.weight);
+    });
+  }
+  static std::string words(double w) {
+    if (std::isnan(w)) return "NaN";
+    if (std::isinf(w)) return w > 0 ? "+inf" : "-inf";
+    std::ostringstream out;
+    out << std::setprecision(17) << w;
+    return out.str();
+  }
+
+  // The factor of the plan with `edges` (open ones) of `range`: its memory checked against what
+  // the device has now (the graph's current factor counted as used), then made; throws
+  // MemoryError, NegativeCycleError.
+  std::unique_ptr<SupernodalSolver<ExecSpace, T>> factor(const std::vector<Edge>& edges,
+                                                         const WeightRange& range) {
+    auto solver =
+        std::make_unique<SupernodalSolver<ExecSpace, T>>(exec_, one_, *plan_, false, range);
+    solver->check_memory(answer_limits<T>(exec_, vertices(), 0, request_.max_memory),
+                         std::int64_t(edges.size()));
+    solver->load(edges);
+    solver->compute();
+    return solver;
+  }
+
+  ExecSpace exec_;
+  OneRank one_;
+  Graph graph_;  // the structure (every edge, closed ones too) and the current weights
+  GraphRequest request_;
+  WeightRange weights_, first_weights_;  // the open edges' now, and at preparation
+  std::string warning_;
+  std::shared_ptr<const SupernodalPlan> plan_;
+  std::unique_ptr<SupernodalSolver<ExecSpace, T>> solver_;
+};
+
+}  // namespace apsp

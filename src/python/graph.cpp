@@ -1,0 +1,264 @@
+// apsp._native's prepared graphs, the native part of apsp.Graph (apsp/graph.py): a graph planned
+// and factored once (PreparedGraph, src/job/prepared_graph.hpp) and kept on the device for many
+// queries: tables of distances, the measures, new weights on the same edges.
+//
+// Every query runs on the module's Kokkos thread, one at a time, so queries from many Python
+// threads are safe. close() frees the device memory at once; at exit every graph still open is
+// freed before Kokkos is finalized (close_graphs). A graph used after either is a ValueError.
+#include "module.hpp"
+
+#include <apsp/distance.hpp>
+#include <apsp/error.hpp>
+#include <apsp/graph.hpp>
+#include <apsp/measures.hpp>
+#include <apsp/memory.hpp>
+
+#include "job/prepared_graph.hpp"
+#include "platform/kokkos_thread.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace apsp {
+namespace python {
+namespace {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+
+// A prepared graph of some distance type, used on the Kokkos thread only.
+class AnyGraph {
+ public:
+  virtual ~AnyGraph() = default;
+  // The table of `sources` x `targets` (empty: every vertex) into `out`, row-major, `columns` a
+  // row, of the graph's distance type.
+  virtual void distances(const std::vector<std::int32_t>& sources,
+                         const std::vector<std::int32_t>& targets, std::uint64_t host_bytes,
+                         void* out, std::int64_t columns) = 0;
+  virtual GraphMeasures measures(const MeasureOptions& options) = 0;
+  virtual void update_weights(const std::vector<double>& weights) = 0;
+  virtual std::uint64_t device_bytes() const = 0;
+  virtual std::string warning() const = 0;
+};
+
+template <class T>
+class TypedGraph final : public AnyGraph {
+ public:
+  TypedGraph(Graph graph, const GraphRequest& request)
+      : prepared_(Exec(), std::move(graph), request) {}
+  void distances(const std::vector<std::int32_t>& sources, const std::vector<std::int32_t>& targets,
+                 std::uint64_t host_bytes, void* out, std::int64_t columns) override {
+    T* to = static_cast<T*>(out);
+    prepared_.distances(
+        sources, targets, host_bytes,
+        [to, columns](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
+          copy_rows(rows, stride, first, count, columns, to);
+        });
+  }
+  GraphMeasures measures(const MeasureOptions& options) override {
+    return prepared_.measures(options);
+  }
+  void update_weights(const std::vector<double>& weights) override {
+    prepared_.update_weights(weights);
+  }
+  std::uint64_t device_bytes() const override { return prepared_.device_bytes(); }
+  std::string warning() const override { return prepared_.warning(); }
+
+ private:
+  PreparedGraph<Exec, T> prepared_;
+};
+
+class NativeGraph;
+std::mutex registry_mutex;
+std::set<NativeGraph*> open_graphs;  // every NativeGraph alive (close_graphs)
+
+// A list of vertices from Python (None: every vertex), each in [0, n).
+struct Vertices {
+  bool every = true;
+  std::vector<std::int32_t> list;
+};
+Vertices vertices_of(const py::object& given, std::int64_t n, const char* name) {
+  Vertices v;
+  if (given.is_none()) return v;
+  const auto array = given.cast<HostArray<std::int64_t>>();
+  if (array.ndim() != 1) throw py::value_error(std::string(name) + " must be one-dimensional");
+  v.every = false;
+  v.list.resize(std::size_t(array.size()));
+  const std::int64_t* x = array.data();
+  for (std::size_t i = 0; i < v.list.size(); ++i) {
+    if (x[i] < 0 || x[i] >= n)
+      throw py::value_error(std::string(name) + "[" + std::to_string(i) +
+                            "] = " + std::to_string(x[i]) + " is not a vertex (0.." +
+                            std::to_string(n - 1) + ")");
+    v.list[i] = std::int32_t(x[i]);
+  }
+  return v;
+}
+
+class NativeGraph {
+ public:
+  NativeGraph(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
+              const HostArray<double>& weight, std::int64_t n, const std::string& dtype,
+              const std::string& algorithm) {
+    Graph graph = edge_list_graph(src, dst, &weight, n);
+    type_ = distance_type(dtype, n, weight_range(graph));
+    vertices_ = n;
+    edges_ = std::int64_t(graph.edges.size());
+    const GraphRequest request = request_of(algorithm);
+    std::string warning;
+    {
+      py::gil_scoped_release release;
+      kokkos_thread().run([&] {
+        visit_distance_type(type_, [&](auto t) {
+          graph_ = std::make_unique<TypedGraph<decltype(t)>>(std::move(graph), request);
+        });
+        warning = graph_->warning();
+        device_bytes_ = graph_->device_bytes();
+      });
+    }
+    warn_once(warning);
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    open_graphs.insert(this);
+  }
+  NativeGraph(const NativeGraph&) = delete;
+  NativeGraph& operator=(const NativeGraph&) = delete;
+  ~NativeGraph() {
+    {
+      std::lock_guard<std::mutex> lock(registry_mutex);
+      open_graphs.erase(this);
+    }
+    py::gil_scoped_release release;
+    close_on_kokkos();
+  }
+
+  // The table d(s, t) for s in sources, t in targets (None: every vertex) as a 2-D array of the
+  // graph's distance type.
+  py::array distances(const py::object& sources, const py::object& targets) {
+    const Vertices s = vertices_of(sources, vertices_, "sources"),
+                   t = vertices_of(targets, vertices_, "targets");
+    const std::int64_t rows = s.every ? vertices_ : std::int64_t(s.list.size()),
+                       columns = t.every ? vertices_ : std::int64_t(t.list.size());
+    return visit_distance_type(type_, [&](auto like) -> py::array {
+      using T = decltype(like);
+      const std::uint64_t bytes = matrix_bytes(rows, columns, sizeof(T));
+      {
+        py::gil_scoped_release release;
+        kokkos_thread().run([&] {
+          open();
+          answer_limits<T>(Exec(), vertices_, bytes);
+        });
+      }
+      HostArray<T> out({rows, columns});
+      if (rows == 0 || columns == 0) return std::move(out);
+      {
+        py::gil_scoped_release release;
+        kokkos_thread().run(
+            [&] { open().distances(s.list, t.list, bytes, out.mutable_data(), columns); });
+      }
+      return std::move(out);
+    });
+  }
+
+  // (the measures as apsp.measures gives them, the distance type's name).
+  py::tuple measures(const std::string& names, int bins) {
+    const MeasuresRequest request = measures_request(MeasuresFormat::json, names, bins);
+    GraphMeasures m;
+    {
+      py::gil_scoped_release release;
+      kokkos_thread().run([&] { m = open().measures(MeasureOptions{request.histogram_bins()}); });
+    }
+    return py::make_tuple(measures_dict(m, request, type_), distance_type_name(type_));
+  }
+
+  void update_weights(const HostArray<double>& weight) {
+    if (weight.ndim() != 1) throw py::value_error("weights must be one-dimensional");
+    std::vector<double> w(weight.data(), weight.data() + weight.size());
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] { open().update_weights(w); });
+  }
+
+  void close() {
+    py::gil_scoped_release release;
+    close_on_kokkos();
+  }
+  // Frees the device memory of every open graph (close_graphs).
+  static void close_all() {
+    py::gil_scoped_release release;  // before the lock: a destructor takes it holding the GIL
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    try {
+      kokkos_thread().run([] {
+        for (NativeGraph* g : open_graphs)
+          g->graph_.reset();
+      });
+    } catch (const std::exception&) {  // Kokkos already gone: nothing left to free
+    }
+  }
+
+  bool closed() const {
+    bool is = false;
+    py::gil_scoped_release release;
+    kokkos_thread().run([&] { is = !graph_; });
+    return is;
+  }
+  std::string dtype() const { return distance_type_name(type_); }
+  std::int64_t vertices() const { return vertices_; }
+  std::int64_t edges() const { return edges_; }
+  std::uint64_t nbytes() const { return device_bytes_; }
+
+ private:
+  AnyGraph& open() {
+    if (!graph_) throw py::value_error("the Graph is closed");
+    return *graph_;
+  }
+  // The graph freed on the Kokkos thread; where Kokkos is no more (after exit, or in a forked
+  // child of a GPU process) its memory went with it, and the graph is let go.
+  void close_on_kokkos() noexcept {
+    try {
+      kokkos_thread().run([this] { graph_.reset(); });
+    } catch (const std::exception&) {
+      (void)graph_.release();
+    }
+  }
+
+  std::unique_ptr<AnyGraph> graph_;  // null once closed; touched on the Kokkos thread only
+  DistanceType type_ = DistanceType::int32;
+  std::int64_t vertices_ = 0, edges_ = 0;
+  std::uint64_t device_bytes_ = 0;
+};
+
+}  // namespace
+
+void close_graphs() {
+  NativeGraph::close_all();
+}
+
+void register_graph(py::module_& m) {
+  py::class_<NativeGraph>(m, "PreparedGraph")
+      .def(py::init<const HostArray<std::int64_t>&, const HostArray<std::int64_t>&,
+                    const HostArray<double>&, std::int64_t, const std::string&,
+                    const std::string&>(),
+           py::arg("src"), py::arg("dst"), py::arg("weight"), py::arg("num_vertices"),
+           py::arg("dtype"), py::arg("algorithm"))
+      .def("distances", &NativeGraph::distances, py::arg("sources"), py::arg("targets"))
+      .def("measures", &NativeGraph::measures, py::arg("names"), py::arg("bins"))
+      .def("update_weights", &NativeGraph::update_weights, py::arg("weight"))
+      .def("close", &NativeGraph::close)
+      .def_property_readonly("closed", &NativeGraph::closed)
+      .def_property_readonly("dtype", &NativeGraph::dtype)
+      .def_property_readonly("num_vertices", &NativeGraph::vertices)
+      .def_property_readonly("num_edges", &NativeGraph::edges)
+      .def_property_readonly("nbytes", &NativeGraph::nbytes);
+}
+
+}  // namespace python
+}  // namespace apsp
