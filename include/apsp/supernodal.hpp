@@ -511,9 +511,10 @@ struct Swept {
 };
 
 template <bool HostPath, class ExecSpace, class T, class Make>
-Swept<ExecSpace, T> sweep_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
-                               std::int64_t first, std::int64_t count, const std::int32_t* list,
-                               bool user, bool whole, Make&& make) {
+Swept<ExecSpace, T> sweep_rows(
+    const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor, std::int64_t first,
+    std::int64_t count, const std::int32_t* list, bool user, bool whole, Make&& make,
+    const Kokkos::View<const std::uint8_t*, typename ExecSpace::memory_space>& needed = {}) {
   ScopedRegion region("apsp::supernodal_rows");
   using Shape = RowSweepShape<T, HostPath>;
   const SupernodalPlan& plan = factor.plan();
@@ -548,6 +549,7 @@ Swept<ExecSpace, T> sweep_rows(const ExecSpace& exec, const SupernodalFactor<Exe
     sweeps.cur = swept.arrays.data() + (whole ? 0 : std::int64_t(path) * n);
     sweeps.n = n;
     sweeps.dest = dest;
+    sweeps.needed = needed;
     sweeps.launch(exec);
   });
   exec.fence();  // before the slots go
@@ -605,10 +607,13 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
 }
 
 // The columns `targets` (the plan's target_start, target_column, target_index: TableTargets) of
-// the rows of list[first ...] into out (out(i, k): row i, the table's column k).
+// the rows of list[first ...] into out (out(i, k): row i, the table's column k). needed: the
+// supernodes whose subtree holds a target (the targets' supernodes and their ancestors), the
+// only ones the backward sweep makes.
 template <class ExecSpace>
 struct TableTargets {
   Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> start, column, index;
+  Kokkos::View<const std::uint8_t*, typename ExecSpace::memory_space> needed;
   std::int64_t count = 0;  // the table's columns
 };
 
@@ -629,9 +634,15 @@ TableTargets<ExecSpace> table_targets(const ExecSpace& exec, const SupernodalPla
   }
   for (std::size_t s = 0; s + 1 < start.size(); ++s)
     start[s + 1] += start[s];
+  std::vector<std::uint8_t> needed(std::size_t(plan.supernodes()), 0);
+  for (const std::int32_t q : column)
+    for (std::int32_t s = plan.supernode_of[std::size_t(q)]; s >= 0 && !needed[std::size_t(s)];
+         s = plan.parent[std::size_t(s)])
+      needed[std::size_t(s)] = 1;
   return {to_device(exec, start, "apsp::supernodal::target_start"),
           to_device(exec, column, "apsp::supernodal::target_column"),
-          to_device(exec, index, "apsp::supernodal::target_index"), std::int64_t(targets.size())};
+          to_device(exec, index, "apsp::supernodal::target_index"),
+          to_device(exec, needed, "apsp::supernodal::target_needed"), std::int64_t(targets.size())};
 }
 
 // Each vertex's arcs out (mirrored: in), self-loops aside, as (the other end, the lightest
@@ -700,18 +711,20 @@ void supernodal_table(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T
                       const std::int32_t* list, std::int64_t first,
                       const TableTargets<ExecSpace>& targets,
                       const DistanceMatrix<ExecSpace, T>& out) {
-  sweep_rows<HostPath>(exec, factor, first, std::int64_t(out.extent(0)), list, true, false,
-                       [&](const auto& slots, auto item) {
-                         TableColumns<ExecSpace, T, decltype(item)::value> dest;
-                         dest.out_row = slots.out_row;
-                         dest.target_start = targets.start;
-                         dest.target_column = targets.column;
-                         dest.target_index = targets.index;
-                         dest.supernode_of = factor.supernodes().supernode_of;
-                         dest.out = out.data();
-                         dest.out_ld = std::int64_t(out.extent(1));
-                         return dest;
-                       });
+  sweep_rows<HostPath>(
+      exec, factor, first, std::int64_t(out.extent(0)), list, true, false,
+      [&](const auto& slots, auto item) {
+        TableColumns<ExecSpace, T, decltype(item)::value> dest;
+        dest.out_row = slots.out_row;
+        dest.target_start = targets.start;
+        dest.target_column = targets.column;
+        dest.target_index = targets.index;
+        dest.supernode_of = factor.supernodes().supernode_of;
+        dest.out = out.data();
+        dest.out_ld = std::int64_t(out.extent(1));
+        return dest;
+      },
+      targets.needed);
 }
 
 }  // namespace detail

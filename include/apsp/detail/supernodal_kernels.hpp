@@ -419,6 +419,10 @@ struct RowSweeps {
   T* cur = nullptr;
   std::int64_t n = 0;
   Destination dest;
+  // Where set: the backward sweep skips each supernode s with needed(s) == 0 (a table's: none of
+  // its targets' columns are in s's subtree). A skipped supernode's descendants are skipped too,
+  // so no column that is made reads one that was not.
+  Kokkos::View<const std::uint8_t*, memory_space> needed;
 
   // The n slots in one launch, teams of SweepLaunch's size. The team's scratch: at level 1 an
   // item's two path arrays where they are in scratch, then the destination's at its level.
@@ -609,6 +613,7 @@ struct RowSweeps {
     }
     // Backward: s's columns start from the forward pass's values on the rows whose path holds s.
     for (int s = sn.supernodes - 1; s >= 0; --s) {
+      if (needed.data() != nullptr && needed(s) == 0) continue;
       const Step p = step(s);
       if (!whole) {
         int e0, e1;
