@@ -565,7 +565,8 @@ TYPED_TEST(Supernodal, RowsOfAList) {
 
 // A table of spread-out, unsorted and duplicated sources and targets (--sources, --targets):
 // each row keeps the targets' columns alone (TableColumns), in blocks that split the list, each
-// entry the dense one; deep trees (a path), a star, disconnected graphs, a single supernode.
+// entry the dense one; deep trees (a path), a star, disconnected graphs, a single supernode;
+// the backward sweep skips the supernodes above no target.
 TYPED_TEST(Supernodal, TablesKeepTheirColumnsAlone) {
   using T = typename TestFixture::T;
   using ExecSpace = typename TestFixture::ExecSpace;
@@ -589,34 +590,38 @@ TYPED_TEST(Supernodal, TablesKeepTheirColumnsAlone) {
         list.push_back(std::int32_t(rng() % std::uint32_t(v)));
       return list;
     };
-    const std::vector<std::int32_t> sources = spread(58, 23), targets = spread(59, 17);
-    for (const std::int64_t block : {1, 3, 64}) {
-      const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm, options);
-      apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
-      solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"},
-                          std::int64_t(g.edges.size()));
-      solver.set_block_rows(block);
-      solver.load(g.edges);
-      solver.compute();
-      std::vector<T> got(sources.size() * targets.size(), T(-7));
-      std::int64_t next = 0;
-      solver.distance_rows_of(
-          sources,
-          [&](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
-            EXPECT_EQ(first, next) << "blocks in the list's order";
-            EXPECT_LE(count, block);
-            next = first + count;
-            for (std::int64_t i = 0; i < count; ++i)
-              std::copy(rows + i * stride, rows + i * stride + std::int64_t(targets.size()),
-                        got.begin() + (first + i) * std::int64_t(targets.size()));
-          },
-          targets);
-      EXPECT_EQ(next, std::int64_t(sources.size()));
-      for (std::size_t i = 0; i < sources.size(); ++i)
-        for (std::size_t k = 0; k < targets.size(); ++k)
-          ASSERT_EQ(got[i * targets.size() + k],
-                    reference.d[std::size_t(sources[i]) * std::size_t(v) + std::size_t(targets[k])])
-              << "V = " << v << ", blocks of " << block << ", source " << i << ", target " << k;
+    const std::vector<std::int32_t> sources = spread(58, 23);
+    // Spread-out targets, and one alone (the backward sweep then makes its root path only).
+    for (const auto& targets : {spread(59, 17), std::vector<std::int32_t>{std::int32_t(v / 2)}}) {
+      for (const std::int64_t block : {1, 3, 64}) {
+        const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm, options);
+        apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
+        solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"},
+                            std::int64_t(g.edges.size()));
+        solver.set_block_rows(block);
+        solver.load(g.edges);
+        solver.compute();
+        std::vector<T> got(sources.size() * targets.size(), T(-7));
+        std::int64_t next = 0;
+        solver.distance_rows_of(
+            sources,
+            [&](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
+              EXPECT_EQ(first, next) << "blocks in the list's order";
+              EXPECT_LE(count, block);
+              next = first + count;
+              for (std::int64_t i = 0; i < count; ++i)
+                std::copy(rows + i * stride, rows + i * stride + std::int64_t(targets.size()),
+                          got.begin() + (first + i) * std::int64_t(targets.size()));
+            },
+            targets);
+        EXPECT_EQ(next, std::int64_t(sources.size()));
+        for (std::size_t i = 0; i < sources.size(); ++i)
+          for (std::size_t k = 0; k < targets.size(); ++k)
+            ASSERT_EQ(
+                got[i * targets.size() + k],
+                reference.d[std::size_t(sources[i]) * std::size_t(v) + std::size_t(targets[k])])
+                << "V = " << v << ", blocks of " << block << ", source " << i << ", target " << k;
+      }
     }
   }
 }
