@@ -6,7 +6,7 @@
 # answers, and NetworkX finds its backend by the installed entry points. pip builds in the tree it
 # is given: a copy of the files the build reads, so the checkout stays as it was (and may be
 # read-only). Skipped (77) where PYTHON has no venv, pip or setuptools (python3-venv,
-# python3-pip, python3-setuptools: scripts/bootstrap-deps installs them).
+# python3-pip, python3-setuptools: scripts/bootstrap-deps installs them), or its venv no NumPy.
 #   run.sh PYTHON SOURCE_DIR BUILD_DIR WORK_DIR
 set -euo pipefail
 python=$1 source=$2 build=$3 work=$4
@@ -19,6 +19,12 @@ mkdir -p "$work/tree/src/python"
 cp "$source/pyproject.toml" "$source/setup.py" "$source/CMakeLists.txt" "$work/tree/"
 cp -r "$source/src/python/apsp" "$work/tree/src/python/"
 "$python" -m venv --system-site-packages "$work/venv"
+# A PYTHON that is itself a virtual environment hands the new one the base interpreter's
+# packages, not its own: without NumPy there, pip would look for it on an index.
+if ! "$work/venv/bin/python" -c 'import numpy' 2>/dev/null; then
+  echo "skipped: a venv of $python does not see NumPy (is $python itself a virtual environment?)" >&2
+  exit 77
+fi
 (cd "$work/tree" && APSP_BUILD_DIR=$build "$work/venv/bin/pip" install --no-build-isolation \
   --no-index --no-cache-dir --quiet .) || { echo "pip install failed" >&2; exit 1; }
 cd "$work"
