@@ -902,7 +902,7 @@ class SupernodalSolver {
     room_ = budget > fixed ? budget - fixed : 0;
     set_block_rows(std::int64_t(std::min<std::uint64_t>(
         {std::uint64_t(std::max<std::int64_t>(1, real_rows_)),
-         room_ / row_bytes(plan_.prediction, vertices_, predecessors_),
+         room_ / std::max<std::uint64_t>(1, row_bytes(plan_.prediction, vertices_, predecessors_)),
          most_block_bytes() / matrix_bytes(1, std::max<std::int64_t>(1, vertices_), sizeof(T))})));
     path_block_ = std::numeric_limits<std::int64_t>::max();
     path_block_ = spread(path_rows(std::max<std::int64_t>(1, real_rows_), 0));

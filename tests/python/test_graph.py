@@ -258,3 +258,18 @@ def test_a_graph_open_at_exit():
 
 def test_version():
     assert apsp.__version__ == apsp.config()["apsp_version"]
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_graphs_without_edges(n):
+    """No vertex, one, several without an edge (the solver's memory arithmetic divided by a row
+    of zero bytes at V = 0 before)."""
+    e = np.array([], dtype=np.int64)
+    expected = np.where(np.eye(n, dtype=bool), 0, 2**30 - 1).astype(np.int32)
+    assert np.array_equal(apsp.solve(e, e, np.array([]), n, algorithm="supernodal"), expected)
+    with apsp.Graph((e, e, np.array([]), n)) as g:
+        assert np.array_equal(g.distances(), expected)
+        assert g.distances([], []).shape == (0, 0)
+        assert g.measures()["vertices"] == n
+        g.update_weights(np.array([]))
+        assert np.array_equal(g.distances(), expected)
