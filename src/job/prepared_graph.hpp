@@ -100,9 +100,9 @@ class PreparedGraph {
     SupernodalSolver<ExecSpace, T> solver(exec_, one_, *plan_, false, weights_);
     solver.expect_measures();
     const std::int64_t n = vertices();
-    solver.check_memory(beside_measures<T>(answer_limits<T>(exec_, n, 0, request_.max_memory), n),
-                        live_edges_count());
     const std::vector<Edge> live = live_edges(graph_.edges);
+    solver.check_memory(beside_measures<T>(answer_limits<T>(exec_, n, 0, request_.max_memory), n),
+                        std::int64_t(live.size()));
     solver.load(live);
     solver.compute();
     return graph_measures<T>(
@@ -154,12 +154,6 @@ class PreparedGraph {
     for (const Edge& e : edges)
       if (e.weight != std::numeric_limits<double>::infinity()) live.push_back(e);
     return live;
-  }
-  std::int64_t live_edges_count() const {
-    std::int64_t open = 0;
-    for (const Edge& e : graph_.edges)
-      open += e.weight != std::numeric_limits<double>::infinity();
-    return open;
   }
   static WeightRange range_of(const std::vector<Edge>& edges, std::int32_t vertices) {
     return weight_range(vertices, [&](const auto& add) {
