@@ -105,6 +105,28 @@ def _whole_number(name, x):
         raise TypeError("%s must be an integer, got %r (%s)" % (name, x, type(x).__name__)) from None
 
 
+def _integer_arrays(**arrays):
+    """The named arrays as NumPy arrays, each one-dimensional and of integers (an empty one of any
+    type), in the order given; else a ValueError naming the first that is not."""
+    out = []
+    for name, a in arrays.items():
+        a = np.asarray(a)
+        if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
+            raise ValueError("%s must be a one-dimensional integer array" % name)
+        out.append(a)
+    return out
+
+
+def _real_array(name, w):
+    """w as a NumPy array, one-dimensional and of real numbers (an empty one of any type)."""
+    w = np.asarray(w)
+    if w.ndim != 1 or not (w.size == 0 or np.issubdtype(w.dtype, np.number)):
+        raise ValueError("%s must be a one-dimensional numeric array" % name)
+    if np.issubdtype(w.dtype, np.complexfloating):
+        raise ValueError("%s must hold real numbers, got %s" % (name, w.dtype))
+    return w
+
+
 def _edges_as_int64(src, dst, outside):
     """src and dst as int64 arrays. An unsigned vertex that int64 cannot hold (from 2^63, which
     the conversion would wrap to a negative number) is refused first, as the native check words
@@ -253,15 +275,8 @@ def solve(src, dst, weight, num_vertices, dtype="auto", predecessors=False, algo
     Every algorithm gives the same distances and predecessors on integer weights."""
     if dtype not in _DTYPES:
         raise ValueError("dtype must be one of %s, got %r" % (", ".join(_DTYPES), dtype))
-    src, dst = np.asarray(src), np.asarray(dst)
-    weight = np.asarray(weight)
-    for name, a in (("src", src), ("dst", dst)):
-        if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
-            raise ValueError("%s must be a one-dimensional integer array" % name)
-    if weight.ndim != 1 or not (weight.size == 0 or np.issubdtype(weight.dtype, np.number)):
-        raise ValueError("weight must be a one-dimensional numeric array")
-    if np.issubdtype(weight.dtype, np.complexfloating):
-        raise ValueError("weight must hold real numbers, got %s" % weight.dtype)
+    src, dst = _integer_arrays(src=src, dst=dst)
+    weight = _real_array("weight", weight)
     if weight.size and not np.all(np.isfinite(weight)):
         raise ValueError("weights must be finite")
     n = _whole_number("num_vertices", num_vertices)
@@ -313,11 +328,7 @@ def solve_batch(sizes, src, dst, weight=None, dtype="float64", directed=True,
         raise ValueError("dtype must be one of %s, got %r" % (", ".join(_DTYPES), dtype))
     if layout not in ("padded", "ragged"):
         raise ValueError("layout must be 'padded' or 'ragged', got %r" % (layout,))
-    sizes = np.asarray(sizes)
-    src, dst = np.asarray(src), np.asarray(dst)
-    for name, a in (("sizes", sizes), ("src", src), ("dst", dst)):
-        if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
-            raise ValueError("%s must be a one-dimensional integer array" % name)
+    sizes, src, dst = _integer_arrays(sizes=sizes, src=src, dst=dst)
     if sizes.dtype.kind == "u" and np.any(sizes > _INT64_MAX):  # as the native check words it
         g = int(np.argmax(sizes > _INT64_MAX))
         raise ValueError("graph %d has %d vertices (0..2^31-1 allowed)" % (g, int(sizes[g])))

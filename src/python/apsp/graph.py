@@ -34,7 +34,7 @@ class Graph:
     the device memory at once; a closed Graph raises ValueError when used."""
 
     def __init__(self, graph, directed=True, dtype=None, method="auto"):
-        from . import _DTYPES, _edges, _edges_as_int64, _whole_number
+        from . import _DTYPES, _edges, _edges_as_int64, _integer_arrays, _whole_number
 
         if method not in ("auto", "supernodal"):
             raise ValueError(
@@ -51,10 +51,7 @@ class Graph:
             n = _whole_number("n", n)
             if not 0 <= n <= 2**31 - 1:
                 raise ValueError("n must be in 0..2^31-1, got %d" % n)
-            u, v = np.asarray(u), np.asarray(v)
-            for name, a in (("u", u), ("v", v)):
-                if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
-                    raise ValueError("%s must be a one-dimensional integer array" % name)
+            u, v = _integer_arrays(u=u, v=v)
             src, dst = _edges_as_int64(u, v, "0..%d" % (n - 1))
             weight = np.ones(src.shape) if w is None else self._weights(w, "w")
             if weight.size and not np.all(np.isfinite(weight)):
@@ -168,12 +165,9 @@ class Graph:
 
     @staticmethod
     def _weights(w, name):
-        w = np.asarray(w)
-        if w.ndim != 1 or not (w.size == 0 or np.issubdtype(w.dtype, np.number)):
-            raise ValueError("%s must be a one-dimensional numeric array" % name)
-        if np.issubdtype(w.dtype, np.complexfloating):
-            raise ValueError("%s must hold real numbers, got %s" % (name, w.dtype))
-        return w.astype(np.float64)
+        from . import _real_array
+
+        return _real_array(name, w).astype(np.float64)
 
     def _vertex_list(self, name, given):
         if given is None:
