@@ -8,8 +8,14 @@
 # the command line's. First the module's tests of apsp.Graph on the GPU (tests/python/test_graph.py;
 # PYTEST=0 skips them). NCU=1: Nsight Compute's view of the sweeps of one 1,000 x 1,000 table of
 # each graph (ncu-table-V.txt).
+# Then the command line's prepared graph (CLI=0 skips it): `apsp prepare` (wall, 3 runs; the
+# file's size against the factor's bytes and the graph's), a 1,000 x 1,000 table from it and from
+# the edge list (wall, 3 runs each, checked equal), the measures from it and from the edge list
+# at V <= 200,000, apsp.Graph.load, and the file read on the node's host backend (the table
+# checked; whole-number distances: the same file prepared there, byte for byte).
 # Targets (one H100/H200, V = 115,000): table 1,000 x 1,000 <= 0.05 s, update + table <= 0.1 s;
-# V = 1,000,000: 1,000 x 1,000 <= 0.2 s, 10,000 x 10,000 <= 1 s.
+# V = 1,000,000: 1,000 x 1,000 <= 0.2 s, 10,000 x 10,000 <= 1 s; apsp prepare <= 5 s, the file
+# <= 2 x (the factor's bytes + the graph's).
 # shellcheck disable=SC2154,SC2034 # variables set and read by bench/device
 targets=(apsp_cli apsp_python) python=ON
 setup
@@ -46,5 +52,52 @@ EOF
       "$out/ncu-table-$v.txt" | tr -s ' ' | tr '\n' ';')"
   fi
 done
+# wall CMD...: CMD's wall seconds on stdout (its output to the void); fails with it.
+wall() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null 2>"$work/wall.err" || { log "failed: $* ($(cat "$work/wall.err"))"; return 1; }
+  t1=$(date +%s.%N)
+  echo "$t0 $t1" | awk '{printf "%.3f", $2 - $1}'
+}
+host=$("$apsp" --version | sed -n 's/.*backends: //p' | tr ',' '\n' | tr -d ' ' | grep -vx cuda | head -n 1)
+if [ "${CLI:-1}" != 0 ]; then
+  for v in $sizes; do
+    in=$work/road$v.in prep=$work/road$v.prep
+    awk -v n="$v" 'BEGIN { srand(5); for (i = 0; i < 1000; i++) print int(rand() * n) }' >"$work/s.txt"
+    awk -v n="$v" 'BEGIN { srand(6); for (i = 0; i < 1000; i++) print int(rand() * n) }' >"$work/t.txt"
+    table=(--sources @"$work/s.txt" --targets @"$work/t.txt")
+    times=""
+    for r in 1 2 3; do times+=" $(wall "$apsp" prepare --stats "$out/prepare-$v.json" "$in" "$prep")" || status=1; done
+    factor=$(grep -o '"factor_bytes": [0-9]*' "$out/prepare-$v.json" | grep -o '[0-9]*$')
+    edges=$(grep -o '"edges": [0-9]*' "$out/prepare-$v.json" | head -n 1 | grep -o '[0-9]*$')
+    size=$(stat -c %s "$prep")
+    log "V = $v: apsp prepare:$times s; file $size bytes = $(awk -v s="$size" -v f="$factor" -v e="$edges" \
+      'BEGIN { printf "%.2f", s / (f + 16 * e) }') x (factor $factor + graph $((16 * edges)))"
+    prepared="" listed=""
+    for r in 1 2 3; do
+      prepared+=" $(wall "$apsp" "$prep" "$work/t1.npy" "${table[@]}")" || status=1
+      listed+=" $(wall "$apsp" --algorithm supernodal "$in" "$work/t2.npy" "${table[@]}")" || status=1
+    done
+    cmp -s "$work/t1.npy" "$work/t2.npy" || { log "V = $v: the prepared table differs"; status=1; }
+    log "V = $v: 1,000 x 1,000 table, command line: prepared$prepared s; edge list$listed s"
+    if [ "$v" -le 200000 ]; then
+      m1=$(wall "$apsp" measures "$prep" "$work/m1.json") || status=1
+      m2=$(wall "$apsp" measures --algorithm supernodal "$in" "$work/m2.json") || status=1
+      cmp -s "$work/m1.json" "$work/m2.json" || { log "V = $v: the prepared measures differ"; status=1; }
+      log "V = $v: every measure: prepared $m1 s, edge list $m2 s"
+      if [ -n "$host" ]; then
+        h=$(wall "$apsp" --backend "$host" "$prep" "$work/t3.npy" "${table[@]}") || status=1
+        cmp -s "$work/t3.npy" "$work/t1.npy" || { log "V = $v: $host reads another table"; status=1; }
+        "$apsp" prepare --backend "$host" "$in" "$work/host.prep" || status=1
+        cmp -s "$work/host.prep" "$prep" && same=same || { same=another; status=1; }
+        log "V = $v: the GPU's file on $host: the table in $h s, equal; prepared on $host: $same file"
+      fi
+    fi
+    load=$(cd /tmp && python3 -c "import sys, time, apsp
+t = time.perf_counter(); g = apsp.Graph.load(sys.argv[1]); print('%.3f' % (time.perf_counter() - t))" "$prep") || status=1
+    log "V = $v: apsp.Graph.load $load s"
+  done
+fi
 log "done: $(date -u +%H:%M:%SZ)"
 [ $status = 0 ]

@@ -59,6 +59,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -88,6 +89,11 @@ class SupernodalFactor {
   template <class U, class E>
   friend SupernodalFactor<E, U> supernodal_factor(const E&, const SupernodalPlan&,
                                                   const std::vector<Edge>&, bool);
+  template <class U, class E>
+  friend SupernodalFactor<E, U> supernodal_factor_of(const E&, const SupernodalPlan&,
+                                                     const std::vector<U>&, bool);
+  // The plan's index arrays on the device, the values allocated (not set).
+  void place(const ExecSpace& exec, const SupernodalPlan& plan, bool negative_weights);
   SupernodalPlan plan_;
   bool negative_ = false;
   std::int64_t cycle_ = -1;
@@ -409,6 +415,31 @@ int slow_front_largest(const SupernodalPlan& plan) {
 
 }  // namespace detail
 
+template <class ExecSpace, class T>
+void SupernodalFactor<ExecSpace, T>::place(const ExecSpace& exec, const SupernodalPlan& plan,
+                                           bool negative_weights) {
+  plan_ = plan;
+  negative_ = negative_weights;
+  views_.first = detail::to_device(exec, plan.first, "apsp::supernodal::first");
+  views_.subtree_first = detail::to_device(exec, plan.subtree_first, "apsp::supernodal::subtree");
+  views_.border = detail::to_device(exec, plan.border, "apsp::supernodal::border");
+  views_.border_start =
+      detail::to_device(exec, plan.border_start, "apsp::supernodal::border_start");
+  views_.values_start =
+      detail::to_device(exec, plan.values_start, "apsp::supernodal::values_start");
+  views_.supernode_of =
+      detail::to_device(exec, plan.supernode_of, "apsp::supernodal::supernode_of");
+  views_.parent = detail::to_device(exec, plan.parent, "apsp::supernodal::parent");
+  views_.path_offset = detail::to_device(exec, plan.path_offset, "apsp::supernodal::path_offset");
+  views_.border_path = detail::to_device(exec, plan.border_path, "apsp::supernodal::border_path");
+  views_.supernodes = std::int32_t(plan.supernodes());
+  position_ = detail::to_device(exec, plan.position, "apsp::supernodal::position");
+  perm_ = detail::to_device(exec, plan.perm, "apsp::supernodal::perm");
+  values_ = Kokkos::View<T*, memory_space>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::factor"),
+      plan.values_start.empty() ? 0 : plan.values_start.back());
+}
+
 // The numeric factor (phase A). `edges` are the graph's (user numbering); negative_weights
 // selects the signed arithmetic (required when some weight is negative). The fronts are closed
 // with the backend's tile shape of plan.tile, in the plan's schedule, or where a team's scratch
@@ -419,26 +450,8 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
                                                  const std::vector<Edge>& edges,
                                                  bool negative_weights) {
   detail::ScopedRegion region("apsp::supernodal_factor");
-  using memory_space = typename ExecSpace::memory_space;
   SupernodalFactor<ExecSpace, T> factor;
-  factor.plan_ = plan;
-  factor.negative_ = negative_weights;
-  auto& views = factor.views_;
-  views.first = detail::to_device(exec, plan.first, "apsp::supernodal::first");
-  views.subtree_first = detail::to_device(exec, plan.subtree_first, "apsp::supernodal::subtree");
-  views.border = detail::to_device(exec, plan.border, "apsp::supernodal::border");
-  views.border_start = detail::to_device(exec, plan.border_start, "apsp::supernodal::border_start");
-  views.values_start = detail::to_device(exec, plan.values_start, "apsp::supernodal::values_start");
-  views.supernode_of = detail::to_device(exec, plan.supernode_of, "apsp::supernodal::supernode_of");
-  views.parent = detail::to_device(exec, plan.parent, "apsp::supernodal::parent");
-  views.path_offset = detail::to_device(exec, plan.path_offset, "apsp::supernodal::path_offset");
-  views.border_path = detail::to_device(exec, plan.border_path, "apsp::supernodal::border_path");
-  views.supernodes = std::int32_t(plan.supernodes());
-  factor.position_ = detail::to_device(exec, plan.position, "apsp::supernodal::position");
-  factor.perm_ = detail::to_device(exec, plan.perm, "apsp::supernodal::perm");
-  factor.values_ = Kokkos::View<T*, memory_space>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::factor"),
-      plan.values_start.empty() ? 0 : plan.values_start.back());
+  factor.place(exec, plan, negative_weights);
   if (plan.supernodes() == 0) return factor;
 
   const int shape_index = detail::front_shape_index<ExecSpace, T>(exec, plan.tile);
@@ -449,14 +462,39 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
                                                  : SupernodalSchedule{};
   detail::FactorFronts<ExecSpace, T> fronts(
       exec, plan, limits.small < plan.small_front ? device_schedule : plan.schedule, limits.fast,
-      edges, views, factor.values_.data());
+      edges, factor.views_, factor.values_.data());
   detail::visit_shape(typename detail::ShapeTable<ExecSpace, T>::type{}, shape_index,
                       [&](auto shape) {
                         detail::visit_relaxation<T>(negative_weights, [&](auto relax) {
                           fronts.template close<decltype(shape), decltype(relax)>();
                         });
                       });
-  factor.cycle_ = detail::negative_diagonal_vertex(exec, plan, views, factor.values_, factor.perm_);
+  factor.cycle_ =
+      detail::negative_diagonal_vertex(exec, plan, factor.views_, factor.values_, factor.perm_);
+  return factor;
+}
+
+// The factor that supernodal_factor made of `plan` earlier, from its values (a prepared graph's
+// file; SupernodalSolver::factor_values): nothing is closed again, the negative diagonal is
+// looked for as there. Throws apsp::Error when the values are not as many as the plan's.
+template <class T, class ExecSpace>
+SupernodalFactor<ExecSpace, T> supernodal_factor_of(const ExecSpace& exec,
+                                                    const SupernodalPlan& plan,
+                                                    const std::vector<T>& values,
+                                                    bool negative_weights) {
+  detail::ScopedRegion region("apsp::supernodal_factor_of");
+  SupernodalFactor<ExecSpace, T> factor;
+  factor.place(exec, plan, negative_weights);
+  if (values.size() != factor.values_.extent(0))
+    throw Error("supernodal: a factor of " + std::to_string(values.size()) +
+                " values for a plan of " + std::to_string(factor.values_.extent(0)));
+  Kokkos::deep_copy(
+      exec, factor.values_,
+      Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          values.data(), values.size()));
+  if (plan.supernodes() == 0) return factor;
+  factor.cycle_ =
+      detail::negative_diagonal_vertex(exec, plan, factor.views_, factor.values_, factor.perm_);
   return factor;
 }
 
@@ -939,6 +977,21 @@ class SupernodalSolver {
 
   // The graph's edges (every rank has them all), kept until compute.
   void load(const std::vector<Edge>& edges) { edges_host_ = &edges; }
+  // Beside load: the factor of these edges as factor_values gave it earlier (a prepared graph,
+  // made with this plan, distance type and sign of the weights), which compute then takes
+  // instead of making it; kept until compute.
+  void load_factor(std::vector<T> values) { factor_values_ = std::move(values); }
+
+  // After compute: the factor's values, on the host (what load_factor takes).
+  std::vector<T> factor_values() const {
+    std::vector<T> values(factor_.values().extent(0));
+    Kokkos::deep_copy(exec_,
+                      Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                          values.data(), values.size()),
+                      factor_.values());
+    exec_.fence();
+    return values;
+  }
 
   // Collective: the numeric factor (the edges are kept on the device for the predecessors),
   // then with negative weights the verdict: throws NegativeCycleError on every rank (the
@@ -953,7 +1006,10 @@ class SupernodalSolver {
       std::future<bool> symmetric;
       if (measures_)
         symmetric = std::async(std::launch::async, [&edges] { return detail::symmetric(edges); });
-      factor_ = supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
+      factor_ = factor_values_
+                    ? supernodal_factor_of<T>(exec_, plan_, *factor_values_, weights_.negative())
+                    : supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
+      factor_values_.reset();
       if (measures_) {
         symmetric_ = symmetric.get();
         if (!symmetric_)
@@ -1191,7 +1247,8 @@ class SupernodalSolver {
   std::int64_t path_block_ = std::numeric_limits<std::int64_t>::max();  // rows keeping columns
   std::uint64_t room_ = std::numeric_limits<std::uint64_t>::max();      // bytes for rows
   const std::vector<Edge>* edges_host_ = nullptr;                       // between load and compute
-  bool rows_passed_ = false;  // distance_rows has run (select_paths)
+  std::optional<std::vector<T>> factor_values_;  // load_factor's, until compute
+  bool rows_passed_ = false;                     // distance_rows has run (select_paths)
   SupernodalFactor<ExecSpace, T> factor_;
   bool measures_ = false, symmetric_ = false;  // expect_measures; the graph's, found by compute
   SupernodalFactor<ExecSpace, T> reversed_;    // the reversed graph's (measures, not symmetric)

@@ -152,7 +152,23 @@ void plan_fields(Plan& plan, F&& f) {
   f(plan.schedule.workspace);
   f(plan.path_offset);
   f(plan.border_path);
-  f(plan.prediction);
+  // Member by member: the struct's padding would put bytes of no value into the plan's bytes
+  // (a prepared graph's file would differ from run to run).
+  auto& w = plan.prediction;
+  f(w.supernodes);
+  f(w.largest_supernode);
+  f(w.largest_border);
+  f(w.largest_front);
+  f(w.factor_values);
+  f(w.front_values);
+  f(w.pool_values);
+  f(w.levels);
+  f(w.small_fronts);
+  f(w.largest_path);
+  f(w.factor_updates);
+  f(w.row_updates);
+  f(w.dense_updates);
+  f(w.fill_exceeded);
 }
 
 template <class X>

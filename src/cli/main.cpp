@@ -120,6 +120,14 @@ const char* usage = R"(usage:
       is not strongly connected: values over the pairs with a path, "connected": false.
       --algorithm, --dtype, --backend, --stats, --progress, --max-memory, --allow-negative,
       --format and mpirun as for a run.
+  apsp prepare IN PREPARED [options of a run]
+      Prepares the graph IN for many runs: PREPARED holds the graph, the plan of supernodal
+      Floyd-Warshall (ordering, symbolic phase) and its numeric factor in the distance type of
+      --dtype, each with a checksum (docs/USAGE.md). Every command takes PREPARED as IN, told by
+      its content whatever its name: `apsp PREPARED OUT` (--sources, --targets, --predecessors)
+      and `apsp measures PREPARED OUT` read the plan and factor instead of making them (under
+      mpirun too; "prepared" in --stats); `apsp path` and `apsp verify` read its graph.
+      --algorithm auto or supernodal: dense Floyd-Warshall and sssp keep nothing to prepare.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
@@ -369,6 +377,25 @@ Command measures(int argc, char** argv) {
   return [config, progress] { return run_solve(config, progress); };
 }
 
+// apsp prepare IN PREPARED: the graph with its plan and factor, for later runs.
+Command prepare_graph(int argc, char** argv) {
+  const Arguments args = parse(argc, argv, 2, run_options, run_flags);
+  if (args.positional.size() != 2)
+    throw UsageError("prepare expects IN and PREPARED (see apsp --help), got " +
+                     std::to_string(args.positional.size()) + " file names");
+  apsp::SolveConfig config;
+  config.input = args.positional[0];
+  config.output = args.positional[1];
+  config.prepare = true;
+  std::string stats_path;
+  bool progress = isatty(STDERR_FILENO);
+  for (const auto& [name, value] : args.options)
+    run_option(name, value, config, stats_path, progress);
+  stats_option(args, stats_path, config);
+  apsp::check_distinct_files(apsp::files_of(config));
+  return [config, progress] { return run_solve(config, progress); };
+}
+
 Command generate(int argc, char** argv) {
   const Arguments args =
       parse(argc, argv, 2, {"--class", "--vertices", "--density", "--seed", "--max-weight"}, {});
@@ -595,6 +622,7 @@ Command prepare(int& argc, char**& argv) {
   if (subcommand == "generate") return generate(argc, argv);
   if (subcommand == "path") return path(argc, argv);
   if (subcommand == "measures") return measures(argc, argv);
+  if (subcommand == "prepare") return prepare_graph(argc, argv);
   if (subcommand == "compare") return [&argc, &argv] { return compare(argc, argv); };
   if (subcommand == "shapes") return [&argc, &argv] { return shapes(argc, argv); };
   if (subcommand == "tune") return [&argc, &argv] { return tune(argc, argv); };

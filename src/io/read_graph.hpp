@@ -45,7 +45,8 @@ Format format_of(const std::string& path);
 // The CLI's names: auto, hw3, edges, mtx, dimacs.
 std::optional<Format> format_named(const std::string& name);
 
-// Reads and checks a whole graph file; Format::automatic picks the reader by format_of(path).
+// Reads and checks a whole graph file; Format::automatic picks the reader by format_of(path). A
+// prepared graph (io/prepared_file.hpp) is read as one whatever the format: its open edges.
 Graph read_graph(const std::string& path, Format format = Format::automatic,
                  bool allow_negative = false);
 

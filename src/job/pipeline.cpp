@@ -34,6 +34,7 @@
 #include "io/measures_output.hpp"
 #include "io/output_formats.hpp"
 #include "io/outputs.hpp"
+#include "io/prepared_file.hpp"
 #include "io/read_graph.hpp"
 #include "io/row_output.hpp"
 #include "job/device_choices.hpp"
@@ -54,6 +55,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <future>
 #include <initializer_list>
@@ -154,6 +156,7 @@ struct PlanFacts {
   std::int32_t distance = 0;
   std::int32_t negative_weights = 0;
   std::int32_t predecessors = 0;
+  std::int32_t prepared = 0;  // IN is a prepared graph: rank 0 has its factor
   char shape_source[8] = {};  // Plan::shape_source
 };
 
@@ -268,7 +271,12 @@ class Pipeline {
           if (!config_.stats.empty())
             stats_out_ = std::make_unique<AtomicOutputFile>(config_.stats);
           end(Setup::check_files);
-          graph_ = read_graph(config_.input, config_.format, config_.allow_negative);
+          if (is_prepared_file(config_.input)) {
+            prepared_ = read_prepared(config_.input);
+            graph_ = open_graph(*prepared_, config_.input, config_.allow_negative);
+          } else {
+            graph_ = read_graph(config_.input, config_.format, config_.allow_negative);
+          }
         },
         false);
   }
@@ -282,19 +290,34 @@ class Pipeline {
         [&] {
           if (!ranks_.root()) return;
           const WeightRange weights = weight_range(graph_);
-          const DistanceType type = choose_distance_type(config_.dtype, graph_.vertices, weights);
+          if (config_.prepare && config_.algorithm != Algorithm::automatic &&
+              config_.algorithm != Algorithm::supernodal)
+            throw Error(std::string("apsp prepare keeps the plan and factor of supernodal "
+                                    "Floyd-Warshall (--algorithm supernodal or auto); ") +
+                        algorithm_name(config_.algorithm) +
+                        " has none to keep (dense Floyd-Warshall nothing smaller than its V x V "
+                        "distances, sssp nothing at all)");
+          const DistanceType type =
+              prepared_ ? prepared_type(weights)
+                        : choose_distance_type(config_.dtype, graph_.vertices, weights);
           if (ranks_.size() == 1 && wants_probe(config_.algorithm, weights.negative()))
             probe_.start(type, graph_.vertices, graph_.edges);  // beside the ordering
           const bool predecessors = !config_.predecessors.empty();
-          RunPlan run = plan_run(exec_, graph_, weights, type,
-                                 PlanRequest{config_.algorithm, config_.shape, predecessors, true});
+          const Algorithm algorithm = config_.prepare ? Algorithm::supernodal : config_.algorithm;
+          RunPlan run = prepared_
+                            ? prepared_run(exec_, graph_.vertices, weights, type, prepared_->plan,
+                                           config_.shape, predecessors)
+                            : plan_run(exec_, graph_, weights, type,
+                                       PlanRequest{algorithm, config_.shape, predecessors, true});
+          if (prepared_) check_prepared_factor(run.supernodal, type);
+          stats_.prepared = prepared_.has_value();
           if (!run.warning.empty()) stats_.warnings.push_back(run.warning);
           stats_.supernodal = run.stats;
           sn_plan_ = std::move(run.supernodal);
           const Plan& p = run.plan;
           f.vertices = p.vertices;
           f.edges = std::int64_t(graph_.edges.size());
-          f.output_bytes = config_.measures || subsets_requested()
+          f.output_bytes = config_.measures || subsets_requested() || config_.prepare
                                ? 0
                                : least_output_bytes(config_.output_format, p.vertices, p.distance);
           if (subsets_requested()) {  // the ids checked before any work; rows of |T| values
@@ -310,6 +333,7 @@ class Pipeline {
           f.distance = int(p.distance);
           f.negative_weights = p.negative_weights;
           f.predecessors = p.predecessors;
+          f.prepared = prepared_.has_value();
           p.shape_source.copy(f.shape_source, sizeof f.shape_source - 1);
         },
         false);
@@ -360,6 +384,35 @@ class Pipeline {
   MemoryLimits limits() const {
     const MemoryLimits limits{available_memory(exec_), config_.max_memory, stats_.device};
     return config_.measures ? beside_measures<T>(limits, plan_.vertices) : limits;
+  }
+
+  // A prepared graph's distance type: its factor's. Another asked for with --dtype, or another
+  // algorithm with --algorithm, is refused: the file holds no plan for them.
+  DistanceType prepared_type(const WeightRange& weights) const {
+    const PreparedFile& file = *prepared_;
+    const std::string in = "prepared graph '" + config_.input + "'";
+    if (config_.dtype && *config_.dtype != file.type)
+      throw Error(in + " holds " + distance_type_name(file.type) + " distances, not --dtype " +
+                  distance_type_name(*config_.dtype) +
+                  "'s: prepare the graph with that --dtype (apsp prepare)");
+    if (config_.algorithm != Algorithm::automatic && config_.algorithm != Algorithm::supernodal)
+      throw Error(in + " holds the plan of supernodal Floyd-Warshall, not of --algorithm " +
+                  algorithm_name(config_.algorithm) + ": give that algorithm the graph's own file");
+    if (weights.lowest != file.weights.lowest || weights.highest != file.weights.highest ||
+        weights.integers != file.weights.integers)
+      throw Error(in + ": the weight range in its header is not its edges'");
+    choose_distance_type(file.type, graph_.vertices, weights);  // the type holds the paths
+    return file.type;
+  }
+  // The factor's bytes against the plan's values, and then rank 0's to keep for the solver.
+  void check_prepared_factor(const SupernodalPlan& plan, DistanceType type) {
+    const std::uint64_t values = std::uint64_t(plan.values_start.back());
+    const std::uint64_t bytes = values * value_bytes(type);
+    if (prepared_->factor.size() != bytes)
+      throw Error("prepared graph '" + config_.input + "': its factor holds " +
+                  std::to_string(prepared_->factor.size()) + " bytes, its plan needs " +
+                  std::to_string(bytes));
+    factor_bytes_ = std::move(prepared_->factor);
   }
 
   // --- dense Floyd-Warshall (apsp::Solver): each rank gets the edges that start in its rows.
@@ -433,9 +486,30 @@ class Pipeline {
     detail::ScopedRegion region("apsp::solve::supernodal");
     const auto start = Clock::now();
     solver.load(edges_);
+    if (facts_.prepared) {  // the factor that rank 0 read, on every rank
+      if (ranks_.size() > 1) broadcast_vector(ranks_, factor_bytes_, 0);
+      std::vector<T> values(factor_bytes_.size() / sizeof(T));
+      std::memcpy(values.data(), factor_bytes_.data(), values.size() * sizeof(T));
+      std::vector<char>().swap(factor_bytes_);
+      solver.load_factor(std::move(values));
+    }
     solver.compute();
     stats_.supernodal.factor = detail::seconds_since(start);
-    stats_.supernodal.factors = solver.factors();
+    stats_.supernodal.factors = solver.factors() - facts_.prepared;
+    if (config_.prepare) {  // the factor downloaded and written, by rank 0
+      double written = 0;
+      collectively(
+          ranks_,
+          [&] {
+            if (!ranks_.root()) return;
+            const auto write_start = Clock::now();
+            write_prepared(*prepared_out_, prepared_file(solver));
+            written = detail::seconds_since(write_start);
+          },
+          false);
+      watch_.lap(seconds().compute, {{&seconds().write, written}});
+      return;
+    }
     std::vector<Edge>().swap(edges_);
     watch_.lap(seconds().compute);
 
@@ -659,7 +733,39 @@ class Pipeline {
     return config_.predecessors_format.value_or(config_.output_format);
   }
 
+  // `apsp prepare`'s file: the graph as read (every edge, in its order), the solver's plan and
+  // its factor.
+  template <class S>
+  PreparedFile prepared_file(const S& solver) const {
+    PreparedFile file;
+    file.type = plan_.distance;
+    file.graph.vertices = std::int32_t(plan_.vertices);
+    file.graph.edges = edges_;
+    file.weights = facts_.weights;
+    file.plan = detail::plan_bytes(solver.plan());
+    const auto values = solver.factor_values();
+    file.factor.resize(values.size() * sizeof(values[0]));
+    std::memcpy(file.factor.data(), values.data(), file.factor.size());
+    return file;
+  }
+
   void create_outputs() {
+    if (config_.prepare) {  // one file, which rank 0 writes once the factor is made
+      collectively(
+          ranks_,
+          [&] {
+            if (!ranks_.root()) return;
+            prepared_out_ = &outputs_.add(config_.output);
+            const std::uint64_t values = std::uint64_t(sn_plan_.values_start.back());
+            PreparedFile sizes;
+            sizes.graph.edges.resize(std::size_t(stats_.edges));
+            sizes.plan = detail::plan_bytes(sn_plan_);
+            check_disk_space(config_.output,
+                             prepared_file_bytes(sizes) + values * value_bytes(plan_.distance));
+          },
+          false);
+      return;
+    }
     if (config_.measures) {  // one small file, which rank 0 writes at the end (measure)
       collectively(
           ranks_, [&] { measures_out_ = ranks_.root() ? &outputs_.add(config_.output) : nullptr; },
@@ -769,6 +875,9 @@ class Pipeline {
   std::unique_ptr<AtomicOutputFile> stats_out_;
   std::unique_ptr<RowOutput> out_, pred_out_;
   AtomicOutputFile* measures_out_ = nullptr;  // rank 0's, with `apsp measures`
+  AtomicOutputFile* prepared_out_ = nullptr;  // rank 0's, with `apsp prepare`
+  std::optional<PreparedFile> prepared_;      // rank 0's, when IN is a prepared graph
+  std::vector<char> factor_bytes_;            // its factor, until the solver takes it
   std::unique_ptr<Subsets> subsets_;          // with --sources or --targets
   HostProbe probe_;                           // the histogram's probe on GPUs
 };
@@ -874,7 +983,8 @@ std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
 }
 
 std::vector<NamedFile> files_of(const SolveConfig& config) {
-  std::vector<NamedFile> files = {{"IN", config.input}, {"OUT", config.output}};
+  std::vector<NamedFile> files = {{"IN", config.input},
+                                  {config.prepare ? "PREPARED" : "OUT", config.output}};
   if (!config.predecessors.empty()) files.push_back({"--predecessors", config.predecessors});
   if (!config.stats.empty()) files.push_back({"--stats", config.stats});
   return files;

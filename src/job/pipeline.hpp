@@ -54,6 +54,9 @@ struct SolveConfig {
   std::string stats;
   // How Floyd-Warshall's pivot rows travel between the ranks' GPUs (platform/device_links.hpp).
   Transport transport = Transport::automatic;
+  // `apsp prepare`: OUT is the prepared graph (io/prepared_file.hpp): the graph, the plan of
+  // supernodal Floyd-Warshall and its factor, which a run with it as IN reads instead of making.
+  bool prepare = false;
 };
 
 // Where a long solve is, called now and then on rank 0: `done` of `total` steps of one kind

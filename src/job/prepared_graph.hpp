@@ -9,6 +9,7 @@
 //   apsp::PreparedGraph<Exec, int> g(exec, graph, {});         // plan, factor
 //   g.distances(sources, targets, host_bytes, sink);             // a |S| x |T| table
 //   g.update_weights(new_weights);                               // same edges, new factor
+//   write_prepared(out, g.file());                               // apsp prepare's file
 //
 // Dense Floyd-Warshall has no factor smaller than its V x V matrix, and Dijkstra none at all: a
 // graph is prepared by supernodal Floyd-Warshall.
@@ -22,15 +23,18 @@
 #include <apsp/row_sink.hpp>
 #include <apsp/supernodal.hpp>
 
+#include "io/prepared_file.hpp"
 #include "job/run_graph.hpp"
 #include "job/run_plan.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iomanip>
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -60,6 +64,34 @@ class PreparedGraph {
     solver_ = factor(graph_.edges, weights_);
   }
 
+  // The graph of a prepared file (apsp prepare, save): its plan and factor read, not made.
+  // Throws ArgumentError where the file's distance type is not T, Error where its plan or factor
+  // does not fit its graph, and what the factor's memory check throws.
+  PreparedGraph(const ExecSpace& exec, PreparedFile file, const GraphRequest& request)
+      : exec_(exec), graph_(std::move(file.graph)), request_(request) {
+    if (file.type != Distance<T>::type)
+      throw ArgumentError(std::string("the prepared graph holds ") + distance_type_name(file.type) +
+                          " distances, not " + distance_type_name(Distance<T>::type));
+    const std::vector<Edge> live = live_edges(graph_.edges);
+    weights_ = range_of(live, graph_.vertices);
+    if (weights_.lowest != file.weights.lowest || weights_.highest != file.weights.highest ||
+        weights_.integers != file.weights.integers)
+      throw Error("the prepared graph's weight range is not its edges'");
+    first_weights_ = weights_;
+    RunPlan run = prepared_run(exec, graph_.vertices, weights_, Distance<T>::type, file.plan,
+                               request.shape, false);
+    warning_ = run.warning;
+    plan_ = std::make_shared<const SupernodalPlan>(std::move(run.supernodal));
+    const std::uint64_t values = std::uint64_t(plan_->values_start.back());
+    if (file.factor.size() != values * sizeof(T))
+      throw Error("the prepared graph's factor holds " + std::to_string(file.factor.size()) +
+                  " bytes, its plan needs " + std::to_string(values * sizeof(T)));
+    std::vector<T> factor_values(values);
+    std::memcpy(factor_values.data(), file.factor.data(), file.factor.size());
+    std::vector<char>().swap(file.factor);
+    solver_ = factor(live, weights_, std::move(factor_values));
+  }
+
   PreparedGraph(const PreparedGraph&) = delete;  // its solvers hold its ranks
   PreparedGraph& operator=(const PreparedGraph&) = delete;
 
@@ -73,6 +105,20 @@ class PreparedGraph {
     const std::uint64_t v = std::uint64_t(graph_.vertices);
     return detail::saturating_sum({plan_->prediction.factor_values * sizeof(T), 16 * v,
                                    64 * std::uint64_t(plan_->prediction.supernodes)});
+  }
+
+  // What a prepared file holds (io/prepared_file.hpp): the graph (every edge, closed ones too),
+  // the plan and the current factor.
+  PreparedFile file() const {
+    PreparedFile file;
+    file.type = Distance<T>::type;
+    file.graph = graph_;
+    file.weights = weights_;
+    file.plan = detail::plan_bytes(*plan_);
+    const std::vector<T> values = solver_->factor_values();
+    file.factor.resize(values.size() * sizeof(T));
+    std::memcpy(file.factor.data(), values.data(), file.factor.size());
+    return file;
   }
 
   // The table d(sources[i], targets[k]) into sink (row i of the list handed over as row i, its
@@ -172,13 +218,16 @@ class PreparedGraph {
   // The factor of the plan with `edges` (open ones) of `range`: its memory checked against what
   // the device has now (the graph's current factor counted as used), then made; throws
   // MemoryError, NegativeCycleError.
-  std::unique_ptr<SupernodalSolver<ExecSpace, T>> factor(const std::vector<Edge>& edges,
-                                                         const WeightRange& range) {
+  // With `values`: the factor that they are (a prepared file's), not made again.
+  std::unique_ptr<SupernodalSolver<ExecSpace, T>> factor(
+      const std::vector<Edge>& edges, const WeightRange& range,
+      std::optional<std::vector<T>> values = std::nullopt) {
     auto solver =
         std::make_unique<SupernodalSolver<ExecSpace, T>>(exec_, one_, *plan_, false, range);
     solver->check_memory(answer_limits<T>(exec_, vertices(), 0, request_.max_memory),
                          std::int64_t(edges.size()));
     solver->load(edges);
+    if (values) solver->load_factor(std::move(*values));
     solver->compute();
     return solver;
   }

@@ -16,8 +16,10 @@
 #include "job/supernodal_choice.hpp"
 #include "platform/backends.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace apsp {
 
@@ -70,6 +72,37 @@ RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& w
   if (p.algorithm != Algorithm::floyd_warshall) p.padded = p.vertices;
   run.supernodal = std::move(choice.plan);
   run.stats = std::move(choice.stats);
+  return run;
+}
+
+// The plan of a prepared graph (io/prepared_file.hpp): its own supernodal plan (`plan_bytes`,
+// detail::plan_bytes) in its distance type, the dense shape checked as plan_run checks it (a
+// --tile or --shape that this device cannot run is an error). Throws apsp::Error where the plan's
+// bytes are not a plan of `vertices` vertices. The plan holds what predecessors need too.
+template <class ExecSpace>
+RunPlan prepared_run(const ExecSpace& exec, std::int64_t vertices, const WeightRange& weights,
+                     DistanceType type, const std::vector<char>& plan_bytes,
+                     const ShapeRequest& shape, bool predecessors) {
+  RunPlan run;
+  Plan& p = run.plan;
+  p = dense_plan(exec, vertices, weights.negative(), shape, type, run.warning);
+  p.predecessors = predecessors;
+  const double dense = double(p.padded);  // what dense Floyd-Warshall would pad V to
+  p.algorithm = Algorithm::supernodal;
+  p.padded = p.vertices;
+  run.supernodal = detail::plan_from_bytes(plan_bytes);
+  const SupernodalPlan& sn = run.supernodal;
+  if (sn.vertices != vertices || std::int64_t(sn.perm.size()) != vertices ||
+      std::int64_t(sn.first.size()) != sn.supernodes() + 1 || sn.values_start.empty())
+    throw Error("the prepared plan is not one of V = " + std::to_string(vertices) + " vertices");
+  SupernodalStats& stats = run.stats;
+  stats.considered = true;
+  stats.decision = "prepared: the plan and factor read with the graph";
+  stats.supernodes = sn.supernodes();
+  stats.predicted_updates = sn.prediction.updates();
+  stats.factor_updates = sn.prediction.factor_updates;
+  stats.row_updates = sn.prediction.row_updates;
+  stats.dense_updates = dense * dense * dense;
   return run;
 }
 

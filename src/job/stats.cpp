@@ -107,6 +107,7 @@ std::string SolveStats::to_json() const {
     << "  \"shape\": " << detail::json_string(shape) << ",\n"
     << "  \"shape_source\": " << detail::json_string(shape_source) << ",\n"
     << "  \"padded_vertices\": " << padded << ",\n"
+    << "  \"prepared\": " << (prepared ? "true" : "false") << ",\n"
     << "  \"transport\": " << detail::json_string(transport) << ",\n"
     << "  \"transport_requested\": " << detail::json_string(transport_requested) << ",\n"
     << "  \"transport_note\": " << detail::json_string(transport_note) << ",\n"

@@ -81,7 +81,8 @@ struct SupernodalStats {
   double ordering = 0;      // seconds: METIS' nested dissection (within plan)
   double symbolic = 0;      // seconds: elimination tree, supernodes, predictions (within plan)
   double factor = 0;        // seconds: the numeric factor (within compute)
-  int factors = 1;          // factors made: 2 where measures need the reversed graph's too
+  int factors = 1;          // factors made: 2 where measures need the reversed graph's too;
+                            // one fewer where a prepared graph's was read
   double rows = 0;          // seconds: the distance rows from the factor (within compute)
   std::int64_t supernodes = 0;
   std::uint64_t factor_bytes = 0;
@@ -116,6 +117,8 @@ struct SolveStats {
   std::string transport_requested = "auto";
   std::string transport_note;  // why a device link gave way to host (TransportChoice::note)
   std::int64_t padded = 0;
+  // IN was a prepared graph (io/prepared_file.hpp): its plan and factor were read, not made.
+  bool prepared = false;
   StageSeconds seconds;  // this rank's (rank 0's in the file)
   // How the rows of OUT and P reached their files (RowOutput::way): "at offsets", "discarded by
   // each rank" or "through rank 0 in order"; "" for an output the run does not write.

@@ -1,6 +1,7 @@
 // apsp._native's prepared graphs, the native part of apsp.Graph (apsp/graph.py): a graph planned
 // and factored once (PreparedGraph, src/job/prepared_graph.hpp) and kept on the device for many
-// queries: tables of distances, the measures, new weights on the same edges.
+// queries: tables of distances, the measures, new weights on the same edges; saved to and
+// loaded from apsp prepare's file (io/prepared_file.hpp).
 //
 // Every query runs on the module's Kokkos thread, one at a time, so queries from many Python
 // threads are safe. close() frees the device memory at once; at exit every graph still open is
@@ -13,6 +14,8 @@
 #include <apsp/measures.hpp>
 #include <apsp/memory.hpp>
 
+#include "io/outputs.hpp"
+#include "io/prepared_file.hpp"
 #include "job/prepared_graph.hpp"
 #include "platform/kokkos_thread.hpp"
 
@@ -20,6 +23,7 @@
 #include <pybind11/pybind11.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -49,6 +53,7 @@ class AnyGraph {
   virtual void update_weights(const std::vector<double>& weights) = 0;
   virtual std::uint64_t device_bytes() const = 0;
   virtual std::string warning() const = 0;
+  virtual PreparedFile file() const = 0;
 };
 
 template <class T>
@@ -56,6 +61,8 @@ class TypedGraph final : public AnyGraph {
  public:
   TypedGraph(Graph graph, const GraphRequest& request)
       : prepared_(Exec(), std::move(graph), request) {}
+  TypedGraph(PreparedFile file, const GraphRequest& request)
+      : prepared_(Exec(), std::move(file), request) {}
   void distances(const std::vector<std::int32_t>& sources, const std::vector<std::int32_t>& targets,
                  std::uint64_t host_bytes, void* out, std::int64_t columns) override {
     T* to = static_cast<T*>(out);
@@ -73,6 +80,7 @@ class TypedGraph final : public AnyGraph {
   }
   std::uint64_t device_bytes() const override { return prepared_.device_bytes(); }
   std::string warning() const override { return prepared_.warning(); }
+  PreparedFile file() const override { return prepared_.file(); }
 
  private:
   PreparedGraph<Exec, T> prepared_;
@@ -114,21 +122,25 @@ class NativeGraph {
     type_ = distance_type(dtype, n, weight_range(graph));
     vertices_ = n;
     edges_ = std::int64_t(graph.edges.size());
-    const GraphRequest request = request_of(algorithm);
-    std::string warning;
+    start(std::move(graph), request_of(algorithm));
+  }
+  // The graph of the prepared file at `path` (apsp prepare's, or save's).
+  explicit NativeGraph(const std::string& path) {
+    PreparedFile file;
     {
       py::gil_scoped_release release;
-      kokkos_thread().run([&] {
-        visit_distance_type(type_, [&](auto t) {
-          graph_ = std::make_unique<TypedGraph<decltype(t)>>(std::move(graph), request);
-        });
-        warning = graph_->warning();
-        device_bytes_ = graph_->device_bytes();
-      });
+      file = read_prepared(path);
     }
-    warn_once(warning);
-    std::lock_guard<std::mutex> lock(registry_mutex);
-    open_graphs.insert(this);
+    type_ = file.type;
+    vertices_ = file.graph.vertices;
+    edges_ = std::int64_t(file.graph.edges.size());
+    src_.reserve(file.graph.edges.size());
+    dst_.reserve(file.graph.edges.size());
+    for (const Edge& e : file.graph.edges) {
+      src_.push_back(e.src);
+      dst_.push_back(e.dst);
+    }
+    start(std::move(file), GraphRequest{});
   }
   NativeGraph(const NativeGraph&) = delete;
   NativeGraph& operator=(const NativeGraph&) = delete;
@@ -187,6 +199,25 @@ class NativeGraph {
     kokkos_thread().run([&] { open().update_weights(w); });
   }
 
+  // The prepared file of the graph as it is now (its current weights and factor) at `path`,
+  // written whole or not at all.
+  void save(const std::string& path) {
+    py::gil_scoped_release release;
+    PreparedFile file;
+    kokkos_thread().run([&] { file = open().file(); });
+    check_disk_space(path, prepared_file_bytes(file));
+    AtomicOutputFile out(path);
+    write_prepared(out, file);
+    out.commit();
+  }
+  // A loaded graph's edges (src, dst), in the file's order.
+  py::tuple edge_arrays() const {
+    HostArray<std::int64_t> src({std::int64_t(src_.size())}), dst({std::int64_t(dst_.size())});
+    std::copy(src_.begin(), src_.end(), src.mutable_data());
+    std::copy(dst_.begin(), dst_.end(), dst.mutable_data());
+    return py::make_tuple(src, dst);
+  }
+
   void close() {
     py::gil_scoped_release release;
     close_on_kokkos();
@@ -216,6 +247,24 @@ class NativeGraph {
   std::uint64_t nbytes() const { return device_bytes_; }
 
  private:
+  // The graph (a Graph or a PreparedFile) prepared on the Kokkos thread, then registered.
+  template <class From>
+  void start(From from, const GraphRequest& request) {
+    std::string warning;
+    {
+      py::gil_scoped_release release;
+      kokkos_thread().run([&] {
+        visit_distance_type(type_, [&](auto t) {
+          graph_ = std::make_unique<TypedGraph<decltype(t)>>(std::move(from), request);
+        });
+        warning = graph_->warning();
+        device_bytes_ = graph_->device_bytes();
+      });
+    }
+    warn_once(warning);
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    open_graphs.insert(this);
+  }
   AnyGraph& open() {
     if (!graph_) throw py::value_error("the Graph is closed");
     return *graph_;
@@ -234,6 +283,7 @@ class NativeGraph {
   DistanceType type_ = DistanceType::int32;
   std::int64_t vertices_ = 0, edges_ = 0;
   std::uint64_t device_bytes_ = 0;
+  std::vector<std::int64_t> src_, dst_;  // a loaded graph's edges (edge_arrays)
 };
 
 }  // namespace
@@ -249,6 +299,9 @@ void register_graph(py::module_& m) {
                     const std::string&>(),
            py::arg("src"), py::arg("dst"), py::arg("weight"), py::arg("num_vertices"),
            py::arg("dtype"), py::arg("algorithm"))
+      .def(py::init<const std::string&>(), py::arg("path"))
+      .def("save", &NativeGraph::save, py::arg("path"))
+      .def("edge_arrays", &NativeGraph::edge_arrays)
       .def("distances", &NativeGraph::distances, py::arg("sources"), py::arg("targets"))
       .def("measures", &NativeGraph::measures, py::arg("names"), py::arg("bins"))
       .def("update_weights", &NativeGraph::update_weights, py::arg("weight"))

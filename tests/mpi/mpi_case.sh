@@ -138,6 +138,14 @@ case $case in
     negative_graph 200 1
     in=negative.txt options=(--algorithm supernodal --allow-negative)
     message="negative cycle through vertex" ;;
+  prepared)  # a prepared graph: rank 0 reads it and sends its factor; the edge list's answer
+    "$apsp" generate --class road --vertices 700 --seed 7 road.in 2>/dev/null
+    "$apsp" prepare road.in in.in
+    "$apsp" --algorithm supernodal --predecessors "$work/expected.pred" road.in expected.out
+    expected=$work/expected.out options=(--algorithm supernodal) paths=1 ;;
+  prepare)  # apsp prepare: the factor on every rank, rank 0 writes one process's bytes
+    "$apsp" generate --class grid --vertices 300 --seed 7 in.in 2>/dev/null
+    options=(prepare) ;;
   sssp)  # sources split over the ranks, on a host backend: sssp runs on no other
     graph 300 0.01
     options=(--algorithm sssp --backend "$(host_backend_of "$apsp")") ;;

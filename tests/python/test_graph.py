@@ -94,6 +94,20 @@ def test_undirected_and_csgraph_inputs():
         assert np.array_equal(g.distances([0, 9], [170, 4]), expected[np.ix_([0, 9], [170, 4])])
 
 
+def assert_same_measures(got, expected):
+    """The same names, values and types."""
+    assert sorted(got) == sorted(expected)
+    for key, value in expected.items():
+        if isinstance(value, np.ndarray):
+            assert value.dtype == got[key].dtype and np.array_equal(value, got[key]), key
+        elif isinstance(value, dict):
+            assert value.keys() == got[key].keys(), key
+            for k in value:
+                assert np.array_equal(value[k], got[key][k]), (key, k)
+        else:
+            assert value == got[key] and type(value) is type(got[key]), key
+
+
 @pytest.mark.parametrize("dtype", ["int32", "float64"])
 def test_measures_are_apsp_measures(dtype):
     scipy_sparse = pytest.importorskip("scipy.sparse")
@@ -102,17 +116,7 @@ def test_measures_are_apsp_measures(dtype):
     src, dst = m.nonzero()
     expected = apsp.measures(m, dtype=dtype)
     with apsp.Graph((src, dst, np.asarray(m[src, dst]).ravel(), n), dtype=dtype) as g:
-        got = g.measures()
-        assert sorted(got) == sorted(expected)
-        for key, value in expected.items():
-            if isinstance(value, np.ndarray):
-                assert value.dtype == got[key].dtype and np.array_equal(value, got[key]), key
-            elif isinstance(value, dict):
-                assert value.keys() == got[key].keys(), key
-                for k in value:
-                    assert np.array_equal(value[k], got[key][k]), (key, k)
-            else:
-                assert value == got[key] and type(value) is type(got[key]), key
+        assert_same_measures(g.measures(), expected)
         assert g.measures(["diameter"], bins=3).keys() == {"vertices", "connected", "diameter"}
         with pytest.raises(ValueError, match="unknown measure"):
             g.measures(["girth"])
@@ -273,3 +277,75 @@ def test_graphs_without_edges(n):
         assert g.measures()["vertices"] == n
         g.update_weights(np.array([]))
         assert np.array_equal(g.distances(), expected)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_saved_graphs_load_as_they_were(tmp_path, dtype):
+    """save then load: the same tables and measures, the plan and factor read; closed edges keep
+    their places for later updates; the file is byte for byte what the Graph holds (saved
+    twice: one file)."""
+    (u, v, w), n = GRAPHS["grid"]
+    path = tmp_path / "grid.prep"
+    with apsp.Graph((u, v, w, n), dtype=dtype, directed=False) as g:
+        if dtype != "int32":
+            closed = w.copy()
+            closed[::5] = np.inf
+            g.update_weights(closed)
+        g.save(path)
+        g.save(tmp_path / "again.prep")
+        expected, measures = g.distances(), g.measures()
+    assert path.read_bytes() == (tmp_path / "again.prep").read_bytes()
+    with apsp.Graph.load(path) as loaded:
+        assert loaded.dtype == np.dtype(dtype)
+        assert loaded.num_vertices == n
+        assert np.array_equal(loaded.distances(), expected)
+        assert np.array_equal(loaded.distances([7, 1], [0, 0, 9]),
+                              expected[np.ix_([7, 1], [0, 0, 9])])
+        assert_same_measures(loaded.measures(), measures)
+        src, dst = loaded.edges
+        assert np.array_equal(src, np.r_[u, v]) and np.array_equal(dst, np.r_[v, u])
+        # A loaded Graph takes one weight per edge of the file, and a new factor.
+        w2 = np.r_[w, w] + 1
+        loaded.update_weights(w2)
+        assert np.array_equal(loaded.distances(),
+                              apsp.solve(np.r_[u, v], np.r_[v, u], w2, n, dtype=dtype))
+
+
+def test_damaged_files_are_refused(tmp_path):
+    (u, v, w), n = GRAPHS["random"]
+    path = tmp_path / "random.prep"
+    with apsp.Graph((u, v, w, n)) as g:
+        g.save(path)
+    data = path.read_bytes()
+    for name, content, words in [
+            ("cut", data[:-1], "ends early"),
+            ("header", data[:40] + bytes([data[40] ^ 1]) + data[41:], "header is damaged"),
+            ("factor", data[:-4] + bytes([data[-4] ^ 1]) + data[-3:], "factor section is damaged"),
+            ("other", b"not a prepared graph at all", "not a prepared graph")]:
+        bad = tmp_path / (name + ".prep")
+        bad.write_bytes(content)
+        with pytest.raises(RuntimeError, match=words):
+            apsp.Graph.load(bad)
+
+
+APSP_CLI = os.environ.get("APSP_CLI") or os.path.join(os.environ.get("APSP_BUILD_DIR", "build/openmp"),
+                                                      "apsp")
+
+
+@pytest.mark.skipif(not os.path.exists(APSP_CLI), reason="no apsp binary in the build")
+def test_the_command_lines_files(tmp_path):
+    """A file of `apsp prepare` loads as a Graph, and a Graph's file is the command line's IN:
+    the same answers either way."""
+    (u, v, w), n = GRAPHS["grid"]
+    edges = tmp_path / "grid.txt"
+    edges.write_text("# vertices %d\n" % n
+                     + "".join("%d %d %d\n" % e for e in zip(u, v, w.astype(int))))
+    subprocess.run([APSP_CLI, "prepare", str(edges), str(tmp_path / "cli.prep")], check=True)
+    expected = apsp.solve(u, v, w, n)
+    with apsp.Graph.load(tmp_path / "cli.prep") as g:
+        assert np.array_equal(g.distances(), expected)
+        g.save(tmp_path / "python.prep")
+    assert (tmp_path / "python.prep").read_bytes() == (tmp_path / "cli.prep").read_bytes()
+    subprocess.run([APSP_CLI, str(tmp_path / "python.prep"), str(tmp_path / "out.npy")],
+                   check=True)
+    assert np.array_equal(np.load(tmp_path / "out.npy"), expected)

@@ -7,8 +7,11 @@ then makes only its rows. New weights on the same edges keep the plan and make a
     table = g.distances(sources, targets)     # len(sources) x len(targets)
     g.update_weights(new_w)                   # the same edges, in g.edges' order
     m = g.measures()                          # as apsp.measures
+    g.save("roads.prep")                      # apsp prepare's file; apsp.Graph.load reads it
     g.close()                                 # or: with apsp.Graph(...) as g: ...
 """
+
+import os
 
 import numpy as np
 
@@ -109,6 +112,29 @@ class Graph:
         if w.shape != self._src.shape:
             raise ValueError("weights: %d for the Graph's %d edges" % (w.size, self._src.size))
         self._native.update_weights(self._both_ways(w)[2])
+
+    # -- the file --
+
+    def save(self, path):
+        """Writes the Graph as it is now (its edges, current weights, plan and factor) to
+        ``path`` in the command line's prepared format (``apsp prepare``): ``apsp PREPARED OUT``,
+        ``apsp measures PREPARED OUT`` and ``Graph.load`` read it, on any backend. Written whole
+        or not at all (an existing file is replaced)."""
+        self._native.save(os.fspath(path))
+
+    @classmethod
+    def load(cls, path):
+        """The Graph of a prepared file (``apsp prepare``'s or ``save``'s): its plan and factor
+        read, not made. Its edges are the file's, directed (a Graph made with ``directed=False``
+        was saved with each edge both ways), and ``update_weights`` takes one weight per edge of
+        the file. A damaged file, or one of another format version, raises apsp.Error naming
+        what is wrong."""
+        g = cls.__new__(cls)
+        g._native = _native.PreparedGraph(os.fspath(path))
+        g._src, g._dst = g._native.edge_arrays()
+        g._directed = True
+        g._n = int(g._native.num_vertices)
+        return g
 
     # -- the Graph --
 

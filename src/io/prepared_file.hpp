@@ -1,0 +1,72 @@
+// The file of a prepared graph (`apsp prepare`, apsp.Graph.save): the graph, the plan of
+// supernodal Floyd-Warshall and its numeric factor, so that a later run answers without making
+// them again. Every command that reads a graph reads this file too, told apart by its magic
+// bytes whatever its name.
+//
+// Layout (little-endian, no padding; offsets in bytes):
+//     0  "APSPPREP"                       magic
+//     8  u32 format version               prepared_format_version: bumped whenever the layout
+//                                         of the header or of any section changes
+//    12  u32 0x01020304                   the writer's byte order
+//    16  char[16] apsp version            of the writer, NUL-padded (for messages only)
+//    32  u32 distance type                0 int32, 1 float32, 2 float64 (the factor's)
+//    36  u32 algorithm                    1: supernodal Floyd-Warshall
+//    40  i64 V, i64 E
+//    56  f64 lowest, f64 highest, f64 longest path, u32 whole numbers: the open edges' weights
+//    84  u32 sections (3)
+//    88  3 x {char[8] name, u64 bytes, u64 checksum}: "graph", "plan", "factor"
+//   160  u64 checksum of bytes [0, 160)
+//   168  the sections, in that order:
+//        graph   E x {i32 src, i32 dst, f64 weight}: the reader's edges in its order; +inf is
+//                an edge that new weights closed (its place is kept for later updates)
+//        plan    the plan's bytes (detail::plan_bytes, supernodal_plan.hpp)
+//        factor  the factor's values, in the distance type
+// A checksum is 64-bit FNV-1a over the section's little-endian 64-bit words, then its last
+// bytes one at a time: it finds a damaged or truncated file, not a forged one, so the reader
+// checks the graph's values too.
+#pragma once
+
+#include <apsp/distance.hpp>
+#include <apsp/graph.hpp>
+
+#include "io/outputs.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace apsp {
+
+constexpr std::uint32_t prepared_format_version = 1;
+constexpr std::uint64_t prepared_header_bytes = 168;
+
+struct PreparedFile {
+  DistanceType type = DistanceType::int32;
+  Graph graph;               // every edge, in the prepare's order (+inf: closed)
+  WeightRange weights;       // of the open edges
+  std::vector<char> plan;    // detail::plan_bytes
+  std::vector<char> factor;  // the factor's values, of `type`
+  std::string apsp_version;  // the writer's (read back; written: this build's)
+};
+
+// Whether `path` is a regular file that starts with the magic bytes (a pipe or a device is read
+// as a graph file of its format, never peeked at).
+bool is_prepared_file(const std::string& path);
+
+// The file's size for `file`'s sections (for the disk space check before it is written).
+std::uint64_t prepared_file_bytes(const PreparedFile& file);
+
+// The whole file into `out` (which the caller commits).
+void write_prepared(AtomicOutputFile& out, const PreparedFile& file);
+
+// Reads and checks a prepared file: the magic, the format version, the byte order, each
+// checksum, the sizes, the graph's vertices and weights. Throws apsp::Error naming the file and
+// the first problem (another format version says to prepare the graph again).
+PreparedFile read_prepared(const std::string& path);
+
+// The graph of prepared file `file` (read from `path`) with its closed edges left out: what
+// every reader of a graph file (read_graph) returns for one; at least one vertex, the weights'
+// sign checked as the readers check it.
+Graph open_graph(const PreparedFile& file, const std::string& path, bool allow_negative);
+
+}  // namespace apsp

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# prepared.sh APSP WORKDIR with-metis|without-metis BACKEND
+# `apsp prepare` (issue 46): a prepared graph answers every command as its edge list does, byte
+# for byte (rows, predecessors, --sources/--targets tables, measures, `apsp path`, `apsp verify`)
+# on a road-like graph, a grid, a disconnected graph with negative weights and in float64; the
+# file is told by its content whatever its name, the same input prepares the same bytes, and a
+# file prepared on each backend of the build is read on each.
+# Refused with one line, exit code 2 and no output: another --dtype or --algorithm than the
+# file's, apsp prepare of fw or sssp, negative weights without --allow-negative, and every
+# damage to the file (a bit of each section or of the header, a cut, bytes added, another format
+# version). Without METIS: apsp prepare says why.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+apsp=$1 work=$2 metis=$3 backend=$4
+backend_option=(--backend "$backend")
+[[ $backend == default ]] && backend_option=()
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+# refused MESSAGE ARGS...: exit code 2, one "apsp: " line containing MESSAGE, no out.bin.
+refused() {
+  local message=$1 rc=0
+  shift
+  "$apsp" "$@" >stdout.txt 2>stderr.txt || rc=$?
+  [[ $rc == 2 ]] || fail "$*: exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
+  expect_one_apsp_line stderr.txt
+  grep -qF -- "$message" stderr.txt || fail "$*: the error does not say '$message': $(cat stderr.txt)"
+  [[ ! -e out.bin ]] || fail "$*: an output file appeared"
+  expect_no_temporaries out.bin
+}
+
+"$apsp" generate --class road --vertices 1500 --seed 7 road.bin >/dev/null 2>&1
+if [[ $metis == without-metis ]]; then
+  refused "METIS" prepare "${backend_option[@]}" road.bin out.bin
+  echo "OK: apsp prepare refused without METIS"
+  exit 0
+fi
+"$apsp" generate --class grid --vertices 1200 --seed 5 grid.bin >/dev/null 2>&1
+# Two components and isolated vertices; directed with negative weights (no cycle).
+{
+  echo "# vertices 40"
+  for i in $(seq 0 14); do echo "$i $(((i + 1) % 15)) $((i % 7 + 1))"; done
+  for i in $(seq 20 33); do echo "$i $((i + 1)) -$((i % 3))"; echo "$((i + 1)) $i 5"; done
+} >parts.txt
+
+# answers NAME IN [OPTIONS...]: prepare IN, then every product from the prepared file against
+# the same from IN (--algorithm supernodal: the plan the file holds).
+answers() {
+  local name=$1 in=$2 pair
+  shift 2
+  local options=("${backend_option[@]}" "$@")
+  local run=("$apsp" "${options[@]}")
+  "$apsp" prepare "${options[@]}" --stats prepare.json "$in" "$name.prep" 2>stderr.txt ||
+    fail "prepare $in: $(cat stderr.txt)"
+  [[ ! -s stderr.txt ]] || fail "prepare $in should print nothing: $(cat stderr.txt)"
+  grep -q '"prepared": false' prepare.json || fail "prepare $in: its stats say prepared"
+  "$apsp" prepare "${options[@]}" "$in" "$name.again" || fail "prepare $in again"
+  cmp -s "$name.prep" "$name.again" || fail "$in prepared twice: two files"
+  "${run[@]}" --stats run.json --predecessors p1.npy "$name.prep" d1.npy 2>stderr.txt ||
+    fail "$name.prep: $(cat stderr.txt)"
+  [[ ! -s stderr.txt ]] || fail "$name.prep should print nothing: $(cat stderr.txt)"
+  grep -q '"prepared": true' run.json || fail "$name.prep: the stats do not say prepared"
+  grep -q '"ordering": 0, "symbolic": 0,' run.json || fail "$name.prep: a plan was made"
+  "${run[@]}" --algorithm supernodal --predecessors p2.npy "$in" d2.npy
+  cmp -s d1.npy d2.npy || fail "$name: the prepared graph's distances differ"
+  cmp -s p1.npy p2.npy || fail "$name: the prepared graph's predecessors differ"
+  for pair in "--sources 0,3,3,9 --targets 7,1,0" "--sources 5" "--targets 2,2"; do
+    # shellcheck disable=SC2086 # the pair is two options
+    "${run[@]}" $pair "$name.prep" t1.npy
+    # shellcheck disable=SC2086
+    "${run[@]}" --algorithm supernodal $pair "$in" t2.npy
+    cmp -s t1.npy t2.npy || fail "$name: the prepared graph's table $pair differs"
+  done
+  "$apsp" measures "${options[@]}" "$name.prep" m1.json
+  "$apsp" measures "${options[@]}" --algorithm supernodal "$in" m2.json
+  cmp -s m1.json m2.json || fail "$name: the prepared graph's measures differ"
+  "$apsp" path "${options[@]}" "$name.prep" 3 9 >path1.txt || fail "$name: path"
+  "$apsp" path "${options[@]}" "$in" 3 9 >path2.txt || fail "$name: path"
+  cmp -s path1.txt path2.txt || fail "$name: apsp path differs: $(cat path1.txt path2.txt)"
+  "$apsp" verify "${backend_option[@]}" "$name.prep" d1.npy >/dev/null ||
+    fail "$name: apsp verify of the prepared graph's answer"
+  echo "OK: $name: every answer of the prepared graph is the edge list's"
+}
+answers road road.bin
+answers grid grid.bin
+answers parts parts.txt --allow-negative
+answers road64 road.bin --dtype float64
+
+# A file prepared on one backend is read on every other (a GPU node's on a laptop and back): the
+# same answers; whole-number distances make the same factor, so the same file, everywhere.
+read -r -a backends <<<"$("$apsp" --version | sed -n 's/.*backends: //p' | tr -d ',')"
+for from in "${backends[@]}"; do
+  "$apsp" prepare --backend "$from" road.bin "from-$from.prep"
+  cmp -s "from-$from.prep" road.prep || fail "road.bin prepared on $from: another file"
+  for to in "${backends[@]}"; do
+    "$apsp" --backend "$to" --output-format npy "from-$from.prep" on.npy
+    "$apsp" --backend "$to" --algorithm supernodal --output-format npy road.bin expected.npy
+    cmp -s on.npy expected.npy || fail "prepared on $from, read on $to: other distances"
+  done
+done
+echo "OK: prepared on each of ${backends[*]}, read on each"
+
+# The content decides, not the name: a prepared file named .txt is read as one.
+cp road.prep road-named.txt
+"$apsp" "${backend_option[@]}" --output-format npy road-named.txt named.npy
+"$apsp" "${backend_option[@]}" --output-format npy road.prep unnamed.npy
+cmp -s named.npy unnamed.npy || fail "a prepared file named .txt reads otherwise"
+
+# What the file cannot honour.
+refused "holds int32 distances, not --dtype float64's" "${backend_option[@]}" --dtype float64 \
+  road.prep out.bin
+refused "holds the plan of supernodal Floyd-Warshall, not of --algorithm fw" \
+  "${backend_option[@]}" --algorithm fw road.prep out.bin
+refused "apsp prepare keeps the plan and factor of supernodal Floyd-Warshall" \
+  prepare "${backend_option[@]}" --algorithm fw road.bin out.bin
+refused "negative weights need --allow-negative" "${backend_option[@]}" parts.prep out.bin
+refused "are the same file" prepare "${backend_option[@]}" road.bin ./road.bin
+
+# Every damage: one line naming the file and what is wrong.
+python3 - road.prep <<'EOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+graph = struct.unpack_from("<Q", data, 96)[0]
+plan = struct.unpack_from("<Q", data, 120)[0]
+def put(name, content):
+    open(name, "wb").write(content)
+def flipped(offset):
+    b = bytearray(data)
+    b[offset] ^= 0x10
+    return bytes(b)
+put("cut.prep", data[:-7])
+put("cut-header.prep", data[:100])
+put("longer.prep", data + b"\0")
+put("header.prep", flipped(44))
+put("graph.prep", flipped(168 + graph // 2))
+put("plan.prep", flipped(168 + graph + plan // 2))
+put("factor.prep", flipped(len(data) - 5))
+version = bytearray(data)
+struct.pack_into("<I", version, 8, 99)
+put("version.prep", bytes(version))
+EOF
+refused "'cut.prep': the file ends early" "${backend_option[@]}" cut.prep out.bin
+refused "'cut-header.prep': the file ends early, in its header" "${backend_option[@]}" \
+  cut-header.prep out.bin
+refused "'longer.prep': 1 bytes after the last section" "${backend_option[@]}" longer.prep out.bin
+refused "'header.prep': the header is damaged" "${backend_option[@]}" header.prep out.bin
+refused "'graph.prep': the graph section is damaged" "${backend_option[@]}" graph.prep out.bin
+refused "'plan.prep': the plan section is damaged" "${backend_option[@]}" plan.prep out.bin
+refused "'factor.prep': the factor section is damaged" "${backend_option[@]}" factor.prep out.bin
+refused "'version.prep': format version 99; this apsp" "${backend_option[@]}" version.prep out.bin
+refused "'factor.prep': the factor section is damaged" measures "${backend_option[@]}" \
+  factor.prep out.json
+refused "'graph.prep': the graph section is damaged" path graph.prep 0 1
+echo "OK: damaged prepared files refused"
