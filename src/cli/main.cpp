@@ -128,6 +128,11 @@ const char* usage = R"(usage:
       and `apsp measures PREPARED OUT` read the plan and factor instead of making them (under
       mpirun too; "prepared" in --stats); `apsp path` and `apsp verify` read its graph.
       --algorithm auto or supernodal: dense Floyd-Warshall and sssp keep nothing to prepare.
+  apsp prepare --update-weights NEW PREPARED_IN PREPARED_OUT [options of a run]
+      New weights for a prepared graph: NEW is a graph file (any input format) of the same
+      edges in the same order as PREPARED_IN's input, as its reader gives them; PREPARED_OUT
+      keeps the plan and holds the factor of the new weights. Refused: other edges, a negative
+      weight where PREPARED_IN had none, paths its distance type cannot hold, a negative cycle.
   apsp generate --vertices V --density P [--seed S] [--max-weight W] OUT
   apsp generate --class grid|road --vertices V [--seed S] OUT
       A random HW3 graph: each ordered pair (i, j), i != j, is an edge with probability P,
@@ -379,7 +384,9 @@ Command measures(int argc, char** argv) {
 
 // apsp prepare IN PREPARED: the graph with its plan and factor, for later runs.
 Command prepare_graph(int argc, char** argv) {
-  const Arguments args = parse(argc, argv, 2, run_options, run_flags);
+  std::vector<std::string> with_value = run_options;
+  with_value.push_back("--update-weights");
+  const Arguments args = parse(argc, argv, 2, with_value, run_flags);
   if (args.positional.size() != 2)
     throw UsageError("prepare expects IN and PREPARED (see apsp --help), got " +
                      std::to_string(args.positional.size()) + " file names");
@@ -389,8 +396,12 @@ Command prepare_graph(int argc, char** argv) {
   config.prepare = true;
   std::string stats_path;
   bool progress = isatty(STDERR_FILENO);
-  for (const auto& [name, value] : args.options)
+  for (const auto& [name, value] : args.options) {
     run_option(name, value, config, stats_path, progress);
+    if (name == "--update-weights" && value.empty())
+      throw UsageError("--update-weights is an empty file name");
+    if (name == "--update-weights") config.update_weights = value;
+  }
   stats_option(args, stats_path, config);
   apsp::check_distinct_files(apsp::files_of(config));
   return [config, progress] { return run_solve(config, progress); };

@@ -230,4 +230,24 @@ Graph open_graph(const PreparedFile& file, const std::string& path, bool allow_n
   return graph;
 }
 
+Graph reweighted(const PreparedFile& file, const std::string& path, Graph fresh,
+                 const std::string& fresh_path) {
+  const std::string keep = ": new weights keep the prepared graph's edges and their order";
+  const auto size = [](std::int64_t v, std::size_t e) {
+    return "V = " + std::to_string(v) + ", E = " + std::to_string(e);
+  };
+  if (fresh.vertices != file.graph.vertices || fresh.edges.size() != file.graph.edges.size())
+    throw Error("--update-weights '" + fresh_path + "' has " +
+                size(fresh.vertices, fresh.edges.size()) + ", the prepared graph '" + path + "' " +
+                size(file.graph.vertices, file.graph.edges.size()) + keep);
+  for (std::size_t e = 0; e < fresh.edges.size(); ++e) {
+    const Edge &a = fresh.edges[e], &b = file.graph.edges[e];
+    if (a.src != b.src || a.dst != b.dst)
+      throw Error("--update-weights '" + fresh_path + "': edge " + std::to_string(e) + " is " +
+                  std::to_string(a.src) + " -> " + std::to_string(a.dst) + ", the prepared " +
+                  "graph's " + std::to_string(b.src) + " -> " + std::to_string(b.dst) + keep);
+  }
+  return fresh;
+}
+
 }  // namespace apsp

@@ -69,4 +69,11 @@ PreparedFile read_prepared(const std::string& path);
 // sign checked as the readers check it.
 Graph open_graph(const PreparedFile& file, const std::string& path, bool allow_negative);
 
+// The graph of prepared file `file` (read from `path`) with the weights of `fresh` (read from
+// `fresh_path`), which must hold the same edges in the same order (as the readers give them:
+// parallel edges and an undirected format's both ways as they are); every edge open. Throws
+// apsp::Error naming the first edge that differs.
+Graph reweighted(const PreparedFile& file, const std::string& path, Graph fresh,
+                 const std::string& fresh_path);
+
 }  // namespace apsp

@@ -271,9 +271,17 @@ class Pipeline {
           if (!config_.stats.empty())
             stats_out_ = std::make_unique<AtomicOutputFile>(config_.stats);
           end(Setup::check_files);
+          const bool updating = !config_.update_weights.empty();
           if (is_prepared_file(config_.input)) {
             prepared_ = read_prepared(config_.input);
-            graph_ = open_graph(*prepared_, config_.input, config_.allow_negative);
+            graph_ = updating ? reweighted(*prepared_, config_.input,
+                                           read_graph(config_.update_weights, config_.format,
+                                                      config_.allow_negative),
+                                           config_.update_weights)
+                              : open_graph(*prepared_, config_.input, config_.allow_negative);
+          } else if (updating) {
+            throw Error("--update-weights: IN '" + config_.input +
+                        "' is not a prepared graph (apsp prepare makes one)");
           } else {
             graph_ = read_graph(config_.input, config_.format, config_.allow_negative);
           }
@@ -333,7 +341,7 @@ class Pipeline {
           f.distance = int(p.distance);
           f.negative_weights = p.negative_weights;
           f.predecessors = p.predecessors;
-          f.prepared = prepared_.has_value();
+          f.prepared = !factor_bytes_.empty();
           p.shape_source.copy(f.shape_source, sizeof f.shape_source - 1);
         },
         false);
@@ -398,13 +406,21 @@ class Pipeline {
     if (config_.algorithm != Algorithm::automatic && config_.algorithm != Algorithm::supernodal)
       throw Error(in + " holds the plan of supernodal Floyd-Warshall, not of --algorithm " +
                   algorithm_name(config_.algorithm) + ": give that algorithm the graph's own file");
-    if (weights.lowest != file.weights.lowest || weights.highest != file.weights.highest ||
-        weights.integers != file.weights.integers)
+    if (!config_.update_weights.empty()) {
+      if (weights.negative() && !file.weights.negative())
+        throw Error("--update-weights '" + config_.update_weights + "': a negative weight (" +
+                    number_text(weights.lowest) + ") where " + in +
+                    " had none (its kernels were chosen for weights >= 0): prepare the graph "
+                    "with the new weights");
+    } else if (weights.lowest != file.weights.lowest || weights.highest != file.weights.highest ||
+               weights.integers != file.weights.integers) {
       throw Error(in + ": the weight range in its header is not its edges'");
+    }
     choose_distance_type(file.type, graph_.vertices, weights);  // the type holds the paths
     return file.type;
   }
-  // The factor's bytes against the plan's values, and then rank 0's to keep for the solver.
+  // The factor's bytes against the plan's values, and then rank 0's to keep for the solver
+  // (with new weights the solver makes it anew).
   void check_prepared_factor(const SupernodalPlan& plan, DistanceType type) {
     const std::uint64_t values = std::uint64_t(plan.values_start.back());
     const std::uint64_t bytes = values * value_bytes(type);
@@ -412,7 +428,7 @@ class Pipeline {
       throw Error("prepared graph '" + config_.input + "': its factor holds " +
                   std::to_string(prepared_->factor.size()) + " bytes, its plan needs " +
                   std::to_string(bytes));
-    factor_bytes_ = std::move(prepared_->factor);
+    if (config_.update_weights.empty()) factor_bytes_ = std::move(prepared_->factor);
   }
 
   // --- dense Floyd-Warshall (apsp::Solver): each rank gets the edges that start in its rows.
@@ -987,6 +1003,7 @@ std::vector<NamedFile> files_of(const SolveConfig& config) {
                                   {config.prepare ? "PREPARED" : "OUT", config.output}};
   if (!config.predecessors.empty()) files.push_back({"--predecessors", config.predecessors});
   if (!config.stats.empty()) files.push_back({"--stats", config.stats});
+  if (!config.update_weights.empty()) files.push_back({"--update-weights", config.update_weights});
   return files;
 }
 

@@ -57,6 +57,10 @@ struct SolveConfig {
   // `apsp prepare`: OUT is the prepared graph (io/prepared_file.hpp): the graph, the plan of
   // supernodal Floyd-Warshall and its factor, which a run with it as IN reads instead of making.
   bool prepare = false;
+  // `apsp prepare --update-weights NEW IN OUT`: IN a prepared graph, NEW a graph file of its
+  // edges in its order (as the readers give them) with new weights; OUT the same plan with the
+  // factor of the new weights. "" for none.
+  std::string update_weights;
 };
 
 // Where a long solve is, called now and then on rank 0: `done` of `total` steps of one kind

@@ -3,12 +3,14 @@
 # `apsp prepare` (issue 46): a prepared graph answers every command as its edge list does, byte
 # for byte (rows, predecessors, --sources/--targets tables, measures, `apsp path`, `apsp verify`)
 # on a road-like graph, a grid, a disconnected graph with negative weights and in float64; the
-# file is told by its content whatever its name, the same input prepares the same bytes, and a
-# file prepared on each backend of the build is read on each.
+# file is told by its content whatever its name, the same input prepares the same bytes, a
+# file prepared on each backend of the build is read on each, and new weights (--update-weights)
+# give the file of a fresh prepare.
 # Refused with one line, exit code 2 and no output: another --dtype or --algorithm than the
-# file's, apsp prepare of fw or sssp, negative weights without --allow-negative, and every
-# damage to the file (a bit of each section or of the header, a cut, bytes added, another format
-# version). Without METIS: apsp prepare says why.
+# file's, apsp prepare of fw or sssp, negative weights without --allow-negative, new weights on
+# other edges, negative where there were none or with a negative cycle, and every damage to the
+# file (a bit of each section or of the header, a cut, bytes added, another format version).
+# Without METIS: apsp prepare says why.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -101,6 +103,54 @@ for from in "${backends[@]}"; do
   done
 done
 echo "OK: prepared on each of ${backends[*]}, read on each"
+
+# New weights on the prepared structure (apsp prepare --update-weights): the answers and the very
+# file of a fresh prepare of the new weights.
+python3 - road.bin <<'EOF'
+import array, struct, sys
+data = open(sys.argv[1], "rb").read()
+v, e = struct.unpack_from("<ii", data, 0)
+triples = array.array("i")
+triples.frombytes(data[8:])
+def put(name, t, edges=e):
+    open(name, "wb").write(struct.pack("<ii", v, edges) + t.tobytes())
+heavier = array.array("i", triples)
+for k in range(e):
+    heavier[3 * k + 2] = (heavier[3 * k + 2] * 7 + 3) % 1001
+put("road-new.bin", heavier)
+swapped = array.array("i", triples)
+swapped[3], swapped[4] = swapped[4], swapped[3]
+put("road-swapped.bin", swapped)
+put("road-short.bin", triples[:3 * (e - 1)], e - 1)
+negative = array.array("i", triples)
+negative[5] = -5
+put("road-negative.bin", negative)
+EOF
+"$apsp" prepare "${backend_option[@]}" --update-weights road-new.bin road.prep updated.prep
+"$apsp" prepare "${backend_option[@]}" road-new.bin fresh.prep
+cmp -s updated.prep fresh.prep || fail "new weights: not the file of a fresh prepare"
+"$apsp" "${backend_option[@]}" --output-format npy updated.prep updated.npy
+"$apsp" "${backend_option[@]}" --algorithm supernodal --output-format npy road-new.bin fresh.npy
+cmp -s updated.npy fresh.npy || fail "new weights: other distances"
+awk '/^#/ { print; next } { $3 = ($3 < 0 ? $3 - 1 : $3 + 2); print }' parts.txt >parts-new.txt
+"$apsp" prepare "${backend_option[@]}" --allow-negative --update-weights parts-new.txt parts.prep \
+  parts-updated.prep
+"$apsp" "${backend_option[@]}" --allow-negative --output-format npy parts-updated.prep updated.npy
+"$apsp" "${backend_option[@]}" --allow-negative --algorithm supernodal --output-format npy \
+  parts-new.txt fresh.npy
+cmp -s updated.npy fresh.npy || fail "new negative weights: other distances"
+awk '/^#/ { print; next } { $3 = ($3 < 0 ? -3 : ($3 == 5 ? 1 : $3)); print }' parts.txt >parts-cycle.txt
+refused "negative cycle through vertex" prepare "${backend_option[@]}" --allow-negative \
+  --update-weights parts-cycle.txt parts.prep out.bin
+refused "'road-swapped.bin': edge 1 is" prepare "${backend_option[@]}" \
+  --update-weights road-swapped.bin road.prep out.bin
+refused "'road-short.bin' has V = 1500, E =" prepare "${backend_option[@]}" \
+  --update-weights road-short.bin road.prep out.bin
+refused "a negative weight (-5) where prepared graph 'road.prep' had none" prepare \
+  "${backend_option[@]}" --allow-negative --update-weights road-negative.bin road.prep out.bin
+refused "IN 'road.bin' is not a prepared graph" prepare "${backend_option[@]}" \
+  --update-weights road-new.bin road.bin out.bin
+echo "OK: new weights on a prepared graph"
 
 # The content decides, not the name: a prepared file named .txt is read as one.
 cp road.prep road-named.txt
