@@ -8,6 +8,7 @@
 //
 //   apsp::PreparedGraph<Exec, int> g(exec, graph, {});         // plan, factor
 //   g.distances(sources, targets, host_bytes, sink);             // a |S| x |T| table
+//   g.predecessors(sources, targets, host_bytes, int_sink);      // their predecessors
 //   g.update_weights(new_weights);                               // same edges, new factor
 //   write_prepared(out, g.file());                               // apsp prepare's file
 //
@@ -19,6 +20,7 @@
 #include <apsp/graph.hpp>
 #include <apsp/measures.hpp>
 #include <apsp/memory.hpp>
+#include <apsp/paths.hpp>
 #include <apsp/ranks.hpp>
 #include <apsp/row_sink.hpp>
 #include <apsp/supernodal.hpp>
@@ -138,6 +140,54 @@ class PreparedGraph {
       solver_->distance_rows_of(sources, sink, targets);
     }
     solver_->release_rows();  // a block of whole rows is not kept between queries
+  }
+
+  // The predecessor rows of `sources` into sink (row i of the list handed over as row i, its
+  // |targets| entries in the targets' order; an empty list: every vertex), -1 where there is
+  // none: each source's distance row from the factor, then the rule of paths.hpp
+  // (PredecessorRows) over the open edges: the vertex before t on a shortest s -> t path among
+  // those of fewest edges, the smallest; what a solve with predecessors gives. One search a
+  // source. `host_bytes`: what the destination holds on the host (checked first, with the
+  // edges, a row and its search on the device).
+  void predecessors(const std::vector<std::int32_t>& sources,
+                    const std::vector<std::int32_t>& targets, std::uint64_t host_bytes,
+                    const RowSink<int>& sink) {
+    const std::int64_t n = vertices();
+    const std::vector<Edge> live = live_edges(graph_.edges);
+    const std::int64_t e = std::int64_t(live.size());
+    check_memory(exec_, one_, n,
+                 detail::saturating_sum(
+                     {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(n, e),
+                      matrix_bytes(1, n, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, n)}),
+                 "the edges and one row with its search",
+                 answer_limits<T>(exec_, n, host_bytes, request_.max_memory));
+    std::vector<std::int32_t> list = sources;
+    if (list.empty()) {
+      list.resize(static_cast<std::size_t>(n));
+      std::iota(list.begin(), list.end(), 0);
+    }
+    DistanceMatrix<ExecSpace, T> row(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::prepared::row"), 1, n);
+    const auto host_row = Kokkos::create_mirror_view(row);
+    PredecessorRows<ExecSpace, T> search(
+        exec_, row, 0, n, path_edges<T>(exec_, n, upload_edges(exec_, live)), 1,
+        tightness_for<T>(n, weights_.integers, weights_.largest_magnitude()));
+    std::vector<int> picked(targets.empty() ? std::size_t(n) : targets.size());
+    solver_->distance_rows_of(
+        list, [&](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
+          for (std::int64_t i = 0; i < count; ++i) {
+            const std::int32_t s = list[std::size_t(first + i)];
+            std::memcpy(host_row.data(), rows + i * stride, std::size_t(n) * sizeof(T));
+            Kokkos::deep_copy(exec_, row, host_row);
+            search.use_rows(row, s);
+            const auto pred =
+                Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), search.compute(s, 1));
+            for (std::size_t k = 0; k < picked.size(); ++k)
+              picked[k] = pred(0, targets.empty() ? std::int64_t(k) : targets[k]);
+            sink(first + i, 1, picked.data(), std::int64_t(picked.size()));
+          }
+        });
+    solver_->release_rows();
   }
 
   // The measures (graph_measures, measures.hpp). The measures' sweeps need a factor of their own

@@ -49,6 +49,10 @@ class AnyGraph {
   virtual void distances(const std::vector<std::int32_t>& sources,
                          const std::vector<std::int32_t>& targets, std::uint64_t host_bytes,
                          void* out, std::int64_t columns) = 0;
+  // The same for the predecessors (int32, -1: none).
+  virtual void predecessors(const std::vector<std::int32_t>& sources,
+                            const std::vector<std::int32_t>& targets, std::uint64_t host_bytes,
+                            int* out, std::int64_t columns) = 0;
   virtual GraphMeasures measures(const MeasureOptions& options) = 0;
   virtual void update_weights(const std::vector<double>& weights) = 0;
   virtual std::uint64_t device_bytes() const = 0;
@@ -71,6 +75,15 @@ class TypedGraph final : public AnyGraph {
         [to, columns](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
           copy_rows(rows, stride, first, count, columns, to);
         });
+  }
+  void predecessors(const std::vector<std::int32_t>& sources,
+                    const std::vector<std::int32_t>& targets, std::uint64_t host_bytes, int* out,
+                    std::int64_t columns) override {
+    prepared_.predecessors(sources, targets, host_bytes,
+                           [out, columns](std::int64_t first, std::int64_t count, const int* rows,
+                                          std::int64_t stride) {
+                             copy_rows(rows, stride, first, count, columns, out);
+                           });
   }
   GraphMeasures measures(const MeasureOptions& options) override {
     return prepared_.measures(options);
@@ -179,6 +192,31 @@ class NativeGraph {
       }
       return std::move(out);
     });
+  }
+
+  // The predecessors of the same table, as a 2-D int32 array (-1: none).
+  py::array predecessors(const py::object& sources, const py::object& targets) {
+    const Vertices s = vertices_of(sources, vertices_, "sources"),
+                   t = vertices_of(targets, vertices_, "targets");
+    const std::int64_t rows = s.every ? vertices_ : std::int64_t(s.list.size()),
+                       columns = t.every ? vertices_ : std::int64_t(t.list.size());
+    const std::uint64_t bytes = matrix_bytes(rows, columns, sizeof(int));
+    {
+      py::gil_scoped_release release;
+      kokkos_thread().run([&] {
+        open();
+        visit_distance_type(
+            type_, [&](auto like) { answer_limits<decltype(like)>(Exec(), vertices_, bytes); });
+      });
+    }
+    HostArray<int> out({rows, columns});
+    if (rows == 0 || columns == 0) return std::move(out);
+    {
+      py::gil_scoped_release release;
+      kokkos_thread().run(
+          [&] { open().predecessors(s.list, t.list, bytes, out.mutable_data(), columns); });
+    }
+    return std::move(out);
   }
 
   // (the measures as apsp.measures gives them, the distance type's name).
@@ -303,6 +341,7 @@ void register_graph(py::module_& m) {
       .def("save", &NativeGraph::save, py::arg("path"))
       .def("edge_arrays", &NativeGraph::edge_arrays)
       .def("distances", &NativeGraph::distances, py::arg("sources"), py::arg("targets"))
+      .def("predecessors", &NativeGraph::predecessors, py::arg("sources"), py::arg("targets"))
       .def("measures", &NativeGraph::measures, py::arg("names"), py::arg("bins"))
       .def("update_weights", &NativeGraph::update_weights, py::arg("weight"))
       .def("close", &NativeGraph::close)

@@ -349,3 +349,44 @@ def test_the_command_lines_files(tmp_path):
     subprocess.run([APSP_CLI, str(tmp_path / "python.prep"), str(tmp_path / "out.npy")],
                    check=True)
     assert np.array_equal(np.load(tmp_path / "out.npy"), expected)
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_predecessors_and_paths_are_a_solves(name, dtype):
+    """predecessors: apsp.solve's (every algorithm gives the same on integer weights), for any
+    table, after new weights too; path: that row followed back, [] where there is none."""
+    (u, v, w), n = GRAPHS[name]
+    with apsp.Graph((u, v, w, n), dtype=dtype) as g:
+        for weights in (w, w[::-1].copy()):
+            g.update_weights(weights)
+            dist, pred = apsp.solve(u, v, weights, n, dtype=dtype, predecessors=True)
+            assert np.array_equal(g.predecessors(), pred)
+            rows, columns = [5, 0, 5, n - 1], [n - 1, 3, 3]
+            assert np.array_equal(g.predecessors(rows, columns), pred[np.ix_(rows, columns)])
+            assert np.array_equal(g.predecessors(7), pred[7])
+            assert g.predecessors(7, 2) == pred[7, 2]
+            for s, t in [(0, n - 1), (3, 3), (n - 1, 0), (2, 50)]:
+                path = g.path(s, t)
+                if s != t and pred[s, t] < 0:
+                    assert path.size == 0
+                    continue
+                assert path[0] == s and path[-1] == t
+                assert all(pred[s, path[k + 1]] == path[k] for k in range(path.size - 1))
+        with pytest.raises(ValueError, match="one source vertex and one target"):
+            g.path([0, 1], 2)
+        with pytest.raises(ValueError, match="not a vertex"):
+            g.path(0, n)
+
+
+def test_predecessors_with_real_weights():
+    """Real weights: the predecessors of a solve by supernodal Floyd-Warshall (the same rows,
+    the same rule)."""
+    rng = np.random.default_rng(3)
+    (u, v, _), n = GRAPHS["grid"]
+    w = rng.uniform(0.5, 10.0, u.size)
+    dist, pred = apsp.solve(u, v, w, n, dtype="float64", predecessors=True,
+                            algorithm="supernodal")
+    with apsp.Graph((u, v, w, n), dtype="float64") as g:
+        assert np.array_equal(g.distances(), dist)
+        assert np.array_equal(g.predecessors(), pred)

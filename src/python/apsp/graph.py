@@ -5,6 +5,7 @@ then makes only its rows. New weights on the same edges keep the plan and make a
 
     g = apsp.Graph(csgraph)                   # or apsp.Graph((u, v, w, n), directed=True)
     table = g.distances(sources, targets)     # len(sources) x len(targets)
+    p = g.predecessors(sources, targets)      # the vertex before each target; g.path(s, t)
     g.update_weights(new_w)                   # the same edges, in g.edges' order
     m = g.measures()                          # as apsp.measures
     g.save("roads.prep")                      # apsp prepare's file; apsp.Graph.load reads it
@@ -82,6 +83,41 @@ class Graph:
         if t_scalar:
             table = table[..., 0]
         return table
+
+    def predecessors(self, sources=None, targets=None):
+        """The predecessors p(s, t) for s in ``sources``, t in ``targets`` (as ``distances``
+        takes them): the vertex before t on a shortest s -> t path (among those of fewest edges,
+        the smallest), -1 for t = s and where there is no path; int32, what
+        ``apsp.solve(..., predecessors=True)`` gives. Each source is one search from its
+        distance row."""
+        s, s_scalar = self._vertex_list("sources", sources)
+        t, t_scalar = self._vertex_list("targets", targets)
+        table = self._native.predecessors(s, t)
+        if s_scalar:
+            table = table[0]
+        if t_scalar:
+            table = table[..., 0]
+        return table
+
+    def path(self, source, target):
+        """A shortest path from ``source`` to ``target``: its vertices (int64, source first,
+        target last; the path of ``predecessors``), or an empty array where there is none."""
+        s, s_scalar = self._vertex_list("source", source)
+        t, t_scalar = self._vertex_list("target", target)
+        if not (s_scalar and t_scalar):
+            raise ValueError("path takes one source vertex and one target vertex")
+        source, target = int(s[0]), int(t[0])
+        if not 0 <= target < self._n:
+            raise ValueError("target %d is not a vertex (0..%d)" % (target, self._n - 1))
+        row = self._native.predecessors(s, None)[0]  # the source's range checked
+        if source == target:
+            return np.array([source], dtype=np.int64)
+        if row[target] < 0:
+            return np.array([], dtype=np.int64)
+        path = [target]
+        while path[-1] != source:
+            path.append(int(row[path[-1]]))
+        return np.array(path[::-1], dtype=np.int64)
 
     def measures(self, measures=None, bins=64):
         """The measures of ``apsp.measures`` (the same names, values and types) of the Graph's
