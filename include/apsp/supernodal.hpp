@@ -59,7 +59,6 @@
 #include <limits>
 #include <memory>
 #include <numeric>
-#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -90,8 +89,8 @@ class SupernodalFactor {
   friend SupernodalFactor<E, U> supernodal_factor(const E&, const SupernodalPlan&,
                                                   const std::vector<Edge>&, bool);
   template <class U, class E>
-  friend SupernodalFactor<E, U> supernodal_factor_of(const E&, const SupernodalPlan&,
-                                                     const std::vector<U>&, bool);
+  friend SupernodalFactor<E, U> supernodal_factor_of(const E&, const SupernodalPlan&, const U*,
+                                                     std::size_t, bool);
   // The plan's index arrays on the device, the values allocated (not set).
   void place(const ExecSpace& exec, const SupernodalPlan& plan, bool negative_weights);
   SupernodalPlan plan_;
@@ -474,24 +473,24 @@ SupernodalFactor<ExecSpace, T> supernodal_factor(const ExecSpace& exec, const Su
   return factor;
 }
 
-// The factor that supernodal_factor made of `plan` earlier, from its values (a prepared graph's
-// file; SupernodalSolver::factor_values): nothing is closed again, the negative diagonal is
-// looked for as there. Throws apsp::Error when the values are not as many as the plan's.
+// The factor that supernodal_factor made of `plan` earlier, from its `count` values on the host
+// (a prepared graph's file; SupernodalSolver::factor_values): nothing is closed again, the
+// negative diagonal is looked for as there. Throws apsp::Error when the values are not as many
+// as the plan's.
 template <class T, class ExecSpace>
 SupernodalFactor<ExecSpace, T> supernodal_factor_of(const ExecSpace& exec,
-                                                    const SupernodalPlan& plan,
-                                                    const std::vector<T>& values,
-                                                    bool negative_weights) {
+                                                    const SupernodalPlan& plan, const T* values,
+                                                    std::size_t count, bool negative_weights) {
   detail::ScopedRegion region("apsp::supernodal_factor_of");
   SupernodalFactor<ExecSpace, T> factor;
   factor.place(exec, plan, negative_weights);
-  if (values.size() != factor.values_.extent(0))
-    throw Error("supernodal: a factor of " + std::to_string(values.size()) +
-                " values for a plan of " + std::to_string(factor.values_.extent(0)));
+  if (count != factor.values_.extent(0))
+    throw Error("supernodal: a factor of " + std::to_string(count) + " values for a plan of " +
+                std::to_string(factor.values_.extent(0)));
   Kokkos::deep_copy(
       exec, factor.values_,
-      Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          values.data(), values.size()));
+      Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values,
+                                                                                         count));
   if (plan.supernodes() == 0) return factor;
   factor.cycle_ =
       detail::negative_diagonal_vertex(exec, plan, factor.views_, factor.values_, factor.perm_);
@@ -978,9 +977,12 @@ class SupernodalSolver {
   // The graph's edges (every rank has them all), kept until compute.
   void load(const std::vector<Edge>& edges) { edges_host_ = &edges; }
   // Beside load: the factor of these edges as factor_values gave it earlier (a prepared graph,
-  // made with this plan, distance type and sign of the weights), which compute then takes
-  // instead of making it; kept until compute.
-  void load_factor(std::vector<T> values) { factor_values_ = std::move(values); }
+  // made with this plan, distance type and sign of the weights), `count` values on the host,
+  // which compute then takes instead of making it; the caller keeps them until compute.
+  void load_factor(const T* values, std::size_t count) {
+    factor_host_ = values;
+    factor_count_ = count;
+  }
 
   // After compute: the factor's values, on the host (what load_factor takes).
   std::vector<T> factor_values() const {
@@ -1006,10 +1008,10 @@ class SupernodalSolver {
       std::future<bool> symmetric;
       if (measures_)
         symmetric = std::async(std::launch::async, [&edges] { return detail::symmetric(edges); });
-      factor_ = factor_values_
-                    ? supernodal_factor_of<T>(exec_, plan_, *factor_values_, weights_.negative())
-                    : supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
-      factor_values_.reset();
+      factor_ = factor_host_ ? supernodal_factor_of<T>(exec_, plan_, factor_host_, factor_count_,
+                                                       weights_.negative())
+                             : supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
+      factor_host_ = nullptr;
       if (measures_) {
         symmetric_ = symmetric.get();
         if (!symmetric_)
@@ -1247,8 +1249,9 @@ class SupernodalSolver {
   std::int64_t path_block_ = std::numeric_limits<std::int64_t>::max();  // rows keeping columns
   std::uint64_t room_ = std::numeric_limits<std::uint64_t>::max();      // bytes for rows
   const std::vector<Edge>* edges_host_ = nullptr;                       // between load and compute
-  std::optional<std::vector<T>> factor_values_;  // load_factor's, until compute
-  bool rows_passed_ = false;                     // distance_rows has run (select_paths)
+  const T* factor_host_ = nullptr;  // load_factor's, until compute
+  std::size_t factor_count_ = 0;
+  bool rows_passed_ = false;  // distance_rows has run (select_paths)
   SupernodalFactor<ExecSpace, T> factor_;
   bool measures_ = false, symmetric_ = false;  // expect_measures; the graph's, found by compute
   SupernodalFactor<ExecSpace, T> reversed_;    // the reversed graph's (measures, not symmetric)

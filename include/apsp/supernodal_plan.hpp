@@ -198,15 +198,15 @@ inline std::vector<char> plan_bytes(const SupernodalPlan& plan) {
   return bytes;
 }
 
-// The plan that plan_bytes gave these bytes. Throws apsp::Error where they end early or go on.
-inline SupernodalPlan plan_from_bytes(const std::vector<char>& bytes) {
+// The plan that plan_bytes gave these `count` bytes. Throws apsp::Error where they end early or
+// go on.
+inline SupernodalPlan plan_from_bytes(const char* bytes, std::size_t count) {
   SupernodalPlan plan;
   std::size_t at = 0;
   const auto take = [&](void* data, std::size_t size) {
-    if (size > bytes.size() - at)
-      throw Error("supernodal: a plan's bytes end early (" + std::to_string(bytes.size()) +
-                  " bytes)");
-    if (size > 0) std::memcpy(data, bytes.data() + at, size);
+    if (size > count - at)
+      throw Error("supernodal: a plan's bytes end early (" + std::to_string(count) + " bytes)");
+    if (size > 0) std::memcpy(data, bytes + at, size);
     at += size;
   };
   plan_fields(plan, [&](auto& field) {
@@ -215,19 +215,21 @@ inline SupernodalPlan plan_from_bytes(const std::vector<char>& bytes) {
       std::uint64_t length = 0;
       take(&length, sizeof length);
       const std::size_t unit = sizeof(typename X::value_type);
-      if (length > (bytes.size() - at) / unit)
-        throw Error("supernodal: a plan's bytes end early (" + std::to_string(bytes.size()) +
-                    " bytes)");
+      if (length > (count - at) / unit)
+        throw Error("supernodal: a plan's bytes end early (" + std::to_string(count) + " bytes)");
       field.resize(std::size_t(length));
       take(field.data(), field.size() * unit);
     } else {
       take(&field, sizeof field);
     }
   });
-  if (at != bytes.size())
+  if (at != count)
     throw Error("supernodal: a plan's bytes go on past its last field (" +
-                std::to_string(bytes.size() - at) + " more bytes)");
+                std::to_string(count - at) + " more bytes)");
   return plan;
+}
+inline SupernodalPlan plan_from_bytes(const std::vector<char>& bytes) {
+  return plan_from_bytes(bytes.data(), bytes.size());
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 
 #include "io/posix_files.hpp"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -69,6 +70,24 @@ std::vector<char> graph_bytes(const Graph& graph) {
   return bytes;
 }
 
+// The whole file (`size` bytes), mapped into memory where the system can (the page cache's own
+// pages: nothing copied, nothing allocated), else read.
+Bytes map_or_read(std::FILE* file, std::uint64_t size, const std::string& path) {
+  if (size == 0) return Bytes();
+  void* mapped =
+      ::mmap(nullptr, std::size_t(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fileno(file), 0);
+  if (mapped != MAP_FAILED) {
+    char* at = static_cast<char*>(mapped);
+    return Bytes(std::shared_ptr<char>(at, [size](char* p) { ::munmap(p, std::size_t(size)); }), at,
+                 std::size_t(size));
+  }
+  Bytes whole(static_cast<std::size_t>(size));
+  if (std::fseek(file, 0, SEEK_SET) != 0 ||
+      std::fread(whole.data(), 1, whole.size(), file) != whole.size())
+    throw Error(detail::system_error("cannot read", path));
+  return whole;
+}
+
 std::string shown(double w) {
   if (std::isnan(w)) return "NaN";
   if (std::isinf(w)) return w > 0 ? "+inf" : "-inf";
@@ -94,7 +113,13 @@ std::uint64_t prepared_file_bytes(const PreparedFile& file) {
 void write_prepared(AtomicOutputFile& out, const PreparedFile& file) {
   static_assert(sizeof(std::int32_t) == 4 && sizeof(double) == 8, "the layout's sizes");
   const std::vector<char> graph = graph_bytes(file.graph);
-  const std::array<const std::vector<char>*, 3> sections = {&graph, &file.plan, &file.factor};
+  struct Section {
+    const char* data;
+    std::size_t size;
+  };
+  const std::array<Section, 3> sections = {Section{graph.data(), graph.size()},
+                                           Section{file.plan.data(), file.plan.size()},
+                                           Section{file.factor.data(), file.factor.size()}};
   HeaderBytes h;
   std::memcpy(h.data(), magic, sizeof magic);
   h.put(8, prepared_format_version);
@@ -112,13 +137,13 @@ void write_prepared(AtomicOutputFile& out, const PreparedFile& file) {
   for (std::size_t s = 0; s < sections.size(); ++s) {
     const std::size_t at = 88 + 24 * s;
     std::strncpy(h.data() + at, section_names[s], 8);
-    h.put(at + 8, std::uint64_t(sections[s]->size()));
-    h.put(at + 16, checksum(sections[s]->data(), sections[s]->size()));
+    h.put(at + 8, std::uint64_t(sections[s].size));
+    h.put(at + 16, checksum(sections[s].data, sections[s].size));
   }
   h.put(160, h.sum());
   out.write(h.data(), prepared_header_bytes);
-  for (const std::vector<char>* section : sections)
-    out.write(section->data(), section->size());
+  for (const Section& section : sections)
+    out.write(section.data, section.size);
 }
 
 PreparedFile read_prepared(const std::string& path) {
@@ -185,11 +210,12 @@ PreparedFile read_prepared(const std::string& path) {
   if (size > expected)
     throw fail(std::to_string(size - expected) + " bytes after the last section");
 
-  std::array<std::vector<char>, 3> read;
+  const Bytes whole = map_or_read(file.get(), size, path);
+  std::array<Bytes, 3> read;
+  std::uint64_t at = prepared_header_bytes;
   for (std::size_t s = 0; s < section_names.size(); ++s) {
-    read[s].resize(bytes[s]);
-    if (std::fread(read[s].data(), 1, bytes[s], file.get()) != bytes[s])
-      throw Error(detail::system_error("cannot read", path));
+    read[s] = whole.part(at, bytes[s]);
+    at += bytes[s];
     if (checksum(read[s].data(), bytes[s]) != h.take<std::uint64_t>(88 + 24 * s + 16))
       throw fail(std::string("the ") + section_names[s] +
                  " section is damaged (its checksum does not match)");

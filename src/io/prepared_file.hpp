@@ -32,6 +32,7 @@
 #include "io/outputs.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,43 @@ namespace apsp {
 constexpr std::uint32_t prepared_format_version = 1;
 constexpr std::uint64_t prepared_header_bytes = 168;
 
+// A section's bytes: its own (not set when allocated: a factor of hundreds of megabytes is first
+// touched by what fills it), a vector's, or a part of a file mapped into memory, kept mapped as
+// long as a Bytes of it lives (read_prepared: the page cache's pages themselves, no copy).
+class Bytes {
+ public:
+  Bytes() = default;
+  explicit Bytes(std::size_t size)
+      : keep_(size ? new char[size] : nullptr, std::default_delete<char[]>()),
+        data_(keep_.get()),
+        size_(size) {}
+  explicit Bytes(std::vector<char> bytes) {
+    auto kept = std::make_shared<std::vector<char>>(std::move(bytes));
+    data_ = kept->data();
+    size_ = kept->size();
+    keep_ = std::shared_ptr<char>(kept, data_);
+  }
+  // `size` bytes at `data`, which `keep` keeps alive.
+  Bytes(std::shared_ptr<char> keep, char* data, std::size_t size)
+      : keep_(std::move(keep)), data_(data), size_(size) {}
+  char* data() { return data_; }
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  // Bytes [at, at + size) of these, kept alive with them.
+  Bytes part(std::size_t at, std::size_t size) const { return Bytes(keep_, data_ + at, size); }
+
+ private:
+  std::shared_ptr<char> keep_;
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 struct PreparedFile {
   DistanceType type = DistanceType::int32;
   Graph graph;               // every edge, in the prepare's order (+inf: closed)
   WeightRange weights;       // of the open edges
-  std::vector<char> plan;    // detail::plan_bytes
-  std::vector<char> factor;  // the factor's values, of `type`
+  Bytes plan;                // detail::plan_bytes
+  Bytes factor;              // the factor's values, of `type`
   std::string apsp_version;  // the writer's (read back; written: this build's)
 };
 

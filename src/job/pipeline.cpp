@@ -312,11 +312,12 @@ class Pipeline {
             probe_.start(type, graph_.vertices, graph_.edges);  // beside the ordering
           const bool predecessors = !config_.predecessors.empty();
           const Algorithm algorithm = config_.prepare ? Algorithm::supernodal : config_.algorithm;
-          RunPlan run = prepared_
-                            ? prepared_run(exec_, graph_.vertices, weights, type, prepared_->plan,
-                                           config_.shape, predecessors)
-                            : plan_run(exec_, graph_, weights, type,
-                                       PlanRequest{algorithm, config_.shape, predecessors, true});
+          RunPlan run =
+              prepared_
+                  ? prepared_run(exec_, graph_.vertices, weights, type, prepared_->plan.data(),
+                                 prepared_->plan.size(), config_.shape, predecessors)
+                  : plan_run(exec_, graph_, weights, type,
+                             PlanRequest{algorithm, config_.shape, predecessors, true});
           if (prepared_) check_prepared_factor(run.supernodal, type);
           stats_.prepared = prepared_.has_value();
           if (!run.warning.empty()) stats_.warnings.push_back(run.warning);
@@ -341,7 +342,7 @@ class Pipeline {
           f.distance = int(p.distance);
           f.negative_weights = p.negative_weights;
           f.predecessors = p.predecessors;
-          f.prepared = !factor_bytes_.empty();
+          f.prepared = prepared_ && config_.update_weights.empty();
           p.shape_source.copy(f.shape_source, sizeof f.shape_source - 1);
         },
         false);
@@ -503,13 +504,17 @@ class Pipeline {
     const auto start = Clock::now();
     solver.load(edges_);
     if (facts_.prepared) {  // the factor that rank 0 read, on every rank
-      if (ranks_.size() > 1) broadcast_vector(ranks_, factor_bytes_, 0);
-      std::vector<T> values(factor_bytes_.size() / sizeof(T));
-      std::memcpy(values.data(), factor_bytes_.data(), values.size() * sizeof(T));
-      std::vector<char>().swap(factor_bytes_);
-      solver.load_factor(std::move(values));
+      if (ranks_.size() > 1) {
+        std::uint64_t size = factor_bytes_.size();
+        broadcast_value(ranks_, size, 0);
+        if (!ranks_.root()) factor_bytes_ = Bytes(std::size_t(size));
+        ranks_.broadcast(factor_bytes_.data(), size, 0);
+      }
+      solver.load_factor(reinterpret_cast<const T*>(factor_bytes_.data()),
+                         factor_bytes_.size() / sizeof(T));
     }
     solver.compute();
+    factor_bytes_ = Bytes();
     stats_.supernodal.factor = detail::seconds_since(start);
     stats_.supernodal.factors = solver.factors() - facts_.prepared;
     if (config_.prepare) {  // the factor downloaded and written, by rank 0
@@ -758,9 +763,9 @@ class Pipeline {
     file.graph.vertices = std::int32_t(plan_.vertices);
     file.graph.edges = edges_;
     file.weights = facts_.weights;
-    file.plan = detail::plan_bytes(solver.plan());
+    file.plan = Bytes(detail::plan_bytes(solver.plan()));
     const auto values = solver.factor_values();
-    file.factor.resize(values.size() * sizeof(values[0]));
+    file.factor = Bytes(values.size() * sizeof(values[0]));
     std::memcpy(file.factor.data(), values.data(), file.factor.size());
     return file;
   }
@@ -775,7 +780,7 @@ class Pipeline {
             const std::uint64_t values = std::uint64_t(sn_plan_.values_start.back());
             PreparedFile sizes;
             sizes.graph.edges.resize(std::size_t(stats_.edges));
-            sizes.plan = detail::plan_bytes(sn_plan_);
+            sizes.plan = Bytes(detail::plan_bytes(sn_plan_));
             check_disk_space(config_.output,
                              prepared_file_bytes(sizes) + values * value_bytes(plan_.distance));
           },
@@ -893,7 +898,7 @@ class Pipeline {
   AtomicOutputFile* measures_out_ = nullptr;  // rank 0's, with `apsp measures`
   AtomicOutputFile* prepared_out_ = nullptr;  // rank 0's, with `apsp prepare`
   std::optional<PreparedFile> prepared_;      // rank 0's, when IN is a prepared graph
-  std::vector<char> factor_bytes_;            // its factor, until the solver takes it
+  Bytes factor_bytes_;                        // its factor, until the solver has taken it
   std::unique_ptr<Subsets> subsets_;          // with --sources or --targets
   HostProbe probe_;                           // the histogram's probe on GPUs
 };

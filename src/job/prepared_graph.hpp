@@ -36,7 +36,6 @@
 #include <limits>
 #include <memory>
 #include <numeric>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -80,18 +79,15 @@ class PreparedGraph {
         weights_.integers != file.weights.integers)
       throw Error("the prepared graph's weight range is not its edges'");
     first_weights_ = weights_;
-    RunPlan run = prepared_run(exec, graph_.vertices, weights_, Distance<T>::type, file.plan,
-                               request.shape, false);
+    RunPlan run = prepared_run(exec, graph_.vertices, weights_, Distance<T>::type, file.plan.data(),
+                               file.plan.size(), request.shape, false);
     warning_ = run.warning;
     plan_ = std::make_shared<const SupernodalPlan>(std::move(run.supernodal));
     const std::uint64_t values = std::uint64_t(plan_->values_start.back());
     if (file.factor.size() != values * sizeof(T))
       throw Error("the prepared graph's factor holds " + std::to_string(file.factor.size()) +
                   " bytes, its plan needs " + std::to_string(values * sizeof(T)));
-    std::vector<T> factor_values(values);
-    std::memcpy(factor_values.data(), file.factor.data(), file.factor.size());
-    std::vector<char>().swap(file.factor);
-    solver_ = factor(live, weights_, std::move(factor_values));
+    solver_ = factor(live, weights_, reinterpret_cast<const T*>(file.factor.data()));
   }
 
   PreparedGraph(const PreparedGraph&) = delete;  // its solvers hold its ranks
@@ -116,9 +112,9 @@ class PreparedGraph {
     file.type = Distance<T>::type;
     file.graph = graph_;
     file.weights = weights_;
-    file.plan = detail::plan_bytes(*plan_);
+    file.plan = Bytes(detail::plan_bytes(*plan_));
     const std::vector<T> values = solver_->factor_values();
-    file.factor.resize(values.size() * sizeof(T));
+    file.factor = Bytes(values.size() * sizeof(T));
     std::memcpy(file.factor.data(), values.data(), file.factor.size());
     return file;
   }
@@ -268,16 +264,17 @@ class PreparedGraph {
   // The factor of the plan with `edges` (open ones) of `range`: its memory checked against what
   // the device has now (the graph's current factor counted as used), then made; throws
   // MemoryError, NegativeCycleError.
-  // With `values`: the factor that they are (a prepared file's), not made again.
-  std::unique_ptr<SupernodalSolver<ExecSpace, T>> factor(
-      const std::vector<Edge>& edges, const WeightRange& range,
-      std::optional<std::vector<T>> values = std::nullopt) {
+  // With `values` (the plan's count): the factor that they are (a prepared file's), not made
+  // again.
+  std::unique_ptr<SupernodalSolver<ExecSpace, T>> factor(const std::vector<Edge>& edges,
+                                                         const WeightRange& range,
+                                                         const T* values = nullptr) {
     auto solver =
         std::make_unique<SupernodalSolver<ExecSpace, T>>(exec_, one_, *plan_, false, range);
     solver->check_memory(answer_limits<T>(exec_, vertices(), 0, request_.max_memory),
                          std::int64_t(edges.size()));
     solver->load(edges);
-    if (values) solver->load_factor(std::move(*values));
+    if (values) solver->load_factor(values, std::size_t(plan_->values_start.back()));
     solver->compute();
     return solver;
   }

@@ -75,13 +75,14 @@ RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& w
   return run;
 }
 
-// The plan of a prepared graph (io/prepared_file.hpp): its own supernodal plan (`plan_bytes`,
-// detail::plan_bytes) in its distance type, the dense shape checked as plan_run checks it (a
+// The plan of a prepared graph (io/prepared_file.hpp): its own supernodal plan (`plan_size`
+// bytes at `plan_bytes`, detail::plan_bytes) in its distance type, the dense shape checked as
+// plan_run checks it (a
 // --tile or --shape that this device cannot run is an error). Throws apsp::Error where the plan's
 // bytes are not a plan of `vertices` vertices. The plan holds what predecessors need too.
 template <class ExecSpace>
 RunPlan prepared_run(const ExecSpace& exec, std::int64_t vertices, const WeightRange& weights,
-                     DistanceType type, const std::vector<char>& plan_bytes,
+                     DistanceType type, const char* plan_bytes, std::size_t plan_size,
                      const ShapeRequest& shape, bool predecessors) {
   RunPlan run;
   Plan& p = run.plan;
@@ -90,7 +91,7 @@ RunPlan prepared_run(const ExecSpace& exec, std::int64_t vertices, const WeightR
   const double dense = double(p.padded);  // what dense Floyd-Warshall would pad V to
   p.algorithm = Algorithm::supernodal;
   p.padded = p.vertices;
-  run.supernodal = detail::plan_from_bytes(plan_bytes);
+  run.supernodal = detail::plan_from_bytes(plan_bytes, plan_size);
   const SupernodalPlan& sn = run.supernodal;
   if (sn.vertices != vertices || std::int64_t(sn.perm.size()) != vertices ||
       std::int64_t(sn.first.size()) != sn.supernodes() + 1 || sn.values_start.empty())
