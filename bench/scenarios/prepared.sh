@@ -11,8 +11,9 @@
 # Then the command line's prepared graph (CLI=0 skips it): `apsp prepare` (wall, 3 runs; the
 # file's size against the factor's bytes and the graph's), a 1,000 x 1,000 table from it and from
 # the edge list (wall, 3 runs each, checked equal), the measures from it and from the edge list
-# at V <= 200,000, apsp.Graph.load, and the file read on the node's host backend (the table
-# checked; whole-number distances: the same file prepared there, byte for byte).
+# at V <= 200,000, apsp.Graph.load with the predecessors of 10 sources and one path, and the
+# file read on the node's host backend (the table checked; whole-number distances: the same
+# file prepared there, byte for byte).
 # Targets (one H100/H200, V = 115,000): table 1,000 x 1,000 <= 0.05 s, update + table <= 0.1 s;
 # V = 1,000,000: 1,000 x 1,000 <= 0.2 s, 10,000 x 10,000 <= 1 s; apsp prepare <= 5 s, the file
 # <= 2 x (the factor's bytes + the graph's).
@@ -76,11 +77,14 @@ if [ "${CLI:-1}" != 0 ]; then
       'BEGIN { printf "%.2f", s / (f + 16 * e) }') x (factor $factor + graph $((16 * edges)))"
     prepared="" listed=""
     for r in 1 2 3; do
-      prepared+=" $(wall "$apsp" "$prep" "$work/t1.npy" "${table[@]}")" || status=1
+      prepared+=" $(wall "$apsp" --stats "$out/table-$v.json" "$prep" "$work/t1.npy" "${table[@]}")" ||
+        status=1
       listed+=" $(wall "$apsp" --algorithm supernodal "$in" "$work/t2.npy" "${table[@]}")" || status=1
     done
     cmp -s "$work/t1.npy" "$work/t2.npy" || { log "V = $v: the prepared table differs"; status=1; }
     log "V = $v: 1,000 x 1,000 table, command line: prepared$prepared s; edge list$listed s"
+    log "V = $v: the last prepared table's stages (s): $(grep -o '"seconds": {[^}]*' "$out/table-$v.json" |
+      head -n 1 | grep -oE '"(read|plan|compute|write|total)": [0-9.e-]+' | tr '\n' ' ')"
     if [ "$v" -le 200000 ]; then
       m1=$(wall "$apsp" measures "$prep" "$work/m1.json") || status=1
       m2=$(wall "$apsp" measures --algorithm supernodal "$in" "$work/m2.json") || status=1
@@ -94,9 +98,14 @@ if [ "${CLI:-1}" != 0 ]; then
         log "V = $v: the GPU's file on $host: the table in $h s, equal; prepared on $host: $same file"
       fi
     fi
-    load=$(cd /tmp && python3 -c "import sys, time, apsp
-t = time.perf_counter(); g = apsp.Graph.load(sys.argv[1]); print('%.3f' % (time.perf_counter() - t))" "$prep") || status=1
-    log "V = $v: apsp.Graph.load $load s"
+    load=$(cd /tmp && python3 -c "import sys, time, numpy as np, apsp
+t = time.perf_counter(); g = apsp.Graph.load(sys.argv[1]); loaded = time.perf_counter() - t
+sources = np.random.default_rng(1).integers(0, g.num_vertices, 10)
+g.predecessors(sources[:1])
+t = time.perf_counter(); g.predecessors(sources, [0]); pred = time.perf_counter() - t
+t = time.perf_counter(); p = g.path(int(sources[0]), int(sources[1])); path = time.perf_counter() - t
+print('%.3f s; predecessors of 10 sources %.3f s; a path of %d vertices %.3f s' % (loaded, pred, p.size, path))" "$prep") || status=1
+    log "V = $v: apsp.Graph.load $load"
   done
 fi
 log "done: $(date -u +%H:%M:%SZ)"
