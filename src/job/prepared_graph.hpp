@@ -143,20 +143,27 @@ class PreparedGraph {
   // none: each source's distance row from the factor, then the rule of paths.hpp
   // (PredecessorRows) over the open edges: the vertex before t on a shortest s -> t path among
   // those of fewest edges, the smallest; what a solve with predecessors gives. One search a
-  // source. `host_bytes`: what the destination holds on the host (checked first, with the
-  // edges, a row and its search on the device).
+  // source. The edges for the searches are made on the device at the first query and kept
+  // until new weights. `host_bytes`: what the destination holds on the host (checked first,
+  // with the edges, a row and its search on the device).
   void predecessors(const std::vector<std::int32_t>& sources,
                     const std::vector<std::int32_t>& targets, std::uint64_t host_bytes,
                     const RowSink<int>& sink) {
     const std::int64_t n = vertices();
-    const std::vector<Edge> live = live_edges(graph_.edges);
-    const std::int64_t e = std::int64_t(live.size());
-    check_memory(exec_, one_, n,
-                 detail::saturating_sum(
-                     {std::uint64_t(e) * sizeof(Edge), PathEdges<ExecSpace, T>::bytes(n, e),
-                      matrix_bytes(1, n, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, n)}),
-                 "the edges and one row with its search",
-                 answer_limits<T>(exec_, n, host_bytes, request_.max_memory));
+    const MemoryLimits limits = answer_limits<T>(exec_, n, host_bytes, request_.max_memory);
+    const std::uint64_t search_bytes = detail::saturating_add(
+        matrix_bytes(1, n, sizeof(T)), PredecessorRows<ExecSpace, T>::bytes(1, n));
+    if (!paths_) {
+      const std::vector<Edge> live = live_edges(graph_.edges);
+      const std::int64_t e = std::int64_t(live.size());
+      check_memory(exec_, one_, n,
+                   detail::saturating_sum({std::uint64_t(e) * sizeof(Edge),
+                                           PathEdges<ExecSpace, T>::bytes(n, e), search_bytes}),
+                   "the edges, one row and its search", limits);
+      paths_ = std::make_unique<PathEdges<ExecSpace, T>>(
+          path_edges<T>(exec_, n, upload_edges(exec_, live)));
+    }
+    check_memory(exec_, one_, n, search_bytes, "one row and its search", limits);
     std::vector<std::int32_t> list = sources;
     if (list.empty()) {
       list.resize(static_cast<std::size_t>(n));
@@ -166,7 +173,7 @@ class PreparedGraph {
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::prepared::row"), 1, n);
     const auto host_row = Kokkos::create_mirror_view(row);
     PredecessorRows<ExecSpace, T> search(
-        exec_, row, 0, n, path_edges<T>(exec_, n, upload_edges(exec_, live)), 1,
+        exec_, row, 0, n, *paths_, 1,
         tightness_for<T>(n, weights_.integers, weights_.largest_magnitude()));
     std::vector<int> picked(targets.empty() ? std::size_t(n) : targets.size());
     solver_->distance_rows_of(
@@ -236,6 +243,7 @@ class PreparedGraph {
     graph_ = std::move(next);
     weights_ = range;
     solver_ = std::move(solver);
+    paths_.reset();  // of the old weights
   }
 
  private:
@@ -287,6 +295,7 @@ class PreparedGraph {
   std::string warning_;
   std::shared_ptr<const SupernodalPlan> plan_;
   std::unique_ptr<SupernodalSolver<ExecSpace, T>> solver_;
+  std::unique_ptr<PathEdges<ExecSpace, T>> paths_;  // predecessors' edges, from the first query
 };
 
 }  // namespace apsp
