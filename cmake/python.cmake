@@ -38,7 +38,7 @@ set_target_properties(apsp_python PROPERTIES OUTPUT_NAME _native
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python/apsp)
 # module.cpp (run_graph) and graph.cpp (apsp.Graph) instantiate the same supernodal solver for
 # three distance types: compiled as one unit, its kernels are compiled once (apart, a minute of
-# one core each; docs/PERFORMANCE.md entry 70).
+# one core each; docs/PERFORMANCE.md entry 71).
 set_source_files_properties(src/python/module.cpp src/python/graph.cpp PROPERTIES
                             UNITY_GROUP solvers)
 set_target_properties(apsp_python PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)

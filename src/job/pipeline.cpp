@@ -313,12 +313,13 @@ class Pipeline {
           const bool predecessors = !config_.predecessors.empty();
           const Algorithm algorithm = config_.prepare ? Algorithm::supernodal : config_.algorithm;
           RunPlan run =
-              prepared_
-                  ? prepared_run(exec_, graph_.vertices, weights, type, prepared_->plan.data(),
-                                 prepared_->plan.size(), config_.shape, predecessors)
-                  : plan_run(exec_, graph_, weights, type,
-                             PlanRequest{algorithm, config_.shape, predecessors, true});
-          if (prepared_) check_prepared_factor(run.supernodal, type);
+              prepared_ ? prepared_run(exec_, *prepared_, "prepared graph '" + config_.input + "'",
+                                       weights, config_.shape, predecessors,
+                                       !config_.update_weights.empty())
+                        : plan_run(exec_, graph_, weights, type,
+                                   PlanRequest{algorithm, config_.shape, predecessors, true});
+          if (prepared_ && config_.update_weights.empty())
+            factor_bytes_ = std::move(prepared_->factor);  // for the solver
           stats_.prepared = prepared_.has_value();
           if (!run.warning.empty()) stats_.warnings.push_back(run.warning);
           stats_.supernodal = run.stats;
@@ -407,29 +408,13 @@ class Pipeline {
     if (config_.algorithm != Algorithm::automatic && config_.algorithm != Algorithm::supernodal)
       throw Error(in + " holds the plan of supernodal Floyd-Warshall, not of --algorithm " +
                   algorithm_name(config_.algorithm) + ": give that algorithm the graph's own file");
-    if (!config_.update_weights.empty()) {
-      if (weights.negative() && !file.weights.negative())
-        throw Error("--update-weights '" + config_.update_weights + "': a negative weight (" +
-                    number_text(weights.lowest) + ") where " + in +
-                    " had none (its kernels were chosen for weights >= 0): prepare the graph "
-                    "with the new weights");
-    } else if (weights.lowest != file.weights.lowest || weights.highest != file.weights.highest ||
-               weights.integers != file.weights.integers) {
-      throw Error(in + ": the weight range in its header is not its edges'");
-    }
+    if (!config_.update_weights.empty() && weights.negative() && !file.weights.negative())
+      throw Error("--update-weights '" + config_.update_weights + "': a negative weight (" +
+                  number_text(weights.lowest) + ") where " + in +
+                  " had none (its kernels were chosen for weights >= 0): prepare the graph "
+                  "with the new weights");
     choose_distance_type(file.type, graph_.vertices, weights);  // the type holds the paths
     return file.type;
-  }
-  // The factor's bytes against the plan's values, and then rank 0's to keep for the solver
-  // (with new weights the solver makes it anew).
-  void check_prepared_factor(const SupernodalPlan& plan, DistanceType type) {
-    const std::uint64_t values = std::uint64_t(plan.values_start.back());
-    const std::uint64_t bytes = values * value_bytes(type);
-    if (prepared_->factor.size() != bytes)
-      throw Error("prepared graph '" + config_.input + "': its factor holds " +
-                  std::to_string(prepared_->factor.size()) + " bytes, its plan needs " +
-                  std::to_string(bytes));
-    if (config_.update_weights.empty()) factor_bytes_ = std::move(prepared_->factor);
   }
 
   // --- dense Floyd-Warshall (apsp::Solver): each rank gets the edges that start in its rows.
@@ -524,7 +509,11 @@ class Pipeline {
           [&] {
             if (!ranks_.root()) return;
             const auto write_start = Clock::now();
-            write_prepared(*prepared_out_, prepared_file(solver));
+            // The graph as read (every edge, in its order), the solver's plan and factor.
+            Graph graph;
+            graph.vertices = std::int32_t(plan_.vertices);
+            graph.edges = edges_;
+            write_prepared(*prepared_out_, prepared_file_of<T>(graph, facts_.weights, solver));
             written = detail::seconds_since(write_start);
           },
           false);
@@ -752,22 +741,6 @@ class Pipeline {
   // read-only or /proc, says so, not that it is full); every rank opens its way of writing rows.
   OutputFormat predecessors_format() const {
     return config_.predecessors_format.value_or(config_.output_format);
-  }
-
-  // `apsp prepare`'s file: the graph as read (every edge, in its order), the solver's plan and
-  // its factor.
-  template <class S>
-  PreparedFile prepared_file(const S& solver) const {
-    PreparedFile file;
-    file.type = plan_.distance;
-    file.graph.vertices = std::int32_t(plan_.vertices);
-    file.graph.edges = edges_;
-    file.weights = facts_.weights;
-    file.plan = Bytes(detail::plan_bytes(solver.plan()));
-    const auto values = solver.factor_values();
-    file.factor = Bytes(values.size() * sizeof(values[0]));
-    std::memcpy(file.factor.data(), values.data(), file.factor.size());
-    return file;
   }
 
   void create_outputs() {

@@ -75,18 +75,10 @@ class PreparedGraph {
                           " distances, not " + distance_type_name(Distance<T>::type));
     const std::vector<Edge> live = live_edges(graph_.edges);
     weights_ = range_of(live, graph_.vertices);
-    if (weights_.lowest != file.weights.lowest || weights_.highest != file.weights.highest ||
-        weights_.integers != file.weights.integers)
-      throw Error("the prepared graph's weight range is not its edges'");
     first_weights_ = weights_;
-    RunPlan run = prepared_run(exec, graph_.vertices, weights_, Distance<T>::type, file.plan.data(),
-                               file.plan.size(), request.shape, false);
+    RunPlan run = prepared_run(exec, file, "the prepared graph", weights_, request.shape, false);
     warning_ = run.warning;
     plan_ = std::make_shared<const SupernodalPlan>(std::move(run.supernodal));
-    const std::uint64_t values = std::uint64_t(plan_->values_start.back());
-    if (file.factor.size() != values * sizeof(T))
-      throw Error("the prepared graph's factor holds " + std::to_string(file.factor.size()) +
-                  " bytes, its plan needs " + std::to_string(values * sizeof(T)));
     solver_ = factor(live, weights_, reinterpret_cast<const T*>(file.factor.data()));
   }
 
@@ -107,17 +99,7 @@ class PreparedGraph {
 
   // What a prepared file holds (io/prepared_file.hpp): the graph (every edge, closed ones too),
   // the plan and the current factor.
-  PreparedFile file() const {
-    PreparedFile file;
-    file.type = Distance<T>::type;
-    file.graph = graph_;
-    file.weights = weights_;
-    file.plan = Bytes(detail::plan_bytes(*plan_));
-    const std::vector<T> values = solver_->factor_values();
-    file.factor = Bytes(values.size() * sizeof(T));
-    std::memcpy(file.factor.data(), values.data(), file.factor.size());
-    return file;
-  }
+  PreparedFile file() const { return prepared_file_of<T>(graph_, weights_, *solver_); }
 
   // The table d(sources[i], targets[k]) into sink (row i of the list handed over as row i, its
   // |targets| values in the targets' order); an empty list: every vertex, in order. Each vertex

@@ -10,6 +10,8 @@
 #include <apsp/plan.hpp>
 #include <apsp/supernodal.hpp>
 
+#include "io/output_formats.hpp"
+#include "io/prepared_file.hpp"
 #include "job/device_choices.hpp"
 #include "job/sssp.hpp"
 #include "job/stats.hpp"
@@ -17,6 +19,7 @@
 #include "platform/backends.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,27 +78,37 @@ RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& w
   return run;
 }
 
-// The plan of a prepared graph (io/prepared_file.hpp): its own supernodal plan (`plan_size`
-// bytes at `plan_bytes`, detail::plan_bytes) in its distance type, the dense shape checked as
-// plan_run checks it (a
-// --tile or --shape that this device cannot run is an error). Throws apsp::Error where the plan's
-// bytes are not a plan of `vertices` vertices. The plan holds what predecessors need too.
+// The plan of prepared graph `file` (io/prepared_file.hpp; `name` names it in messages) whose
+// open edges weigh `weights`: its own supernodal plan in its distance type, the dense shape
+// checked as plan_run checks it (a --tile or --shape that this device cannot run is an error).
+// The plan holds what predecessors need too. Throws apsp::Error where the plan is not one of
+// the graph's V vertices, the factor not the plan's size, or (unless `new_weights`: the edges
+// weigh what apsp prepare --update-weights gives them) the header's weight range not the edges'.
 template <class ExecSpace>
-RunPlan prepared_run(const ExecSpace& exec, std::int64_t vertices, const WeightRange& weights,
-                     DistanceType type, const char* plan_bytes, std::size_t plan_size,
-                     const ShapeRequest& shape, bool predecessors) {
+RunPlan prepared_run(const ExecSpace& exec, const PreparedFile& file, const std::string& name,
+                     const WeightRange& weights, const ShapeRequest& shape, bool predecessors,
+                     bool new_weights = false) {
+  const std::int64_t vertices = file.graph.vertices;
+  if (!new_weights &&
+      (weights.lowest != file.weights.lowest || weights.highest != file.weights.highest ||
+       weights.integers != file.weights.integers))
+    throw Error(name + ": the weight range in its header is not its edges'");
   RunPlan run;
   Plan& p = run.plan;
-  p = dense_plan(exec, vertices, weights.negative(), shape, type, run.warning);
+  p = dense_plan(exec, vertices, weights.negative(), shape, file.type, run.warning);
   p.predecessors = predecessors;
   const double dense = double(p.padded);  // what dense Floyd-Warshall would pad V to
   p.algorithm = Algorithm::supernodal;
   p.padded = p.vertices;
-  run.supernodal = detail::plan_from_bytes(plan_bytes, plan_size);
+  run.supernodal = detail::plan_from_bytes(file.plan.data(), file.plan.size());
   const SupernodalPlan& sn = run.supernodal;
   if (sn.vertices != vertices || std::int64_t(sn.perm.size()) != vertices ||
       std::int64_t(sn.first.size()) != sn.supernodes() + 1 || sn.values_start.empty())
-    throw Error("the prepared plan is not one of V = " + std::to_string(vertices) + " vertices");
+    throw Error(name + ": its plan is not one of V = " + std::to_string(vertices) + " vertices");
+  const std::uint64_t factor = std::uint64_t(sn.values_start.back()) * value_bytes(file.type);
+  if (file.factor.size() != factor)
+    throw Error(name + ": its factor holds " + std::to_string(file.factor.size()) +
+                " bytes, its plan needs " + std::to_string(factor));
   SupernodalStats& stats = run.stats;
   stats.considered = true;
   stats.decision = "prepared: the plan and factor read with the graph";
@@ -105,6 +118,23 @@ RunPlan prepared_run(const ExecSpace& exec, std::int64_t vertices, const WeightR
   stats.row_updates = sn.prediction.row_updates;
   stats.dense_updates = dense * dense * dense;
   return run;
+}
+
+// What apsp prepare's file holds (io/prepared_file.hpp) of `graph` (every edge, in its order)
+// whose open edges weigh `weights`, made by `solver` (a SupernodalSolver after compute): its plan
+// and its factor.
+template <class T, class Solver>
+PreparedFile prepared_file_of(const Graph& graph, const WeightRange& weights,
+                              const Solver& solver) {
+  PreparedFile file;
+  file.type = Distance<T>::type;
+  file.graph = graph;
+  file.weights = weights;
+  file.plan = Bytes(detail::plan_bytes(solver.plan()));
+  const std::vector<T> values = solver.factor_values();
+  file.factor = Bytes(values.size() * sizeof(T));
+  std::memcpy(file.factor.data(), values.data(), file.factor.size());
+  return file;
 }
 
 }  // namespace apsp
