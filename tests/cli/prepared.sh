@@ -2,10 +2,10 @@
 # prepared.sh APSP WORKDIR with-metis|without-metis BACKEND
 # `apsp prepare` (issue 46): a prepared graph answers every command as its edge list does, byte
 # for byte (rows, predecessors, --sources/--targets tables, measures, `apsp path`, `apsp verify`)
-# on a road-like graph, a grid, a disconnected graph with negative weights and in float64; the
-# file is told by its content whatever its name, the same input prepares the same bytes, a
-# file prepared on each backend of the build is read on each, and new weights (--update-weights)
-# give the file of a fresh prepare.
+# on a road-like graph, a uniform random one, a grid, a disconnected graph with negative weights
+# and in float64; the file is told by its content whatever its name, the same input prepares the
+# same bytes, a file prepared on each backend of the build is read on each, and new weights
+# (--update-weights) give the file of a fresh prepare.
 # Refused with one line, exit code 2 and no output: another --dtype or --algorithm than the
 # file's, apsp prepare of fw or sssp, negative weights without --allow-negative, new weights on
 # other edges, negative where there were none or with a negative cycle, and every damage to the
@@ -86,6 +86,8 @@ answers() {
   echo "OK: $name: every answer of the prepared graph is the edge list's"
 }
 answers road road.bin
+"$apsp" generate --vertices 300 --density 0.02 --seed 3 random.bin >/dev/null 2>&1
+answers random random.bin
 answers grid grid.bin
 answers parts parts.txt --allow-negative
 answers road64 road.bin --dtype float64
