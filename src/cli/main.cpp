@@ -124,9 +124,10 @@ const char* usage = R"(usage:
       Prepares the graph IN for many runs: PREPARED holds the graph, the plan of supernodal
       Floyd-Warshall (ordering, symbolic phase) and its numeric factor in the distance type of
       --dtype, each with a checksum (docs/USAGE.md). Every command takes PREPARED as IN, told by
-      its content whatever its name: `apsp PREPARED OUT` (--sources, --targets, --predecessors)
-      and `apsp measures PREPARED OUT` read the plan and factor instead of making them (under
-      mpirun too; "prepared" in --stats); `apsp path` and `apsp verify` read its graph.
+      its content whatever its name (without --format): `apsp PREPARED OUT` (--sources,
+      --targets, --predecessors) and `apsp measures PREPARED OUT` read the plan and factor
+      instead of making them (under mpirun too; "prepared" in --stats); `apsp path` and
+      `apsp verify` read its graph.
       --algorithm auto or supernodal: dense Floyd-Warshall and sssp keep nothing to prepare.
   apsp prepare --update-weights NEW PREPARED_IN PREPARED_OUT [options of a run]
       New weights for a prepared graph: NEW is a graph file (any input format) of the same

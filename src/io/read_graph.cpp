@@ -278,7 +278,8 @@ std::optional<Format> format_named(const std::string& name) {
 }
 
 Graph read_graph(const std::string& path, Format format, bool allow_negative) {
-  if (is_prepared_file(path)) return open_graph(read_prepared(path), path, allow_negative);
+  if (format == Format::automatic && is_prepared_file(path))
+    return open_graph(read_prepared(path), path, allow_negative);
   switch (format == Format::automatic ? format_of(path) : format) {
     case Format::edge_list:
       return read_edge_list(path, allow_negative);

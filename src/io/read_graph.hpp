@@ -45,8 +45,9 @@ Format format_of(const std::string& path);
 // The CLI's names: auto, hw3, edges, mtx, dimacs.
 std::optional<Format> format_named(const std::string& name);
 
-// Reads and checks a whole graph file; Format::automatic picks the reader by format_of(path). A
-// prepared graph (io/prepared_file.hpp) is read as one whatever the format: its open edges.
+// Reads and checks a whole graph file; Format::automatic picks the reader by format_of(path),
+// after a prepared graph (io/prepared_file.hpp), told by its content whatever its name: its
+// open edges. A format named reads the file as that format.
 Graph read_graph(const std::string& path, Format format = Format::automatic,
                  bool allow_negative = false);
 

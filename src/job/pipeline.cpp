@@ -272,7 +272,7 @@ class Pipeline {
             stats_out_ = std::make_unique<AtomicOutputFile>(config_.stats);
           end(Setup::check_files);
           const bool updating = !config_.update_weights.empty();
-          if (is_prepared_file(config_.input)) {
+          if (config_.format == Format::automatic && is_prepared_file(config_.input)) {
             prepared_ = read_prepared(config_.input);
             graph_ = updating ? reweighted(*prepared_, config_.input,
                                            read_graph(config_.update_weights, config_.format,
