@@ -169,54 +169,21 @@ class NativeGraph {
   // The table d(s, t) for s in sources, t in targets (None: every vertex) as a 2-D array of the
   // graph's distance type.
   py::array distances(const py::object& sources, const py::object& targets) {
-    const Vertices s = vertices_of(sources, vertices_, "sources"),
-                   t = vertices_of(targets, vertices_, "targets");
-    const std::int64_t rows = s.every ? vertices_ : std::int64_t(s.list.size()),
-                       columns = t.every ? vertices_ : std::int64_t(t.list.size());
     return visit_distance_type(type_, [&](auto like) -> py::array {
       using T = decltype(like);
-      const std::uint64_t bytes = matrix_bytes(rows, columns, sizeof(T));
-      {
-        py::gil_scoped_release release;
-        kokkos_thread().run([&] {
-          open();
-          answer_limits<T>(Exec(), vertices_, bytes);
-        });
-      }
-      HostArray<T> out({rows, columns});
-      if (rows == 0 || columns == 0) return std::move(out);
-      {
-        py::gil_scoped_release release;
-        kokkos_thread().run(
-            [&] { open().distances(s.list, t.list, bytes, out.mutable_data(), columns); });
-      }
-      return std::move(out);
+      return table<T>(
+          sources, targets,
+          [](AnyGraph& g, const Vertices& s, const Vertices& t, std::uint64_t bytes, T* out,
+             std::int64_t columns) { g.distances(s.list, t.list, bytes, out, columns); });
     });
   }
 
   // The predecessors of the same table, as a 2-D int32 array (-1: none).
   py::array predecessors(const py::object& sources, const py::object& targets) {
-    const Vertices s = vertices_of(sources, vertices_, "sources"),
-                   t = vertices_of(targets, vertices_, "targets");
-    const std::int64_t rows = s.every ? vertices_ : std::int64_t(s.list.size()),
-                       columns = t.every ? vertices_ : std::int64_t(t.list.size());
-    const std::uint64_t bytes = matrix_bytes(rows, columns, sizeof(int));
-    {
-      py::gil_scoped_release release;
-      kokkos_thread().run([&] {
-        open();
-        visit_distance_type(
-            type_, [&](auto like) { answer_limits<decltype(like)>(Exec(), vertices_, bytes); });
-      });
-    }
-    HostArray<int> out({rows, columns});
-    if (rows == 0 || columns == 0) return std::move(out);
-    {
-      py::gil_scoped_release release;
-      kokkos_thread().run(
-          [&] { open().predecessors(s.list, t.list, bytes, out.mutable_data(), columns); });
-    }
-    return std::move(out);
+    return table<int>(
+        sources, targets,
+        [](AnyGraph& g, const Vertices& s, const Vertices& t, std::uint64_t bytes, int* out,
+           std::int64_t columns) { g.predecessors(s.list, t.list, bytes, out, columns); });
   }
 
   // (the measures as apsp.measures gives them, the distance type's name).
@@ -285,6 +252,33 @@ class NativeGraph {
   std::uint64_t nbytes() const { return device_bytes_; }
 
  private:
+  // A sources x targets table of V (the lists as distances takes them): the host's and the
+  // device's memory for it checked, then fill(graph, s, t, bytes, out, columns) on the Kokkos
+  // thread.
+  template <class V, class Fill>
+  py::array table(const py::object& sources, const py::object& targets, const Fill& fill) {
+    const Vertices s = vertices_of(sources, vertices_, "sources"),
+                   t = vertices_of(targets, vertices_, "targets");
+    const std::int64_t rows = s.every ? vertices_ : std::int64_t(s.list.size()),
+                       columns = t.every ? vertices_ : std::int64_t(t.list.size());
+    const std::uint64_t bytes = matrix_bytes(rows, columns, sizeof(V));
+    {
+      py::gil_scoped_release release;
+      kokkos_thread().run([&] {
+        open();
+        visit_distance_type(
+            type_, [&](auto like) { answer_limits<decltype(like)>(Exec(), vertices_, bytes); });
+      });
+    }
+    HostArray<V> out({rows, columns});
+    if (rows == 0 || columns == 0) return std::move(out);
+    {
+      py::gil_scoped_release release;
+      kokkos_thread().run([&] { fill(open(), s, t, bytes, out.mutable_data(), columns); });
+    }
+    return std::move(out);
+  }
+
   // The graph (a Graph or a PreparedFile) prepared on the Kokkos thread, then registered.
   template <class From>
   void start(From from, const GraphRequest& request) {

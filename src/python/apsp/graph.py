@@ -75,14 +75,7 @@ class Graph:
         order; a list may repeat a vertex and be in any order; a single vertex drops its axis),
         as an array of the Graph's dtype: shape (len(sources), len(targets)). No path is
         ``infinity`` (inf; int32: 2^30 - 1)."""
-        s, s_scalar = self._vertex_list("sources", sources)
-        t, t_scalar = self._vertex_list("targets", targets)
-        table = self._native.distances(s, t)
-        if s_scalar:
-            table = table[0]
-        if t_scalar:
-            table = table[..., 0]
-        return table
+        return self._table(self._native.distances, sources, targets)
 
     def predecessors(self, sources=None, targets=None):
         """The predecessors p(s, t) for s in ``sources``, t in ``targets`` (as ``distances``
@@ -90,14 +83,7 @@ class Graph:
         the smallest), -1 for t = s and where there is no path; int32, what
         ``apsp.solve(..., predecessors=True)`` gives. Each source is one search from its
         distance row."""
-        s, s_scalar = self._vertex_list("sources", sources)
-        t, t_scalar = self._vertex_list("targets", targets)
-        table = self._native.predecessors(s, t)
-        if s_scalar:
-            table = table[0]
-        if t_scalar:
-            table = table[..., 0]
-        return table
+        return self._table(self._native.predecessors, sources, targets)
 
     def path(self, source, target):
         """A shortest path from ``source`` to ``target``: its vertices (int64, source first,
@@ -230,6 +216,17 @@ class Graph:
         from . import _real_array
 
         return _real_array(name, w).astype(np.float64)
+
+    def _table(self, native, sources, targets):
+        """native(s, t) of the vertex lists, the axis of a single vertex dropped."""
+        s, s_scalar = self._vertex_list("sources", sources)
+        t, t_scalar = self._vertex_list("targets", targets)
+        table = native(s, t)
+        if s_scalar:
+            table = table[0]
+        if t_scalar:
+            table = table[..., 0]
+        return table
 
     def _vertex_list(self, name, given):
         if given is None:
