@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,6 +106,86 @@ inline CsrGraph make_csr_graph(std::int64_t vertices, const std::vector<Edge>& e
 inline CsrGraph make_csr_graph(const Graph& graph) {
   return make_csr_graph(graph.vertices, graph.edges);
 }
+
+namespace detail {
+
+// The CSR graph as bytes, for a caller that keeps it (a prepared graph's file): its arrays,
+// little-endian: u64 V, u64 arcs, (V + 1) x u64 row offsets, arcs x i32 columns, arcs x
+// i32 weights.
+inline std::vector<char> csr_bytes(const CsrGraph& graph) {
+  const std::uint64_t n = std::uint64_t(graph.numRows()), arcs = std::uint64_t(graph.nnz());
+  std::vector<char> bytes(16 + 8 * (n + 1) + 8 * arcs);
+  char* p = bytes.data();
+  const auto put = [&](const auto& x) {
+    std::memcpy(p, &x, sizeof x);
+    p += sizeof x;
+  };
+  put(n);
+  put(arcs);
+  for (std::uint64_t i = 0; i <= n; ++i)
+    put(std::uint64_t(graph.graph.row_map(i)));
+  for (std::uint64_t k = 0; k < arcs; ++k)
+    put(std::int32_t(graph.graph.entries(k)));
+  for (std::uint64_t k = 0; k < arcs; ++k)
+    put(std::int32_t(graph.values(k)));
+  return bytes;
+}
+
+// The CSR graph of V = `vertices` that csr_bytes gave these `count` bytes, checked as
+// make_csr_graph makes one (offsets from 0 to the arcs, each row's columns ascending and no
+// self-loop, weights in [0, sssp_max_weight]). Throws apsp::Error naming the first problem.
+inline CsrGraph csr_from_bytes(const char* bytes, std::size_t count, std::int64_t vertices) {
+  const auto fail = [](const std::string& what) {
+    return Error("sssp: the graph's arrays " + what);
+  };
+  std::uint64_t n = 0, arcs = 0;
+  if (count >= 16) {
+    std::memcpy(&n, bytes, 8);
+    std::memcpy(&arcs, bytes + 8, 8);
+  }
+  if (count < 16 || n != std::uint64_t(vertices))
+    throw fail("are not of V = " + std::to_string(vertices) + " vertices");
+  if (arcs > count / 8 || count != 16 + 8 * (n + 1) + 8 * arcs)
+    throw fail("hold " + std::to_string(count) + " bytes, not those of " + std::to_string(arcs) +
+               " arcs");
+  using Size = CsrGraph::size_type;
+  CsrGraph::row_map_type::non_const_type row_map(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::row_map"), n + 1);
+  CsrGraph::index_type::non_const_type columns(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::columns"), arcs);
+  CsrGraph::values_type weights(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::weights"), arcs);
+  const char* offsets = bytes + 16;
+  const char* column = offsets + 8 * (n + 1);
+  const char* weight = column + 4 * arcs;
+  std::uint64_t last = 0;
+  for (std::uint64_t i = 0; i <= n; ++i) {
+    std::uint64_t at;
+    std::memcpy(&at, offsets + 8 * i, 8);
+    if ((i == 0 && at != 0) || at < last || at > arcs || (i == n && at != arcs))
+      throw fail("have row offsets that do not run from 0 to " + std::to_string(arcs));
+    row_map(i) = Size(at);
+    if (i == 0) continue;
+    for (std::uint64_t k = last; k < at; ++k) {
+      std::int32_t c, w;
+      std::memcpy(&c, column + 4 * k, 4);
+      std::memcpy(&w, weight + 4 * k, 4);
+      if (c < 0 || std::uint64_t(c) >= n || std::uint64_t(c) == i - 1 ||
+          (k > last && c <= columns(k - 1)))
+        throw fail("have a row " + std::to_string(i - 1) +
+                   " whose columns are not ascending vertices other than its own");
+      if (w < 0 || w > sssp_max_weight)
+        throw fail("have weight " + std::to_string(w) + ", not in [0, " +
+                   std::to_string(sssp_max_weight) + "]");
+      columns(k) = c;
+      weights(k) = w;
+    }
+    last = at;
+  }
+  return CsrGraph("apsp::sssp::graph", int(n), int(n), Size(arcs), weights, row_map, columns);
+}
+
+}  // namespace detail
 
 // Rows of the distance matrix, in host memory.
 using DistanceRows = Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>;
@@ -316,12 +397,16 @@ class SsspSolver {
   // Collective: the CSR graph of every edge (every rank has them all; the caller may free them
   // after).
   void load(const std::vector<Edge>& edges) {
-    collectively(ranks_, [&] {
-      csr_ = make_csr_graph(vertices_, edges);
-      rows_ = DistanceRows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::rows"),
-                           block_, vertices_);
-    });
+    collectively(ranks_, [&] { load(make_csr_graph(vertices_, edges)); });
   }
+  // Or the CSR graph itself (a prepared graph's: detail::csr_from_bytes), on this rank.
+  void load(CsrGraph graph) {
+    csr_ = std::move(graph);
+    rows_ = DistanceRows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::sssp::rows"),
+                         block_, vertices_);
+  }
+  // The CSR graph that load made (what a prepared graph keeps of sssp).
+  const CsrGraph& graph() const { return csr_; }
   // Dijkstra has no negative weights, so no cycle: the rows are made as they are handed over.
   void compute() {}
 

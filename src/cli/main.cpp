@@ -127,8 +127,10 @@ const char* usage = R"(usage:
       its content whatever its name (without --format): `apsp PREPARED OUT` (--sources,
       --targets, --predecessors) and `apsp measures PREPARED OUT` read the plan and factor
       instead of making them (under mpirun too; "prepared" in --stats); `apsp path` and
-      `apsp verify` read its graph.
-      --algorithm auto or supernodal: dense Floyd-Warshall and sssp keep nothing to prepare.
+      `apsp verify` read its graph; `apsp path --algorithm supernodal` takes its row from the
+      factor. --algorithm auto or supernodal: that plan and factor; --algorithm sssp: the
+      graph's arrays instead (host backends; Dijkstra then runs from them); fw: refused, dense
+      Floyd-Warshall keeps nothing smaller than its V x V distances.
   apsp prepare --update-weights NEW PREPARED_IN PREPARED_OUT [options of a run]
       New weights for a prepared graph: NEW is a graph file (any input format) of the same
       edges in the same order as PREPARED_IN's input, as its reader gives them; PREPARED_OUT

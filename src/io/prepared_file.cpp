@@ -18,7 +18,8 @@ namespace {
 
 constexpr char magic[8] = {'A', 'P', 'S', 'P', 'P', 'R', 'E', 'P'};
 constexpr std::uint32_t byte_order = 0x01020304;
-constexpr std::uint32_t supernodal_code = 1;
+// The algorithm's code in the header.
+constexpr std::uint32_t supernodal_code = 1, sssp_code = 2;
 constexpr std::uint64_t edge_bytes = 16;  // i32 src, i32 dst, f64 weight
 constexpr std::array<const char*, 3> section_names = {"graph", "plan", "factor"};
 
@@ -126,7 +127,7 @@ void write_prepared(AtomicOutputFile& out, const PreparedFile& file) {
   h.put(12, byte_order);
   std::strncpy(h.data() + 16, APSP_VERSION, 15);
   h.put(32, std::uint32_t(file.type));
-  h.put(36, supernodal_code);
+  h.put(36, file.algorithm == Algorithm::sssp ? sssp_code : supernodal_code);
   h.put(40, std::int64_t(file.graph.vertices));
   h.put(48, std::int64_t(file.graph.edges.size()));
   h.put(56, file.weights.lowest);
@@ -176,8 +177,10 @@ PreparedFile read_prepared(const std::string& path) {
   if (type > std::uint32_t(DistanceType::float64))
     throw fail("unknown distance type " + std::to_string(type));
   out.type = DistanceType(type);
-  if (h.take<std::uint32_t>(36) != supernodal_code)
-    throw fail("unknown algorithm " + std::to_string(h.take<std::uint32_t>(36)));
+  const auto algorithm = h.take<std::uint32_t>(36);
+  if (algorithm != supernodal_code && algorithm != sssp_code)
+    throw fail("unknown algorithm " + std::to_string(algorithm));
+  out.algorithm = algorithm == sssp_code ? Algorithm::sssp : Algorithm::supernodal;
   const auto vertices = h.take<std::int64_t>(40), edges = h.take<std::int64_t>(48);
   if (vertices < 0 || vertices > std::numeric_limits<std::int32_t>::max() || edges < 0)
     throw fail("V = " + std::to_string(vertices) + ", E = " + std::to_string(edges) +
@@ -185,6 +188,9 @@ PreparedFile read_prepared(const std::string& path) {
   out.weights.lowest = h.take<double>(56);
   out.weights.highest = h.take<double>(64);
   out.weights.longest_path = h.take<double>(72);
+  if (h.take<std::uint32_t>(80) > 1)
+    throw fail("whole-numbers flag " + std::to_string(h.take<std::uint32_t>(80)) +
+               ", neither 0 nor 1");
   out.weights.integers = h.take<std::uint32_t>(80) != 0;
   if (h.take<std::uint32_t>(84) != section_names.size())
     throw fail(std::to_string(h.take<std::uint32_t>(84)) + " sections, not " +
@@ -193,7 +199,9 @@ PreparedFile read_prepared(const std::string& path) {
   std::array<std::uint64_t, 3> bytes{};
   for (std::size_t s = 0; s < section_names.size(); ++s) {
     const std::size_t at = 88 + 24 * s;
-    if (std::strncmp(h.data() + at, section_names[s], 8) != 0)
+    char name[8] = {};  // NUL-padded, as written
+    std::strncpy(name, section_names[s], sizeof name);
+    if (std::memcmp(h.data() + at, name, sizeof name) != 0)
       throw fail(std::string("section ") + std::to_string(s) + " is not '" + section_names[s] +
                  "'");
     bytes[s] = h.take<std::uint64_t>(at + 8);
@@ -201,9 +209,12 @@ PreparedFile read_prepared(const std::string& path) {
       throw fail(std::string("section '") + section_names[s] + "' is longer than the file");
     expected += bytes[s];
   }
-  if (bytes[0] != std::uint64_t(edges) * edge_bytes)
+  if (bytes[0] % edge_bytes != 0 || bytes[0] / edge_bytes != std::uint64_t(edges))
     throw fail("the graph section holds " + std::to_string(bytes[0]) + " bytes; E = " +
-               std::to_string(edges) + " needs " + std::to_string(edges * edge_bytes));
+               std::to_string(edges) + " needs " + std::to_string(edge_bytes) + " bytes an edge");
+  if (out.algorithm == Algorithm::sssp && bytes[2] != 0)
+    throw fail("prepared for sssp, yet it holds a factor of " + std::to_string(bytes[2]) +
+               " bytes");
   if (size < expected)
     throw fail("the file ends early (" + std::to_string(size) + " bytes of " +
                std::to_string(expected) + "): truncated");

@@ -1,7 +1,7 @@
-// The file of a prepared graph (`apsp prepare`, apsp.Graph.save): the graph, the plan of
-// supernodal Floyd-Warshall and its numeric factor, so that a later run answers without making
-// them again. Every command that reads a graph reads this file too, told apart by its magic
-// bytes whatever its name.
+// The file of a prepared graph (`apsp prepare`, apsp.Graph.save): the graph and what its
+// algorithm would make of it before any row (supernodal Floyd-Warshall: its plan and numeric
+// factor; sssp: the graph's arrays), so that a later run answers without making them again. Every
+// command that reads a graph reads this file too, told apart by its magic bytes whatever its name.
 //
 // Layout (little-endian, no padding; offsets in bytes):
 //     0  "APSPPREP"                       magic
@@ -10,7 +10,7 @@
 //    12  u32 0x01020304                   the writer's byte order
 //    16  char[16] apsp version            of the writer, NUL-padded (for messages only)
 //    32  u32 distance type                0 int32, 1 float32, 2 float64 (the factor's)
-//    36  u32 algorithm                    1: supernodal Floyd-Warshall
+//    36  u32 algorithm                    1: supernodal Floyd-Warshall, 2: sssp (Dijkstra)
 //    40  i64 V, i64 E
 //    56  f64 lowest, f64 highest, f64 longest path, u32 whole numbers: the open edges' weights
 //    84  u32 sections (3)
@@ -19,8 +19,9 @@
 //   168  the sections, in that order:
 //        graph   E x {i32 src, i32 dst, f64 weight}: the reader's edges in its order; +inf is
 //                an edge that new weights closed (its place is kept for later updates)
-//        plan    the plan's bytes (detail::plan_bytes, supernodal_plan.hpp)
-//        factor  the factor's values, in the distance type
+//        plan    supernodal: the plan's bytes (detail::plan_bytes, supernodal_plan.hpp);
+//                sssp: the graph's arrays (detail::csr_bytes, sssp.hpp)
+//        factor  supernodal: the factor's values, in the distance type; sssp: empty
 // A checksum is 64-bit FNV-1a over the section's little-endian 64-bit words, then its last
 // bytes one at a time: it finds a damaged or truncated file, not a forged one, so the reader
 // checks the graph's values too.
@@ -28,6 +29,7 @@
 
 #include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
+#include <apsp/plan.hpp>
 
 #include "io/outputs.hpp"
 
@@ -73,11 +75,12 @@ class Bytes {
 };
 
 struct PreparedFile {
+  Algorithm algorithm = Algorithm::supernodal;  // or sssp
   DistanceType type = DistanceType::int32;
   Graph graph;               // every edge, in the prepare's order (+inf: closed)
   WeightRange weights;       // of the open edges
-  Bytes plan;                // detail::plan_bytes
-  Bytes factor;              // the factor's values, of `type`
+  Bytes plan;                // detail::plan_bytes, or sssp's detail::csr_bytes
+  Bytes factor;              // the factor's values, of `type` (sssp: none)
   std::string apsp_version;  // the writer's (read back; written: this build's)
 };
 

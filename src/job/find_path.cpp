@@ -8,6 +8,7 @@
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"
+#include "io/prepared_file.hpp"
 #include "io/read_graph.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
@@ -20,6 +21,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -153,7 +155,12 @@ void check_against_true_distance(const Graph& graph, const WeightRange& weights,
 }  // namespace
 
 ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int64_t target) {
-  const Graph graph = read_graph(config.input, config.format, config.allow_negative);
+  // A prepared graph's path comes from its factor, where a search does not serve.
+  std::optional<PreparedFile> prepared;
+  if (config.format == Format::automatic && is_prepared_file(config.input))
+    prepared = read_prepared(config.input);
+  const Graph graph = prepared ? open_graph(*prepared, config.input, config.allow_negative)
+                               : read_graph(config.input, config.format, config.allow_negative);
   for (const std::int64_t v : {source, target})
     if (v < 0 || v >= graph.vertices)
       throw Error("vertex " + std::to_string(v) + " out of range [0, " +
@@ -161,7 +168,8 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
   const WeightRange weights = weight_range(graph);
   if (config.predecessors.empty()) {
     std::string warning;
-    const std::vector<int> pred = predecessor_row(config, graph, weights, source, warning);
+    const std::vector<int> pred =
+        predecessor_row(config, graph, weights, source, warning, std::move(prepared));
     ShortestPath path = follow_predecessors(graph, pred, source, target, "apsp");
     if (!warning.empty()) path.warnings.push_back(warning);
     return path;

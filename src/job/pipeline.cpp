@@ -40,6 +40,7 @@
 #include "job/device_choices.hpp"
 #include "job/host_dijkstra.hpp"
 #include "job/pipeline.hpp"
+#include "job/prepared_graph.hpp"
 #include "job/run_graph.hpp"
 #include "job/run_plan.hpp"
 #include "job/sssp.hpp"
@@ -298,28 +299,29 @@ class Pipeline {
         [&] {
           if (!ranks_.root()) return;
           const WeightRange weights = weight_range(graph_);
-          if (config_.prepare && config_.algorithm != Algorithm::automatic &&
-              config_.algorithm != Algorithm::supernodal)
-            throw Error(std::string("apsp prepare keeps the plan and factor of supernodal "
-                                    "Floyd-Warshall (--algorithm supernodal or auto); ") +
-                        algorithm_name(config_.algorithm) +
-                        " has none to keep (dense Floyd-Warshall nothing smaller than its V x V "
-                        "distances, sssp nothing at all)");
+          if (config_.prepare && config_.algorithm == Algorithm::floyd_warshall)
+            throw Error(
+                "apsp prepare keeps the plan and factor of supernodal Floyd-Warshall (--algorithm "
+                "supernodal or auto) or the graph's arrays for sssp (--algorithm sssp); dense "
+                "Floyd-Warshall (fw) has nothing smaller than its V x V distances to keep");
           const DistanceType type =
               prepared_ ? prepared_type(weights)
                         : choose_distance_type(config_.dtype, graph_.vertices, weights);
           if (ranks_.size() == 1 && wants_probe(config_.algorithm, weights.negative()))
             probe_.start(type, graph_.vertices, graph_.edges);  // beside the ordering
           const bool predecessors = !config_.predecessors.empty();
-          const Algorithm algorithm = config_.prepare ? Algorithm::supernodal : config_.algorithm;
+          const Algorithm algorithm = config_.prepare && config_.algorithm != Algorithm::sssp
+                                          ? Algorithm::supernodal
+                                          : config_.algorithm;
           RunPlan run =
               prepared_ ? prepared_run(exec_, *prepared_, "prepared graph '" + config_.input + "'",
                                        weights, config_.shape, predecessors,
                                        !config_.update_weights.empty())
                         : plan_run(exec_, graph_, weights, type,
                                    PlanRequest{algorithm, config_.shape, predecessors, true});
-          if (prepared_ && config_.update_weights.empty())
-            factor_bytes_ = std::move(prepared_->factor);  // for the solver
+          if (prepared_ && config_.update_weights.empty())  // for the solver
+            prepared_bytes_ = std::move(
+                prepared_->algorithm == Algorithm::sssp ? prepared_->plan : prepared_->factor);
           stats_.prepared = prepared_.has_value();
           if (!run.warning.empty()) stats_.warnings.push_back(run.warning);
           stats_.supernodal = run.stats;
@@ -396,18 +398,12 @@ class Pipeline {
     return config_.measures ? beside_measures<T>(limits, plan_.vertices) : limits;
   }
 
-  // A prepared graph's distance type: its factor's. Another asked for with --dtype, or another
-  // algorithm with --algorithm, is refused: the file holds no plan for them.
+  // A prepared graph's distance type: its own (apsp::prepared_type, which refuses another
+  // --dtype or --algorithm); new weights may not add negative ones, nor paths it cannot hold.
   DistanceType prepared_type(const WeightRange& weights) const {
     const PreparedFile& file = *prepared_;
     const std::string in = "prepared graph '" + config_.input + "'";
-    if (config_.dtype && *config_.dtype != file.type)
-      throw Error(in + " holds " + distance_type_name(file.type) + " distances, not --dtype " +
-                  distance_type_name(*config_.dtype) +
-                  "'s: prepare the graph with that --dtype (apsp prepare)");
-    if (config_.algorithm != Algorithm::automatic && config_.algorithm != Algorithm::supernodal)
-      throw Error(in + " holds the plan of supernodal Floyd-Warshall, not of --algorithm " +
-                  algorithm_name(config_.algorithm) + ": give that algorithm the graph's own file");
+    apsp::prepared_type(file, in, config_.dtype, config_.algorithm);
     if (!config_.update_weights.empty() && weights.negative() && !file.weights.negative())
       throw Error("--update-weights '" + config_.update_weights + "': a negative weight (" +
                   number_text(weights.lowest) + ") where " + in +
@@ -489,17 +485,12 @@ class Pipeline {
     const auto start = Clock::now();
     solver.load(edges_);
     if (facts_.prepared) {  // the factor that rank 0 read, on every rank
-      if (ranks_.size() > 1) {
-        std::uint64_t size = factor_bytes_.size();
-        broadcast_value(ranks_, size, 0);
-        if (!ranks_.root()) factor_bytes_ = Bytes(std::size_t(size));
-        ranks_.broadcast(factor_bytes_.data(), size, 0);
-      }
-      solver.load_factor(reinterpret_cast<const T*>(factor_bytes_.data()),
-                         factor_bytes_.size() / sizeof(T));
+      prepared_bytes_to_every_rank();
+      solver.load_factor(reinterpret_cast<const T*>(prepared_bytes_.data()),
+                         prepared_bytes_.size() / sizeof(T));
     }
     solver.compute();
-    factor_bytes_ = Bytes();
+    prepared_bytes_ = Bytes();
     stats_.supernodal.factor = detail::seconds_since(start);
     stats_.supernodal.factors = solver.factors() - facts_.prepared;
     if (config_.prepare) {  // the factor downloaded and written, by rank 0
@@ -557,7 +548,13 @@ class Pipeline {
   void solve_sssp() {
 #if defined(APSP_HAVE_KOKKOS_KERNELS)
     if constexpr (detail::host_memory<ExecSpace> && std::is_same<T, int>::value) {
-      every_edge_to_every_rank();
+      // A prepared graph's arrays go to every rank instead of its edges.
+      if (facts_.prepared) {
+        prepared_bytes_to_every_rank();
+        std::vector<Edge>().swap(graph_.edges);
+      } else {
+        every_edge_to_every_rank();
+      }
       end(Setup::partition);
       SsspSolver<ExecSpace> solver(exec_, ranks_, plan_.vertices);
       solver.check_memory(limits<int>(), stats_.edges);
@@ -565,9 +562,37 @@ class Pipeline {
       create_outputs();
       watch_.lap(seconds().plan, step(Setup::outputs), in_collectives_);
       detail::ScopedRegion region("apsp::solve::sssp");
-      solver.load(edges_);
-      std::vector<Edge>().swap(edges_);
+      if (facts_.prepared)
+        collectively(ranks_, [&] {
+          try {
+            solver.load(detail::csr_from_bytes(prepared_bytes_.data(), prepared_bytes_.size(),
+                                               plan_.vertices));
+          } catch (const Error& e) {
+            throw Error("prepared graph '" + config_.input + "': " + e.what());
+          }
+        });
+      else
+        solver.load(edges_);
+      prepared_bytes_ = Bytes();
       watch_.lap(seconds().upload, step(Setup::fill), in_collectives_);
+      if (config_.prepare) {  // the graph's arrays written, by rank 0
+        collectively(
+            ranks_,
+            [&] {
+              if (!ranks_.root()) return;
+              PreparedFile file;
+              file.algorithm = Algorithm::sssp;
+              file.graph.vertices = std::int32_t(plan_.vertices);
+              file.graph.edges = std::move(edges_);
+              file.weights = facts_.weights;
+              file.plan = Bytes(detail::csr_bytes(solver.graph()));
+              write_prepared(*prepared_out_, file);
+            },
+            false);
+        watch_.lap(seconds().write);
+        return;
+      }
+      std::vector<Edge>().swap(edges_);
       hand_over<int>(solver, seconds().compute, seconds().compute, {});
       return;
     }
@@ -737,6 +762,15 @@ class Pipeline {
     if (ranks_.size() > 1) broadcast_vector(ranks_, edges_, 0);
   }
 
+  // ... and a prepared graph's factor or arrays, which rank 0 read.
+  void prepared_bytes_to_every_rank() {
+    if (ranks_.size() == 1) return;
+    std::uint64_t size = prepared_bytes_.size();
+    broadcast_value(ranks_, size, 0);
+    if (!ranks_.root()) prepared_bytes_ = Bytes(std::size_t(size));
+    ranks_.broadcast(prepared_bytes_.data(), size, 0);
+  }
+
   // Rank 0 creates the outputs, then checks the disk space (a file system that takes no new file,
   // read-only or /proc, says so, not that it is full); every rank opens its way of writing rows.
   OutputFormat predecessors_format() const {
@@ -750,12 +784,16 @@ class Pipeline {
           [&] {
             if (!ranks_.root()) return;
             prepared_out_ = &outputs_.add(config_.output);
-            const std::uint64_t values = std::uint64_t(sn_plan_.values_start.back());
             PreparedFile sizes;
             sizes.graph.edges.resize(std::size_t(stats_.edges));
-            sizes.plan = Bytes(detail::plan_bytes(sn_plan_));
-            check_disk_space(config_.output,
-                             prepared_file_bytes(sizes) + values * value_bytes(plan_.distance));
+            std::uint64_t more = 0;                    // sections not made yet
+            if (plan_.algorithm == Algorithm::sssp) {  // the graph's arrays: at most E arcs
+              more = 16 + 8 * std::uint64_t(plan_.vertices + 1) + 8 * std::uint64_t(stats_.edges);
+            } else {  // the plan, and the factor's values
+              sizes.plan = Bytes(detail::plan_bytes(sn_plan_));
+              more = std::uint64_t(sn_plan_.values_start.back()) * value_bytes(plan_.distance);
+            }
+            check_disk_space(config_.output, prepared_file_bytes(sizes) + more);
           },
           false);
       return;
@@ -871,9 +909,9 @@ class Pipeline {
   AtomicOutputFile* measures_out_ = nullptr;  // rank 0's, with `apsp measures`
   AtomicOutputFile* prepared_out_ = nullptr;  // rank 0's, with `apsp prepare`
   std::optional<PreparedFile> prepared_;      // rank 0's, when IN is a prepared graph
-  Bytes factor_bytes_;                        // its factor, until the solver has taken it
-  std::unique_ptr<Subsets> subsets_;          // with --sources or --targets
-  HostProbe probe_;                           // the histogram's probe on GPUs
+  Bytes prepared_bytes_;  // its factor (supernodal) or arrays (sssp), until the solver has them
+  std::unique_ptr<Subsets> subsets_;  // with --sources or --targets
+  HostProbe probe_;                   // the histogram's probe on GPUs
 };
 
 // Where a solve on `exec` may take its memory: what the device has free, and --max-memory.
@@ -947,8 +985,11 @@ SolveStats solve(const SolveConfig& config) {
 
 std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
                                  const WeightRange& weights, std::int64_t source,
-                                 std::string& warning) {
-  const DistanceType type = choose_distance_type(config.dtype, graph.vertices, weights);
+                                 std::string& warning, std::optional<PreparedFile> prepared) {
+  const DistanceType type = prepared
+                                ? prepared_type(*prepared, "prepared graph '" + config.input + "'",
+                                                config.dtype, config.algorithm)
+                                : choose_distance_type(config.dtype, graph.vertices, weights);
   std::vector<int> pred;
   with_backend(config.backend, [&](auto exec) {
     visit_distance_type(type, [&](auto t) {
@@ -961,6 +1002,17 @@ std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
         pred = searched_predecessor_row<T>(exec, config, graph, weights, source);
         return;
       }
+      const GraphRequest request{config.algorithm, config.shape, config.max_memory};
+      if (prepared) {  // the file's factor: its row from the factor, then its search
+        check_predecessors(prepared->algorithm, true);
+        PreparedGraph<decltype(exec), T> kept(exec, std::move(*prepared), request);
+        warning = kept.warning();
+        kept.predecessors({std::int32_t(source)}, {}, matrix_bytes(1, graph.vertices, sizeof(int)),
+                          [&](std::int64_t, std::int64_t, const int* row, std::int64_t) {
+                            pred.assign(row, row + graph.vertices);
+                          });
+        return;
+      }
       // Else the solver of all pairs that the plan names, on one process (run_graph).
       Answer<decltype(exec), T> to;
       to.predecessors = [&](std::int64_t, std::int64_t, const int* row, std::int64_t) {
@@ -969,8 +1021,7 @@ std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
       to.predecessors_first = source;
       to.predecessors_count = 1;
       OneRank one;
-      warning = run_graph(exec, one, graph, weights,
-                          GraphRequest{config.algorithm, config.shape, config.max_memory}, to);
+      warning = run_graph(exec, one, graph, weights, request, to);
     });
   });
   return pred;

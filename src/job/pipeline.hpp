@@ -9,6 +9,7 @@
 #include "io/measures_output.hpp"
 #include "io/output_formats.hpp"
 #include "io/outputs.hpp"
+#include "io/prepared_file.hpp"
 #include "io/read_graph.hpp"
 #include "job/stats.hpp"
 #include "platform/device_links.hpp"
@@ -154,11 +155,15 @@ ShortestPath find_path(const SolveConfig& config, std::int64_t source, std::int6
 // Row `source` of the predecessor matrix of `graph` (config.input's, read by the caller, with
 // `weights` its weight_range), computed on config.backend for find_path: one search from `source`
 // where --algorithm is auto and the distance type's sums are exact, else the solver of all pairs
-// that plan_run picks, with config's options. Compiled here, beside the pipeline, so that the
-// solvers' kernels are instantiated in one translation unit. `warning`: the plan's, "" if none.
+// that plan_run picks, with config's options; with `prepared` (config.input's file, `graph` its
+// open_graph) the file's own factor (PreparedGraph), nothing planned or factored again, and
+// another --dtype or --algorithm than the file's refused. Compiled here, beside the pipeline, so
+// that the solvers' kernels are instantiated in one translation unit. `warning`: the plan's, ""
+// if none.
 std::vector<int> predecessor_row(const SolveConfig& config, const Graph& graph,
                                  const WeightRange& weights, std::int64_t source,
-                                 std::string& warning);
+                                 std::string& warning,
+                                 std::optional<PreparedFile> prepared = std::nullopt);
 
 // The tile shapes a backend ("" = default) can run on this device for distances of `type`, best
 // first.

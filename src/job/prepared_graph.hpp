@@ -70,6 +70,10 @@ class PreparedGraph {
   // does not fit its graph, and what the factor's memory check throws.
   PreparedGraph(const ExecSpace& exec, PreparedFile file, const GraphRequest& request)
       : exec_(exec), graph_(std::move(file.graph)), request_(request) {
+    if (file.algorithm != Algorithm::supernodal)
+      throw ArgumentError(
+          "the prepared graph holds the arrays of sssp (apsp prepare --algorithm sssp), not the "
+          "factor of supernodal Floyd-Warshall: prepare it with --algorithm supernodal or auto");
     if (file.type != Distance<T>::type)
       throw ArgumentError(std::string("the prepared graph holds ") + distance_type_name(file.type) +
                           " distances, not " + distance_type_name(Distance<T>::type));

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,16 +42,21 @@ struct RunPlan {
   std::string warning;        // choose_planned_shape's ("" when all is well)
 };
 
+// Predecessors come from the Floyd-Warshalls: refused from sssp, for every driver.
+inline void check_predecessors(Algorithm algorithm, bool predecessors) {
+  if (predecessors && algorithm == Algorithm::sssp)
+    throw Error(
+        "predecessors (--predecessors, apsp path) come from Floyd-Warshall; sssp does not write "
+        "them: use --algorithm fw or supernodal");
+}
+
 // The plan of `graph` (weights: its weight_range) in distance type `type`. Throws what
 // choose_algorithm and choose_supernodal throw (an algorithm this build or device cannot run),
 // and refuses predecessors from sssp, for every driver.
 template <class ExecSpace>
 RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& weights,
                  DistanceType type, const PlanRequest& request) {
-  if (request.predecessors && request.algorithm == Algorithm::sssp)
-    throw Error(
-        "predecessors (--predecessors, apsp path) come from Floyd-Warshall; sssp does not write "
-        "them: use --algorithm fw or supernodal");
+  check_predecessors(request.algorithm, request.predecessors);
   RunPlan run;
   Plan& p = run.plan;
   // Checked whichever algorithm runs: a --tile or --shape that this device cannot run is an
@@ -78,12 +84,30 @@ RunPlan plan_run(const ExecSpace& exec, const Graph& graph, const WeightRange& w
   return run;
 }
 
+// The distance type of prepared graph `file` (`name` names it in messages): its own. Another
+// asked for (`asked`, --dtype), or another algorithm than the file's, is refused: the file holds
+// no plan for them.
+inline DistanceType prepared_type(const PreparedFile& file, const std::string& name,
+                                  const std::optional<DistanceType>& asked, Algorithm algorithm) {
+  if (asked && *asked != file.type)
+    throw Error(name + " holds " + distance_type_name(file.type) + " distances, not --dtype " +
+                distance_type_name(*asked) +
+                "'s: prepare the graph with that --dtype (apsp prepare)");
+  if (algorithm != Algorithm::automatic && algorithm != file.algorithm)
+    throw Error(name + " holds the plan of " +
+                (file.algorithm == Algorithm::sssp ? "sssp" : "supernodal Floyd-Warshall") +
+                ", not of --algorithm " + algorithm_name(algorithm) +
+                ": give that algorithm the graph's own file");
+  return file.type;
+}
+
 // The plan of prepared graph `file` (io/prepared_file.hpp; `name` names it in messages) whose
-// open edges weigh `weights`: its own supernodal plan in its distance type, the dense shape
-// checked as plan_run checks it (a --tile or --shape that this device cannot run is an error).
-// The plan holds what predecessors need too. Throws apsp::Error where the plan is not one of
-// the graph's V vertices, the factor not the plan's size, or (unless `new_weights`: the edges
-// weigh what apsp prepare --update-weights gives them) the header's weight range not the edges'.
+// open edges weigh `weights`: its own plan in its distance type. Supernodal: the dense shape
+// checked as plan_run checks it (a --tile or --shape that this device cannot run is an error);
+// the plan holds what predecessors need too. sssp: refused where plan_run would refuse it (this
+// backend or build, predecessors, weights). Throws apsp::Error where the plan is not one of the
+// graph's V vertices, the factor not the plan's size, or (unless `new_weights`: the edges weigh
+// what apsp prepare --update-weights gives them) the header's weight range not the edges'.
 template <class ExecSpace>
 RunPlan prepared_run(const ExecSpace& exec, const PreparedFile& file, const std::string& name,
                      const WeightRange& weights, const ShapeRequest& shape, bool predecessors,
@@ -93,6 +117,22 @@ RunPlan prepared_run(const ExecSpace& exec, const PreparedFile& file, const std:
       (weights.lowest != file.weights.lowest || weights.highest != file.weights.highest ||
        weights.integers != file.weights.integers))
     throw Error(name + ": the weight range in its header is not its edges'");
+  if (file.algorithm == Algorithm::sssp) {
+    check_predecessors(Algorithm::sssp, predecessors);
+    if (new_weights && weights.highest > sssp_max_weight)
+      throw Error(name + " is prepared for sssp, which takes weights up to " +
+                  std::to_string(sssp_max_weight) + "; the new weights go up to " +
+                  number_text(weights.highest) +
+                  ": prepare the graph again (apsp prepare --algorithm supernodal)");
+    choose_algorithm(Algorithm::sssp, backend_name<ExecSpace>(), detail::host_memory<ExecSpace>,
+                     vertices, std::int64_t(file.graph.edges.size()), weights, file.type);
+    RunPlan run;
+    run.plan = dense_plan(exec, vertices, weights.negative(), shape, file.type, run.warning);
+    run.plan.algorithm = Algorithm::sssp;
+    run.plan.padded = run.plan.vertices;
+    run.stats.decision = "prepared: the graph's arrays read with the graph";
+    return run;
+  }
   RunPlan run;
   Plan& p = run.plan;
   p = dense_plan(exec, vertices, weights.negative(), shape, file.type, run.warning);

@@ -2,13 +2,20 @@
 // on each rank's sources).
 #include "job/sssp.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace apsp {
 
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph, DistanceType type) {
-  const WeightRange weights = weight_range(graph);
+  return choose_algorithm(asked, backend, host_backend, graph.vertices,
+                          std::int64_t(graph.edges.size()), weight_range(graph), type);
+}
+
+Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
+                           std::int64_t vertices, std::int64_t edges, const WeightRange& weights,
+                           DistanceType type) {
   const bool negative = weights.negative();
   const bool bucket_weights = type == DistanceType::int32 && weights.highest <= sssp_max_weight;
   if (asked == Algorithm::sssp) {
@@ -29,8 +36,8 @@ Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool hos
                   backend + ": add --backend openmp or --backend serial, or use --algorithm fw");
   }
   if (asked != Algorithm::automatic) return asked;
-  const double v = double(graph.vertices);
-  const bool sparse = double(graph.edges.size()) < sssp_max_density * v * v;
+  const double v = double(vertices);
+  const bool sparse = double(edges) < sssp_max_density * v * v;
   return sssp_available && host_backend && sparse && !negative && bucket_weights
              ? Algorithm::sssp
              : Algorithm::floyd_warshall;

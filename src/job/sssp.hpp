@@ -35,5 +35,9 @@ constexpr double sssp_max_density = 0.02;
 // cannot run (a build without Kokkos Kernels, a device backend, negative, real or heavy weights).
 Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
                            const Graph& graph, DistanceType type = DistanceType::int32);
+// The same for a graph of `vertices`, `edges` (as read) whose weights span `weights`.
+Algorithm choose_algorithm(Algorithm asked, const std::string& backend, bool host_backend,
+                           std::int64_t vertices, std::int64_t edges, const WeightRange& weights,
+                           DistanceType type);
 
 }  // namespace apsp

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# prepared.sh APSP WORKDIR with-metis|without-metis BACKEND
+# prepared.sh APSP WORKDIR with-metis|without-metis BACKEND with-kokkos-kernels|without-kokkos-kernels
 # `apsp prepare` (issue 46): a prepared graph answers every command as its edge list does, byte
 # for byte (rows, predecessors, --sources/--targets tables, measures, `apsp path`, `apsp verify`)
 # on a road-like graph, a uniform random one, a grid, a disconnected graph with negative weights
@@ -7,14 +7,18 @@
 # same bytes, a file prepared on each backend of the build is read on each, and new weights
 # (--update-weights) give the file of a fresh prepare.
 # Refused with one line, exit code 2 and no output: another --dtype or --algorithm than the
-# file's, apsp prepare of fw or sssp, negative weights without --allow-negative, new weights on
+# file's, apsp prepare of fw, negative weights without --allow-negative, new weights on
 # other edges, negative where there were none or with a negative cycle, and every damage to the
 # file (a bit of each section or of the header, a cut, bytes added, another format version).
 # Without METIS: apsp prepare says why.
+# sssp (apsp prepare --algorithm sssp: the graph's arrays), on the build's first host backend:
+# rows, tables, measures, path and verify as from the edge list, new weights, and refused: its
+# predecessors, another algorithm, a device backend, weights above 1000, a damaged plan section,
+# a build without Kokkos Kernels.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-apsp=$1 work=$2 metis=$3 backend=$4
+apsp=$1 work=$2 metis=$3 backend=$4 kernels=$5
 backend_option=(--backend "$backend")
 [[ $backend == default ]] && backend_option=()
 rm -rf "$work"
@@ -34,6 +38,86 @@ refused() {
 }
 
 "$apsp" generate --class road --vertices 1500 --seed 7 road.bin >/dev/null 2>&1
+# New weights of the same edges, and inputs that are not that.
+python3 - road.bin <<'EOF'
+import array, struct, sys
+data = open(sys.argv[1], "rb").read()
+v, e = struct.unpack_from("<ii", data, 0)
+triples = array.array("i")
+triples.frombytes(data[8:])
+def put(name, t, edges=e):
+    open(name, "wb").write(struct.pack("<ii", v, edges) + t.tobytes())
+heavier = array.array("i", triples)
+for k in range(e):
+    heavier[3 * k + 2] = (heavier[3 * k + 2] * 7 + 3) % 1001
+put("road-new.bin", heavier)
+swapped = array.array("i", triples)
+swapped[3], swapped[4] = swapped[4], swapped[3]
+put("road-swapped.bin", swapped)
+put("road-short.bin", triples[:3 * (e - 1)], e - 1)
+negative = array.array("i", triples)
+negative[5] = -5
+put("road-negative.bin", negative)
+heavy = array.array("i", triples)
+heavy[5] = 2000  # above HW3's range: an edge list
+with open("road-heavy.txt", "w") as out:
+    out.write("# vertices %d\n" % v)
+    for k in range(e):
+        out.write("%d %d %d\n" % tuple(heavy[3 * k:3 * k + 3]))
+EOF
+
+# sssp's prepared graph: the graph's arrays, answered without making them again.
+host=$(host_backend_of "$apsp")
+if [[ $kernels == without-kokkos-kernels && -n $host ]]; then
+  refused "needs Kokkos Kernels" prepare --backend "$host" --algorithm sssp road.bin out.bin
+elif [[ -n $host ]]; then
+  on_host=(--backend "$host")
+  "$apsp" prepare "${on_host[@]}" --algorithm sssp road.bin road.sssp
+  "$apsp" prepare "${on_host[@]}" --algorithm sssp road.bin road.sssp-again
+  cmp -s road.sssp road.sssp-again || fail "sssp: road.bin prepared twice: two files"
+  "$apsp" "${on_host[@]}" --stats run.json road.sssp d1.bin
+  grep -q '"prepared": true' run.json || fail "sssp: the stats do not say prepared"
+  [[ $(algorithm_of run.json) == sssp ]] || fail "sssp: the prepared graph ran $(algorithm_of run.json)"
+  "$apsp" "${on_host[@]}" --algorithm sssp road.bin d2.bin
+  cmp -s d1.bin d2.bin || fail "sssp: the prepared graph's distances differ"
+  for pair in "--sources 0,3,3,9 --targets 7,1,0" "--sources 5" "--targets 2,2"; do
+    # shellcheck disable=SC2086 # the pair is two options
+    "$apsp" "${on_host[@]}" $pair road.sssp t1.npy
+    # shellcheck disable=SC2086
+    "$apsp" "${on_host[@]}" --algorithm sssp $pair road.bin t2.npy
+    cmp -s t1.npy t2.npy || fail "sssp: the prepared graph's table $pair differs"
+  done
+  "$apsp" measures "${on_host[@]}" road.sssp m1.json
+  "$apsp" measures "${on_host[@]}" --algorithm sssp road.bin m2.json
+  cmp -s m1.json m2.json || fail "sssp: the prepared graph's measures differ"
+  "$apsp" path "${on_host[@]}" road.sssp 3 9 >path1.txt
+  "$apsp" path "${on_host[@]}" road.bin 3 9 >path2.txt
+  cmp -s path1.txt path2.txt || fail "sssp: apsp path differs: $(cat path1.txt path2.txt)"
+  "$apsp" verify "${on_host[@]}" road.sssp d1.bin >/dev/null || fail "sssp: apsp verify"
+  "$apsp" prepare "${on_host[@]}" --update-weights road-new.bin road.sssp updated.sssp
+  "$apsp" prepare "${on_host[@]}" --algorithm sssp road-new.bin fresh.sssp
+  cmp -s updated.sssp fresh.sssp || fail "sssp: new weights: not the file of a fresh prepare"
+  refused "sssp does not write them" "${on_host[@]}" --predecessors p.bin road.sssp out.bin
+  refused "holds the plan of sssp, not of --algorithm supernodal" "${on_host[@]}" \
+    --algorithm supernodal road.sssp out.bin
+  refused "holds the plan of sssp, not of --algorithm supernodal" path "${on_host[@]}" \
+    --algorithm supernodal road.sssp 3 9
+  refused "is prepared for sssp, which takes weights up to 1000; the new weights go up to 2000" \
+    prepare "${on_host[@]}" --update-weights road-heavy.txt road.sssp out.bin
+  if default_backend_is_gpu "$apsp"; then
+    refused "sssp runs on host backends only" road.sssp out.bin
+  fi
+  python3 - road.sssp <<'EOF'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+graph = struct.unpack_from("<Q", data, 96)[0]
+data[168 + graph + 20] ^= 0x10
+open("sssp-plan.prep", "wb").write(bytes(data))
+EOF
+  refused "'sssp-plan.prep': the plan section is damaged" "${on_host[@]}" sssp-plan.prep out.bin
+  echo "OK: sssp: every answer of the prepared graph is the edge list's"
+fi
+
 if [[ $metis == without-metis ]]; then
   refused "METIS" prepare "${backend_option[@]}" road.bin out.bin
   echo "OK: apsp prepare refused without METIS"
@@ -81,6 +165,10 @@ answers() {
   "$apsp" path "${options[@]}" "$name.prep" 3 9 >path1.txt || fail "$name: path"
   "$apsp" path "${options[@]}" "$in" 3 9 >path2.txt || fail "$name: path"
   cmp -s path1.txt path2.txt || fail "$name: apsp path differs: $(cat path1.txt path2.txt)"
+  # From the file's factor (the search above needs none).
+  "$apsp" path "${options[@]}" --algorithm supernodal "$name.prep" 3 9 >path1.txt
+  "$apsp" path "${options[@]}" --algorithm supernodal "$in" 3 9 >path2.txt
+  cmp -s path1.txt path2.txt || fail "$name: apsp path --algorithm supernodal differs"
   "$apsp" verify "${backend_option[@]}" "$name.prep" d1.npy >/dev/null ||
     fail "$name: apsp verify of the prepared graph's answer"
   echo "OK: $name: every answer of the prepared graph is the edge list's"
@@ -108,26 +196,6 @@ echo "OK: prepared on each of ${backends[*]}, read on each"
 
 # New weights on the prepared structure (apsp prepare --update-weights): the answers and the very
 # file of a fresh prepare of the new weights.
-python3 - road.bin <<'EOF'
-import array, struct, sys
-data = open(sys.argv[1], "rb").read()
-v, e = struct.unpack_from("<ii", data, 0)
-triples = array.array("i")
-triples.frombytes(data[8:])
-def put(name, t, edges=e):
-    open(name, "wb").write(struct.pack("<ii", v, edges) + t.tobytes())
-heavier = array.array("i", triples)
-for k in range(e):
-    heavier[3 * k + 2] = (heavier[3 * k + 2] * 7 + 3) % 1001
-put("road-new.bin", heavier)
-swapped = array.array("i", triples)
-swapped[3], swapped[4] = swapped[4], swapped[3]
-put("road-swapped.bin", swapped)
-put("road-short.bin", triples[:3 * (e - 1)], e - 1)
-negative = array.array("i", triples)
-negative[5] = -5
-put("road-negative.bin", negative)
-EOF
 "$apsp" prepare "${backend_option[@]}" --update-weights road-new.bin road.prep updated.prep
 "$apsp" prepare "${backend_option[@]}" road-new.bin fresh.prep
 cmp -s updated.prep fresh.prep || fail "new weights: not the file of a fresh prepare"

@@ -149,6 +149,15 @@ case $case in
   sssp)  # sources split over the ranks, on a host backend: sssp runs on no other
     graph 300 0.01
     options=(--algorithm sssp --backend "$(host_backend_of "$apsp")") ;;
+  sssp_prepared)  # a prepared graph's arrays: rank 0 reads them and sends them; the edge list's
+    graph 300 0.01
+    mv in.in edges.in
+    "$apsp" prepare --algorithm sssp --backend "$(host_backend_of "$apsp")" edges.in in.in
+    "$apsp" --algorithm sssp --backend "$(host_backend_of "$apsp")" edges.in expected.out
+    expected=$work/expected.out options=(--backend "$(host_backend_of "$apsp")") ;;
+  sssp_prepare)  # apsp prepare --algorithm sssp: rank 0 writes one process's bytes
+    graph 300 0.01
+    options=(prepare --algorithm sssp --backend "$(host_backend_of "$apsp")") ;;
   sssp_text)
     graph 120 0.02
     options=(--algorithm sssp --backend "$(host_backend_of "$apsp")" --output-format text) ;;

@@ -351,6 +351,26 @@ def test_the_command_lines_files(tmp_path):
     assert np.array_equal(np.load(tmp_path / "out.npy"), expected)
 
 
+@pytest.mark.skipif(not os.path.exists(APSP_CLI), reason="no apsp binary in the build")
+def test_an_sssp_file_is_refused(tmp_path):
+    """apsp prepare --algorithm sssp keeps the graph's arrays, no factor: Graph.load says so."""
+    (u, v, w), n = GRAPHS["grid"]
+    edges = tmp_path / "grid.txt"
+    edges.write_text("# vertices %d\n" % n
+                     + "".join("%d %d %d\n" % e for e in zip(u, v, w.astype(int))))
+    version = subprocess.run([APSP_CLI, "--version"], capture_output=True, text=True).stdout
+    hosts = [b for b in ("openmp", "serial") if b in version.split("backends:")[-1]]
+    if not hosts:
+        pytest.skip("no host backend in the command line's build")
+    done = subprocess.run([APSP_CLI, "prepare", "--backend", hosts[0], "--algorithm", "sssp",
+                           str(edges), str(tmp_path / "sssp.prep")], capture_output=True, text=True)
+    if done.returncode != 0 and "Kokkos Kernels" in done.stderr:
+        pytest.skip("the command line's build has no sssp")
+    assert done.returncode == 0, done.stderr
+    with pytest.raises(ValueError, match="holds the arrays of sssp"):
+        apsp.Graph.load(tmp_path / "sssp.prep")
+
+
 @pytest.mark.parametrize("name", sorted(GRAPHS))
 @pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
 def test_predecessors_and_paths_are_a_solves(name, dtype):
