@@ -11,7 +11,8 @@
 # Then the command line's prepared graph (CLI=0 skips it): `apsp prepare` (wall, 3 runs; the
 # file's size against the factor's bytes and the graph's), a 1,000 x 1,000 table from it and from
 # the edge list (wall, 3 runs each, checked equal), the measures from it and from the edge list
-# at V <= 200,000, apsp.Graph.load with the predecessors of 10 sources and one path, and the
+# at V <= 200,000, apsp.Graph.load with the predecessors of 10 sources and one path, `apsp path
+# --algorithm supernodal` from the file and from the edge list (checked equal), and the
 # file read on the node's host backend (the table checked; whole-number distances: the same
 # file prepared there, byte for byte).
 # Targets (one H100/H200, V = 115,000): table 1,000 x 1,000 <= 0.05 s, update + table <= 0.1 s;
@@ -53,11 +54,12 @@ EOF
       "$out/ncu-table-$v.txt" | tr -s ' ' | tr '\n' ';')"
   fi
 done
-# wall CMD...: CMD's wall seconds on stdout (its output to the void); fails with it.
+# [APSP_TO=FILE] wall CMD...: CMD's wall seconds on stdout (its output to FILE, or the void);
+# fails with it.
 wall() {
   local t0 t1
   t0=$(date +%s.%N)
-  "$@" >/dev/null 2>"$work/wall.err" || { log "failed: $* ($(cat "$work/wall.err"))"; return 1; }
+  "$@" >"${APSP_TO:-/dev/null}" 2>"$work/wall.err" || { log "failed: $* ($(cat "$work/wall.err"))"; return 1; }
   t1=$(date +%s.%N)
   echo "$t0 $t1" | awk '{printf "%.3f", $2 - $1}'
 }
@@ -106,6 +108,12 @@ t = time.perf_counter(); g.predecessors(sources, [0]); pred = time.perf_counter(
 t = time.perf_counter(); p = g.path(int(sources[0]), int(sources[1])); path = time.perf_counter() - t
 print('%.3f s; predecessors of 10 sources %.3f s; a path of %d vertices %.3f s' % (loaded, pred, p.size, path))" "$prep") || status=1
     log "V = $v: apsp.Graph.load $load"
+    # One path from the file's factor (--algorithm supernodal; auto makes one search instead).
+    far=$((v - 1))
+    p1=$(APSP_TO="$work/path1.txt" wall "$apsp" path --algorithm supernodal "$prep" 0 "$far") || status=1
+    p2=$(APSP_TO="$work/path2.txt" wall "$apsp" path --algorithm supernodal "$in" 0 "$far") || status=1
+    cmp -s "$work/path1.txt" "$work/path2.txt" || { log "V = $v: the prepared path differs"; status=1; }
+    log "V = $v: apsp path 0 $far --algorithm supernodal: prepared $p1 s, edge list $p2 s ($(head -n 1 "$work/path1.txt"))"
   done
 fi
 log "done: $(date -u +%H:%M:%SZ)"

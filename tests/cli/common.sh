@@ -38,6 +38,20 @@ expect_no_temporaries() {
   [[ -z "$left" ]] || fail "temporary output left behind: $left"
 }
 
+# refused MESSAGE ARGS...: `$apsp ARGS` (apsp: the caller's) exits 2 with one "apsp: " line on
+# stderr that contains MESSAGE, and leaves no out.bin (nor a temporary of it) in the current
+# directory.
+refused() {
+  local message=$1 rc=0
+  shift
+  "$apsp" "$@" >stdout.txt 2>stderr.txt || rc=$?
+  [[ $rc == 2 ]] || fail "$*: exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
+  expect_one_apsp_line stderr.txt
+  grep -qF -- "$message" stderr.txt || fail "$*: the error does not say '$message': $(cat stderr.txt)"
+  [[ ! -e out.bin ]] || fail "$*: an output file appeared"
+  expect_no_temporaries out.bin
+}
+
 # The "algorithm" of a --stats file.
 algorithm_of() { sed -n 's/^  "algorithm": "\(.*\)",$/\1/p' "$1"; }
 

@@ -25,18 +25,6 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 
-# refused MESSAGE ARGS...: exit code 2, one "apsp: " line containing MESSAGE, no out.bin.
-refused() {
-  local message=$1 rc=0
-  shift
-  "$apsp" "$@" >stdout.txt 2>stderr.txt || rc=$?
-  [[ $rc == 2 ]] || fail "$*: exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
-  expect_one_apsp_line stderr.txt
-  grep -qF -- "$message" stderr.txt || fail "$*: the error does not say '$message': $(cat stderr.txt)"
-  [[ ! -e out.bin ]] || fail "$*: an output file appeared"
-  expect_no_temporaries out.bin
-}
-
 "$apsp" generate --class road --vertices 1500 --seed 7 road.bin >/dev/null 2>&1
 # New weights of the same edges, and inputs that are not that.
 python3 - road.bin <<'EOF'

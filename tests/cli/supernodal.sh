@@ -17,21 +17,10 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 
-# refused MESSAGE ARGS...: exit code 2, one "apsp: " line containing MESSAGE, no OUT.
-refused() {
-  local message=$1 rc=0
-  shift
-  "$apsp" "${backend_option[@]}" "$@" >stdout.txt 2>stderr.txt || rc=$?
-  [[ $rc == 2 ]] || fail "$*: exit code $rc, expected 2 (stderr: $(cat stderr.txt))"
-  expect_one_apsp_line stderr.txt
-  grep -qF -- "$message" stderr.txt || fail "$*: the error does not say '$message': $(cat stderr.txt)"
-  [[ ! -e out.bin ]] || fail "$*: an output file appeared"
-}
-
 "$apsp" generate --class grid --vertices 1200 --seed 5 grid.bin >/dev/null
 if [[ $metis == without-metis ]]; then
   refused "--algorithm supernodal orders the graph with METIS, which this build lacks" \
-    --algorithm supernodal grid.bin out.bin
+    "${backend_option[@]}" --algorithm supernodal grid.bin out.bin
   "$apsp" "${backend_option[@]}" --stats auto.json grid.bin auto.bin
   [[ $(algorithm_of auto.json) != supernodal ]] || fail "auto picked supernodal without METIS"
   echo "OK: supernodal refused without METIS"
@@ -93,15 +82,16 @@ grep -qF "path's --algorithm expects auto, fw or supernodal" stderr.txt ||
   fail "path --algorithm sssp: $(cat stderr.txt)"
 # A negative cycle inside one component: the same words as fw's.
 printf '# vertices 6\n0 1 2\n1 2 -3\n2 0 0\n3 4 1\n4 5 1\n' >cycle.txt
-refused "negative cycle through vertex 0" --algorithm supernodal --allow-negative cycle.txt out.bin
+refused "negative cycle through vertex 0" "${backend_option[@]}" --algorithm supernodal \
+  --allow-negative cycle.txt out.bin
 # One vertex for a negative cycle whatever the algorithm: the smallest vertex with a negative
 # closed walk through it (fw's dist(v, v) < 0), by fw, supernodal and auto, and by `apsp path`.
 # names EXPECTED FILE: every algorithm refuses FILE naming vertex EXPECTED.
 names() {
   local expected=$1 file=$2 algorithm rc
   for algorithm in fw supernodal auto; do
-    refused "negative cycle through vertex $expected:" --algorithm "$algorithm" --allow-negative \
-      "$file" out.bin
+    refused "negative cycle through vertex $expected:" "${backend_option[@]}" \
+      --algorithm "$algorithm" --allow-negative "$file" out.bin
     rc=0
     "$apsp" path "${backend_option[@]}" --algorithm "$algorithm" --allow-negative "$file" 0 1 \
       >stdout.txt 2>stderr.txt || rc=$?
