@@ -1045,4 +1045,60 @@ TEST(SupernodalSymbolic, PlanBroadcast) {
   EXPECT_THROW(apsp::detail::plan_from_bytes(bytes), apsp::Error);
 }
 
+// A plan read from a file is checked before anything indexes by it (detail::check_plan,
+// check_plan_edges): every plan the symbolic phase makes passes, with its edges; a plan with one
+// field forged, or edges it was not made of, is refused.
+TEST(SupernodalSymbolic, CheckedPlans) {
+  apsp::SupernodalOptions twenty, wide, none;
+  twenty.small_front = 20;
+  wide.tile = 64;
+  none.small_front = 0;
+  apsp::Graph isolated;
+  isolated.vertices = 30;
+  const apsp::Graph g = grid(23, 19, 23, 0.05);
+  const std::vector<std::pair<apsp::Graph, std::vector<std::int32_t>>> graphs = {
+      {g, grid_dissection(23, 19)},
+      {g, {}},
+      {geometric(300, 0.08, 4), random_order(300, 3)},
+      {disjoint(grid(8, 9, 8), random_tree(40, 9)), {}},
+      {star(40, 7), {}},
+      {isolated, {}},
+      {apsp::Graph{1, {}}, {}}};
+  for (const auto& [graph, perm] : graphs)
+    for (const apsp::SupernodalOptions& options : {apsp::SupernodalOptions{}, twenty, wide, none}) {
+      const apsp::SupernodalPlan plan =
+          apsp::supernodal_symbolic(graph.vertices, graph.edges, perm, options);
+      EXPECT_NO_THROW(apsp::detail::check_plan(plan)) << graph.vertices;
+      EXPECT_NO_THROW(apsp::detail::check_plan_edges(plan, graph.edges)) << graph.vertices;
+    }
+  const apsp::SupernodalPlan plan =
+      apsp::supernodal_symbolic(g.vertices, g.edges, grid_dissection(23, 19), twenty);
+  ASSERT_GT(plan.supernodes(), 8);
+  const auto refused = [&](const std::string& what, const auto& forge) {
+    apsp::SupernodalPlan forged = plan;
+    forge(forged);
+    EXPECT_THROW(apsp::detail::check_plan(forged), apsp::Error) << what;
+  };
+  refused("perm", [](auto& p) { std::swap(p.perm[0], p.perm[1]); });
+  refused("first", [](auto& p) { ++p.first[1]; });
+  refused("border", [](auto& p) { p.border.at(0) = std::int32_t(p.vertices); });
+  refused("parent", [](auto& p) { p.parent[0] = std::int32_t(p.supernodes()); });
+  refused("values", [](auto& p) { ++p.values_start.back(); });
+  refused("tile", [](auto& p) { p.tile = 0; });
+  refused("schedule", [](auto& p) { p.schedule.workspace += 1; });
+  refused("path places", [](auto& p) { ++p.path_offset.back(); });
+  refused("prediction", [](auto& p) { --p.prediction.largest_path; });
+  refused("fill exceeded", [](auto& p) { p.prediction.fill_exceeded = true; });
+  // An edge from supernode 0's first column to a vertex neither among its columns nor in its
+  // border: not of this plan's graph.
+  const std::vector<std::int32_t> border0(plan.border.begin(),
+                                          plan.border.begin() + plan.border_start[1]);
+  std::int32_t x = plan.first[1];
+  while (std::count(border0.begin(), border0.end(), x) > 0)
+    ++x;
+  std::vector<apsp::Edge> edges = g.edges;
+  edges.push_back({plan.perm[0], plan.perm[std::size_t(x)], 1});
+  EXPECT_THROW(apsp::detail::check_plan_edges(plan, edges), apsp::Error);
+}
+
 }  // namespace

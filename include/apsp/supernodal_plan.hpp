@@ -5,8 +5,10 @@
 #pragma once
 
 #include <apsp/error.hpp>
+#include <apsp/graph.hpp>
 #include <apsp/ranks.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -219,6 +221,15 @@ inline SupernodalPlan plan_from_bytes(const char* bytes, std::size_t count) {
         throw Error("supernodal: a plan's bytes end early (" + std::to_string(count) + " bytes)");
       field.resize(std::size_t(length));
       take(field.data(), field.size() * unit);
+    } else if constexpr (std::is_same_v<X, bool>) {
+      // A bool's byte other than 0 or 1 is no bool (reading it is undefined behaviour).
+      static_assert(sizeof(bool) == 1, "plan_bytes puts a bool as one byte");
+      unsigned char byte = 0;
+      take(&byte, 1);
+      if (byte > 1)
+        throw Error("supernodal: a plan's flag at byte " + std::to_string(at - 1) + " is " +
+                    std::to_string(byte) + ", neither 0 nor 1");
+      field = byte == 1;
     } else {
       take(&field, sizeof field);
     }
@@ -230,6 +241,230 @@ inline SupernodalPlan plan_from_bytes(const char* bytes, std::size_t count) {
 }
 inline SupernodalPlan plan_from_bytes(const std::vector<char>& bytes) {
   return plan_from_bytes(bytes.data(), bytes.size());
+}
+
+// Throws apsp::Error naming the first field that breaks the plan's invariants: what the symbolic
+// phase (supernodal_symbolic.hpp) makes and the numeric phases (supernodal.hpp) index by without
+// a check of their own. plan_from_bytes checks the bytes' lengths alone, and a prepared graph's
+// checksums find a damaged file, not a forged one: a plan read from a file goes through here
+// before anything indexes by it. Every rule is the symbolic phase's own, exactly (so that every
+// size is known to be right, not only large enough): the postordered supernodal tree of
+// contiguous subtrees, each border ascending in its proper ancestors' columns, the levels by
+// height, the pool and the factor's values in their order, the schedule of the plan's
+// small_front, the path arrays and the predictions of every size (not the work's: doubles no
+// index depends on). O(V + S + border entries) time, O(S) memory.
+inline void check_plan(const SupernodalPlan& plan) {
+  const auto require = [](bool holds, const char* what, std::int64_t supernode = -1) {
+    if (!holds)
+      throw Error(std::string("supernodal: a plan's ") + what +
+                  (supernode >= 0 ? " (supernode " + std::to_string(supernode) + ")" : ""));
+  };
+  const SupernodalPrediction& w = plan.prediction;
+  require(!w.fill_exceeded, "symbolic phase stopped at its fill limit: it holds no plan");
+  const std::int64_t v = plan.vertices, supernodes = plan.supernodes();
+  const std::size_t n = std::size_t(v), count = std::size_t(supernodes);
+  require(v >= 0 && v <= INT32_MAX, "V is out of range");
+  // Fronts are padded to the tile, factor rows to 16 values (detail::factor_ld), in int.
+  require(plan.tile > 0 && plan.tile % 4 == 0 && v + 2 * std::int64_t(plan.tile) + 16 <= INT32_MAX,
+          "tile is not a multiple of 4 whose fronts fit int32");
+  require(plan.small_front >= 0 && plan.small_front % 4 == 0, "small_front is not a multiple of 4");
+  require(plan.perm.size() == n && plan.position.size() == n && plan.supernode_of.size() == n,
+          "perm, position or supernode_of does not have V entries");
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::int32_t old = plan.perm[k];
+    require(old >= 0 && old < v && plan.position[std::size_t(old)] == std::int32_t(k),
+            "perm is not a permutation of 0 .. V - 1 whose inverse is position");
+  }
+  require(plan.first.size() == count + 1 && plan.subtree_first.size() == count &&
+              plan.child_start.size() == count + 1 && plan.border_start.size() == count + 1 &&
+              plan.relative.size() == plan.border.size() && plan.values_start.size() == count + 1 &&
+              plan.by_level.size() == count && plan.pool_offset.size() == count &&
+              plan.path_offset.size() == count && plan.border_path.size() == plan.border.size(),
+          "arrays do not have an entry per supernode (S + 1 for first, child_start, "
+          "border_start, values_start) or per border entry (relative, border_path)");
+  require(plan.first[0] == 0 && plan.first[count] == v, "first does not run from 0 to V");
+  require(plan.border_start[0] == 0 && plan.child_start[0] == 0 && plan.values_start[0] == 0,
+          "border_start, child_start or values_start does not start at 0");
+  const auto padded = [&](std::int64_t x) { return (x + plan.tile - 1) / plan.tile * plan.tile; };
+  const auto ld = [](std::int64_t x) { return (x + 15) / 16 * 16; };
+  // The supernodes' columns and borders, the tree that the borders' lowest vertices make, its
+  // child lists and subtrees, the factor's values.
+  std::int64_t roots = 0;
+  for (std::size_t s = 0; s < count; ++s) {
+    const std::int32_t f = plan.first[s], end = plan.first[s + 1];
+    require(f < end && end <= v, "first is not increasing", s);
+    for (std::int32_t j = f; j < end; ++j)
+      require(plan.supernode_of[std::size_t(j)] == std::int32_t(s),
+              "supernode_of is not the supernode whose columns hold the vertex", s);
+    const std::int64_t from = plan.border_start[s], to = plan.border_start[s + 1];
+    require(from <= to && to <= std::int64_t(plan.border.size()),
+            "border_start is not ascending within the border", s);
+    for (std::int64_t e = from; e < to; ++e) {
+      const std::int32_t x = plan.border[std::size_t(e)];
+      require(x >= end && x < v && (e == from || plan.border[std::size_t(e) - 1] < x),
+              "border is not ascending vertices after its supernode's columns", s);
+    }
+    require(plan.parent[s] == (from == to ? -1 : plan.supernode_of[std::size_t(plan.border[from])]),
+            "parent is not the supernode of the border's lowest vertex", s);
+    roots += plan.parent[s] < 0;
+    const std::int32_t c0 = plan.child_start[s], c1 = plan.child_start[s + 1];
+    require(c0 <= c1 && std::size_t(c1) <= plan.child.size(),
+            "child_start is not ascending within child", s);
+    // Postorder: s's subtree is its children's subtrees, one after another, then its columns.
+    std::int32_t subtree = f;
+    for (std::int32_t k = c1; k-- > c0;) {
+      const std::int32_t ch = plan.child[std::size_t(k)];
+      require(ch >= 0 && std::size_t(ch) < s && plan.parent[std::size_t(ch)] == std::int32_t(s) &&
+                  (k == c1 - 1 || ch < plan.child[std::size_t(k) + 1]) &&
+                  plan.first[std::size_t(ch) + 1] == subtree,
+              "children are not the supernodes whose subtrees end where its next child's or "
+              "its own columns start",
+              s);
+      subtree = plan.subtree_first[std::size_t(ch)];
+    }
+    require(plan.subtree_first[s] == subtree, "subtree_first is not its first child's", s);
+    const std::int64_t c = end - f, b = to - from;
+    require(plan.values_start[s + 1] >= plan.values_start[s] &&
+                plan.values_start[s + 1] - plan.values_start[s] == (c + b) * ld(c) + c * ld(b),
+            "values_start does not count each supernode's values", s);
+  }
+  require(plan.border_start[count] == std::int64_t(plan.border.size()),
+          "border_start does not end at the border's size");
+  require(std::int64_t(plan.child.size()) == supernodes - roots &&
+              plan.child_start[count] == std::int32_t(plan.child.size()),
+          "child lists do not hold every supernode with a parent");
+  // Each border entry's place in its parent's front (padded front coordinates) and in the path
+  // arrays, whose supernodes' places follow their proper ancestors' (parents first).
+  std::int64_t largest_path = 0;
+  for (std::size_t s = count; s-- > 0;) {
+    const std::int32_t p = plan.parent[s];
+    require(plan.path_offset[s] == (p < 0 ? 0 : plan.path_offset[std::size_t(p)] + plan.columns(p)),
+            "path_offset does not follow its parent's columns", std::int64_t(s));
+    largest_path = std::max<std::int64_t>(largest_path, plan.path_offset[s] + plan.columns(s));
+  }
+  for (std::size_t s = 0; s < count; ++s) {
+    const std::int32_t p = plan.parent[s];
+    for (std::int64_t e = plan.border_start[s]; e < plan.border_start[s + 1]; ++e) {
+      const std::int32_t x = plan.border[std::size_t(e)], r = plan.relative[std::size_t(e)];
+      const std::int64_t in_border = std::int64_t(r) - padded(plan.columns(p)),
+                         parent_border = plan.border_start[std::size_t(p)] + in_border;
+      require(x < plan.first[std::size_t(p) + 1]
+                  ? r == x - plan.first[std::size_t(p)]
+                  : in_border >= 0 && in_border < plan.border_size(p) &&
+                        plan.border[std::size_t(parent_border)] == x,
+              "relative is not each border vertex's row in its parent's front", std::int64_t(s));
+      const std::int32_t a = plan.supernode_of[std::size_t(x)];
+      require(plan.border_path[std::size_t(e)] ==
+                  plan.path_offset[std::size_t(a)] + x - plan.first[std::size_t(a)],
+              "border_path is not each border vertex's place in the path arrays", std::int64_t(s));
+    }
+  }
+  // The levels: heights in the tree, ascending ids within each.
+  std::vector<std::int32_t> height(count, 0);
+  std::int32_t top = -1;
+  for (std::size_t s = 0; s < count; ++s) {
+    top = std::max(top, height[s]);
+    if (plan.parent[s] >= 0)
+      height[std::size_t(plan.parent[s])] =
+          std::max(height[std::size_t(plan.parent[s])], height[s] + 1);
+  }
+  const std::size_t levels = std::size_t(top + 1);
+  const SupernodalSchedule& q = plan.schedule;
+  require(plan.level_start.size() == levels + 1 && plan.level_start[0] == 0 &&
+              plan.level_start[levels] == supernodes,
+          "level_start does not run from 0 to S over the tree's heights");
+  require(q.small_front == plan.small_front && q.small_start.size() == levels + 1 &&
+              q.large_start.size() == levels + 1 && q.small_start[0] == 0 && q.large_start[0] == 0,
+          "schedule is not one of its small_front and levels");
+  // In the factor's order: the pool, the schedule's fronts and the workspace, the fronts alive.
+  std::int64_t pool = 0, workspace = 0, small_fronts = 0;
+  std::uint64_t alive = 0, peak = 0, largest_square = 0;
+  std::size_t small = 0, large = 0;
+  for (std::size_t h = 0; h < levels; ++h) {
+    const std::int64_t from = plan.level_start[h], to = plan.level_start[h + 1];
+    require(from <= to && to <= supernodes, "level_start is not ascending");
+    for (std::int64_t e = from; e < to; ++e) {
+      const std::int32_t s = plan.by_level[std::size_t(e)];
+      require(s >= 0 && s < supernodes && height[std::size_t(s)] == std::int32_t(h) &&
+                  (e == from || plan.by_level[std::size_t(e) - 1] < s),
+              "by_level is not the supernodes by height, ascending within each");
+      const std::int64_t c = plan.columns(s), b = plan.border_size(s);
+      const bool pooled = b > 0 && b <= plan.small_front;
+      require(plan.pool_offset[std::size_t(s)] == (pooled ? pool : -1),
+              "pool_offset is not the place of each small border's Schur complement", s);
+      if (pooled) pool += b * b;
+      const std::uint64_t front = std::uint64_t(padded(c) + padded(b));
+      if (c + b <= plan.small_front) {
+        require(small < q.small.size() && q.small[small++] == s,
+                "schedule's small fronts are not those of its levels", s);
+        ++small_fronts;
+      } else {
+        require(large < q.large.size() && q.large[large++] == s,
+                "schedule's large fronts are not those of its levels", s);
+        if (pooled || b == 0) workspace = std::max(workspace, std::int64_t(front));
+      }
+      if (pooled || b == 0) {
+        largest_square = std::max(largest_square, front * front);
+      } else {
+        alive += front * front;
+        peak = std::max(peak, alive);
+      }
+      for (std::int32_t k = plan.child_start[s]; k < plan.child_start[s + 1]; ++k) {
+        const std::int32_t ch = plan.child[std::size_t(k)];
+        if (plan.pool_offset[std::size_t(ch)] < 0) {
+          const std::uint64_t f = std::uint64_t(plan.front_size(ch));
+          alive -= f * f;
+        }
+      }
+    }
+    require(
+        q.small_start[h + 1] == std::int64_t(small) && q.large_start[h + 1] == std::int64_t(large),
+        "schedule's level starts do not match its levels");
+  }
+  require(small == q.small.size() && large == q.large.size() && q.workspace == workspace,
+          "schedule does not hold exactly its levels' fronts and their workspace");
+  // The sizes that the numeric phases allocate by.
+  std::int64_t largest_supernode = 0, largest_border = 0, largest_front = 0;
+  for (std::size_t s = 0; s < count; ++s) {
+    largest_supernode = std::max<std::int64_t>(largest_supernode, plan.columns(s));
+    largest_border = std::max<std::int64_t>(largest_border, plan.border_size(s));
+    largest_front = std::max<std::int64_t>(largest_front, plan.front_size(s));
+  }
+  require(w.supernodes == supernodes && w.levels == std::int64_t(levels) &&
+              w.largest_supernode == largest_supernode && w.largest_border == largest_border &&
+              w.largest_front == largest_front && w.small_fronts == small_fronts,
+          "prediction does not count its supernodes, levels and their largest");
+  require(w.factor_values == std::uint64_t(plan.values_start[count]) &&
+              w.pool_values == std::uint64_t(pool) &&
+              w.front_values == std::uint64_t(pool) + largest_square + peak &&
+              w.largest_path == largest_path,
+          "prediction does not size its factor, pool, fronts and path arrays");
+}
+
+// Throws apsp::Error unless `plan` (one that check_plan passed) can be a plan of these edges:
+// each edge, in the plan's order, lies in the front of its lower end's supernode (its higher end
+// among that supernode's columns or border), where the factor puts it (supernodal.hpp). A plan
+// read from a file with its graph is checked against the graph's edges this way before a factor
+// is made of them. O(E log(largest border)) time.
+inline void check_plan_edges(const SupernodalPlan& plan, const std::vector<Edge>& edges) {
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const Edge& edge = edges[e];
+    const auto fail = [&](const std::string& why) {
+      return Error("supernodal: the plan is not one of its graph's: edge " + std::to_string(e) +
+                   " (" + std::to_string(edge.src) + " -> " + std::to_string(edge.dst) + ") " +
+                   why);
+    };
+    if (edge.src < 0 || edge.src >= plan.vertices || edge.dst < 0 || edge.dst >= plan.vertices)
+      throw fail("has a vertex outside the plan's V = " + std::to_string(plan.vertices));
+    const std::int32_t a = plan.position[std::size_t(edge.src)],
+                       b = plan.position[std::size_t(edge.dst)];
+    const std::int32_t low = std::min(a, b), high = std::max(a, b);
+    const std::int32_t s = plan.supernode_of[std::size_t(low)];
+    if (high < plan.first[std::size_t(s) + 1]) continue;
+    const auto from = plan.border.begin() + plan.border_start[std::size_t(s)],
+               to = plan.border.begin() + plan.border_start[std::size_t(s) + 1];
+    if (!std::binary_search(from, to, high)) throw fail("lies in no front");
+  }
 }
 
 }  // namespace detail

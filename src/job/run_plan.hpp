@@ -140,11 +140,22 @@ RunPlan prepared_run(const ExecSpace& exec, const PreparedFile& file, const std:
   const double dense = double(p.padded);  // what dense Floyd-Warshall would pad V to
   p.algorithm = Algorithm::supernodal;
   p.padded = p.vertices;
-  run.supernodal = detail::plan_from_bytes(file.plan.data(), file.plan.size());
+  // The plan as the symbolic phase makes it, of these edges, before anything indexes by it (a
+  // checksum finds a damaged file, not a forged one).
+  try {
+    run.supernodal = detail::plan_from_bytes(file.plan.data(), file.plan.size());
+    detail::check_plan(run.supernodal);
+  } catch (const Error& e) {
+    throw Error(name + ": " + e.what());
+  }
   const SupernodalPlan& sn = run.supernodal;
-  if (sn.vertices != vertices || std::int64_t(sn.perm.size()) != vertices ||
-      std::int64_t(sn.first.size()) != sn.supernodes() + 1 || sn.values_start.empty())
+  if (sn.vertices != vertices)
     throw Error(name + ": its plan is not one of V = " + std::to_string(vertices) + " vertices");
+  try {
+    detail::check_plan_edges(sn, file.graph.edges);
+  } catch (const Error& e) {
+    throw Error(name + ": " + e.what());
+  }
   const std::uint64_t factor = std::uint64_t(sn.values_start.back()) * value_bytes(file.type);
   if (file.factor.size() != factor)
     throw Error(name + ": its factor holds " + std::to_string(file.factor.size()) +
