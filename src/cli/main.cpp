@@ -358,56 +358,64 @@ Command solve(int argc, char** argv) {
   return [config, progress] { return run_solve(config, progress); };
 }
 
-// apsp measures IN OUT: the measures of the graph instead of its distances.
-Command measures(int argc, char** argv) {
+// A run of the solver on IN into one file (`second` names it: OUT, PREPARED) with the options of
+// a run and `extra` options of its own, each handed to `take` after run_option; `finish` then
+// completes the config.
+using TakeOption =
+    std::function<void(const std::string& name, const std::string& value, apsp::SolveConfig&)>;
+Command solver_command(int argc, char** argv, const std::string& subcommand,
+                       const std::string& second, const std::vector<std::string>& extra,
+                       apsp::SolveConfig config, const TakeOption& take,
+                       const std::function<void(apsp::SolveConfig&)>& finish = {}) {
   std::vector<std::string> with_value = run_options;
-  with_value.insert(with_value.end(), {"--measures", "--bins"});
+  with_value.insert(with_value.end(), extra.begin(), extra.end());
   const Arguments args = parse(argc, argv, 2, with_value, run_flags);
   if (args.positional.size() != 2)
-    throw UsageError("measures expects IN and OUT (see apsp --help), got " +
+    throw UsageError(subcommand + " expects IN and " + second + " (see apsp --help), got " +
                      std::to_string(args.positional.size()) + " file names");
-  apsp::SolveConfig config;
   config.input = args.positional[0];
   config.output = args.positional[1];
-  std::string stats_path, list;
-  int bins = 64;
-  bool progress = isatty(STDERR_FILENO);
-  for (const auto& [name, value] : args.options) {
-    run_option(name, value, config, stats_path, progress);
-    if (name == "--measures" && value.empty())
-      throw UsageError("--measures is empty: name the measures, or leave it out for all");
-    if (name == "--measures") list = value;
-    if (name == "--bins") bins = int(parse_integer(name, value, 1, apsp::max_histogram_bins));
-  }
-  stats_option(args, stats_path, config);
-  config.measures = apsp::measures_request(apsp::measures_format_of(config.output), list, bins);
-  apsp::check_distinct_files(apsp::files_of(config));
-  return [config, progress] { return run_solve(config, progress); };
-}
-
-// apsp prepare IN PREPARED: the graph with its plan and factor, for later runs.
-Command prepare_graph(int argc, char** argv) {
-  std::vector<std::string> with_value = run_options;
-  with_value.push_back("--update-weights");
-  const Arguments args = parse(argc, argv, 2, with_value, run_flags);
-  if (args.positional.size() != 2)
-    throw UsageError("prepare expects IN and PREPARED (see apsp --help), got " +
-                     std::to_string(args.positional.size()) + " file names");
-  apsp::SolveConfig config;
-  config.input = args.positional[0];
-  config.output = args.positional[1];
-  config.prepare = true;
   std::string stats_path;
   bool progress = isatty(STDERR_FILENO);
   for (const auto& [name, value] : args.options) {
     run_option(name, value, config, stats_path, progress);
-    if (name == "--update-weights" && value.empty())
-      throw UsageError("--update-weights is an empty file name");
-    if (name == "--update-weights") config.update_weights = value;
+    take(name, value, config);
   }
   stats_option(args, stats_path, config);
+  if (finish) finish(config);
   apsp::check_distinct_files(apsp::files_of(config));
   return [config, progress] { return run_solve(config, progress); };
+}
+
+// apsp measures IN OUT: the measures of the graph instead of its distances.
+Command measures(int argc, char** argv) {
+  std::string list;
+  int bins = 64;
+  return solver_command(
+      argc, argv, "measures", "OUT", {"--measures", "--bins"}, {},
+      [&](const std::string& name, const std::string& value, apsp::SolveConfig&) {
+        if (name == "--measures" && value.empty())
+          throw UsageError("--measures is empty: name the measures, or leave it out for all");
+        if (name == "--measures") list = value;
+        if (name == "--bins") bins = int(parse_integer(name, value, 1, apsp::max_histogram_bins));
+      },
+      [&](apsp::SolveConfig& config) {
+        config.measures =
+            apsp::measures_request(apsp::measures_format_of(config.output), list, bins);
+      });
+}
+
+// apsp prepare IN PREPARED: the graph with its plan and factor, for later runs.
+Command prepare_graph(int argc, char** argv) {
+  apsp::SolveConfig config;
+  config.prepare = true;
+  return solver_command(
+      argc, argv, "prepare", "PREPARED", {"--update-weights"}, config,
+      [](const std::string& name, const std::string& value, apsp::SolveConfig& c) {
+        if (name == "--update-weights" && value.empty())
+          throw UsageError("--update-weights is an empty file name");
+        if (name == "--update-weights") c.update_weights = value;
+      });
 }
 
 Command generate(int argc, char** argv) {
