@@ -12,7 +12,7 @@
 # file's size against the factor's bytes and the graph's), a 1,000 x 1,000 table from it and from
 # the edge list (wall, 3 runs each, checked equal), the measures from it and from the edge list
 # at V <= 200,000, apsp.Graph.load with the predecessors of 10 sources and one path, `apsp path
-# --algorithm supernodal` from the file and from the edge list (checked equal), and the
+# --algorithm supernodal` from the file and (V <= 200,000) from the edge list, checked equal, and the
 # file read on the node's host backend (the table checked; whole-number distances: the same
 # file prepared there, byte for byte).
 # Targets (one H100/H200, V = 115,000): table 1,000 x 1,000 <= 0.05 s, update + table <= 0.1 s;
@@ -108,12 +108,16 @@ t = time.perf_counter(); g.predecessors(sources, [0]); pred = time.perf_counter(
 t = time.perf_counter(); p = g.path(int(sources[0]), int(sources[1])); path = time.perf_counter() - t
 print('%.3f s; predecessors of 10 sources %.3f s; a path of %d vertices %.3f s' % (loaded, pred, p.size, path))" "$prep") || status=1
     log "V = $v: apsp.Graph.load $load"
-    # One path from the file's factor (--algorithm supernodal; auto makes one search instead).
+    # One path from the file's factor (--algorithm supernodal; auto makes one search instead);
+    # from the edge list (every pair with predecessors: 183 s at 1M, entry 72) at V <= 200,000.
     far=$((v - 1))
     p1=$(APSP_TO="$work/path1.txt" wall "$apsp" path --algorithm supernodal "$prep" 0 "$far") || status=1
-    p2=$(APSP_TO="$work/path2.txt" wall "$apsp" path --algorithm supernodal "$in" 0 "$far") || status=1
-    cmp -s "$work/path1.txt" "$work/path2.txt" || { log "V = $v: the prepared path differs"; status=1; }
-    log "V = $v: apsp path 0 $far --algorithm supernodal: prepared $p1 s, edge list $p2 s ($(head -n 1 "$work/path1.txt"))"
+    p2="(not run above V = 200,000)"
+    if [ "$v" -le 200000 ]; then
+      p2="$(APSP_TO="$work/path2.txt" wall "$apsp" path --algorithm supernodal "$in" 0 "$far") s" || status=1
+      cmp -s "$work/path1.txt" "$work/path2.txt" || { log "V = $v: the prepared path differs"; status=1; }
+    fi
+    log "V = $v: apsp path 0 $far --algorithm supernodal: prepared $p1 s, edge list $p2 ($(head -n 1 "$work/path1.txt"))"
   done
 fi
 log "done: $(date -u +%H:%M:%SZ)"
