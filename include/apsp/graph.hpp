@@ -98,11 +98,14 @@ WeightRange weight_range(std::int64_t vertices, const EachEdge& each_edge) {
   return range;
 }
 
-inline WeightRange weight_range(const Graph& graph) {
-  return weight_range(graph.vertices, [&](const auto& add) {
-    for (const Edge& e : graph.edges)
+inline WeightRange weight_range(std::int64_t vertices, const std::vector<Edge>& edges) {
+  return weight_range(vertices, [&](const auto& add) {
+    for (const Edge& e : edges)
       add(e.src, e.dst, e.weight);
   });
+}
+inline WeightRange weight_range(const Graph& graph) {
+  return weight_range(graph.vertices, graph.edges);
 }
 
 // The distance type of a run: the one asked for, after checking that it can hold the graph's

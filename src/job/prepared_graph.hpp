@@ -56,7 +56,7 @@ class PreparedGraph {
       throw ArgumentError(std::string("a graph is prepared by supernodal Floyd-Warshall, not ") +
                           algorithm_name(request.algorithm) +
                           " (dense Floyd-Warshall keeps nothing smaller than its V x V distances)");
-    weights_ = range_of(graph_.edges, graph_.vertices);
+    weights_ = weight_range(graph_.vertices, graph_.edges);
     first_weights_ = weights_;
     RunPlan run = plan_run(exec, graph_, weights_, Distance<T>::type,
                            PlanRequest{Algorithm::supernodal, request.shape, false, false});
@@ -78,7 +78,7 @@ class PreparedGraph {
       throw ArgumentError(std::string("the prepared graph holds ") + distance_type_name(file.type) +
                           " distances, not " + distance_type_name(Distance<T>::type));
     const std::vector<Edge> live = live_edges(graph_.edges);
-    weights_ = range_of(live, graph_.vertices);
+    weights_ = weight_range(graph_.vertices, live);
     first_weights_ = weights_;
     RunPlan run = prepared_run(exec, file, "the prepared graph", weights_, request.shape, false);
     warning_ = run.warning;
@@ -219,7 +219,7 @@ class PreparedGraph {
       next.edges[e].weight = w;
     }
     const std::vector<Edge> live = live_edges(next.edges);
-    const WeightRange range = range_of(live, next.vertices);
+    const WeightRange range = weight_range(next.vertices, live);
     if (range.negative() && !first_weights_.negative())
       throw ArgumentError(
           "new weights: a negative weight (" + words(range.lowest) +
@@ -240,12 +240,6 @@ class PreparedGraph {
     for (const Edge& e : edges)
       if (e.weight != std::numeric_limits<double>::infinity()) live.push_back(e);
     return live;
-  }
-  static WeightRange range_of(const std::vector<Edge>& edges, std::int32_t vertices) {
-    return weight_range(vertices, [&](const auto& add) {
-      for (const Edge& e : edges)
-        add(e.src, e.dst, e.weight);
-    });
   }
   static std::string words(double w) {
     if (std::isnan(w)) return "NaN";
