@@ -136,12 +136,26 @@ class MeasureTotals {
   // rank's rows [first, first + count) whose slots out_row gives (the block's row, -1: none):
   // their out-totals (and the histogram) where distances() puts them, and with `in` their
   // vertices' in-totals (the reversed graph's rows, or a symmetric graph's) as the columns'.
+  // `half`: the rows of a symmetric graph made in halves (MeasureColumns::half), whose totals
+  // fold_mirror completes.
   template <int Item>
   MeasureColumns<ExecSpace, T, Item> columns(
       std::int64_t first, const Kokkos::View<const std::int32_t*, memory_space>& out_row,
       const Kokkos::View<const std::int32_t*, memory_space>& perm, bool out, bool in,
-      bool histogram_only) const {
+      bool histogram_only, bool half = false) {
     MeasureColumns<ExecSpace, T, Item> c;
+    const bool mirror = half && in && !histogram_only;
+    if (mirror && !mirror_sum_.data()) {
+      const std::int64_t n = vertices_;
+      mirror_sum_ = ids<Count>("apsp::measures::mirror_sum", n);
+      mirror_count_ = ids<Count>("apsp::measures::mirror_count", n);
+      mirror_most_ = ids<T>("apsp::measures::mirror_max", n);
+      mirror_piece_ = ids<Count>("apsp::measures::mirror_pieces", MirrorShare::pieces * n);
+    }
+    half_ = half_ || half;
+    c.half = half;
+    c.mirror_sum = mirror_sum_, c.mirror_count = mirror_count_, c.mirror_most = mirror_most_;
+    c.mirror_piece = mirror_piece_;
     c.perm = perm;
     c.out_row = out_row;
     c.row_offset = first - first_row_;
@@ -155,6 +169,35 @@ class MeasureTotals {
     c.column_most = column_most_, c.column_sum = column_sum_, c.column_count = column_count_;
     c.harmonic = harmonic_;
     return c;
+  }
+
+  // Whether the rows were made in halves (columns(..., half)): every row's totals are then its
+  // vertex's in-totals, complete once fold_mirror has run (the graph is symmetric).
+  bool half() const { return half_; }
+
+  // After a pass in halves: the mirrored pairs' totals into the columns' in-totals (on every
+  // rank: each holds its own rows' share).
+  void fold_mirror() {
+    if (!mirror_sum_.data()) return;
+    const std::int64_t v = vertices_;
+    const auto sum = column_sum_;
+    const auto count = column_count_;
+    const auto most = column_most_;
+    const auto harmonic = harmonic_;
+    const auto m_sum = mirror_sum_, m_count = mirror_count_, m_piece = mirror_piece_;
+    const auto m_most = mirror_most_;
+    Kokkos::parallel_for(
+        "apsp::measures::fold_mirror",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec_, 0, v),
+        KOKKOS_LAMBDA(std::int64_t j) {
+          sum(j) += DistanceSum<T>(m_sum(j));
+          count(j) += std::int64_t(m_count(j));
+          if (m_count(j) > 0 && m_most(j) > most(j)) most(j) = m_most(j);
+          for (int p = 0; p < MirrorShare::pieces; ++p)
+            add_piece(harmonic(j), std::int64_t(m_piece(p * v + j)), MirrorShare::piece_bits * p);
+        });
+    exec_.fence();
+    mirror_sum_ = {}, mirror_count_ = {}, mirror_most_ = {}, mirror_piece_ = {};
   }
 
   // Bins over [low, high] for the blocks from now on.
@@ -208,6 +251,10 @@ class MeasureTotals {
   ExecSpace exec_;
   std::int64_t vertices_, first_row_, rows_;
   Binning<T> binning_;
+  bool half_ = false;
+  using Count = unsigned long long;  // MeasureColumns' mirror arrays
+  ids<Count> mirror_sum_, mirror_count_, mirror_piece_;
+  ids<T> mirror_most_;
 };
 
 // The histogram's range guessed from the rows of a few vertices: sweeps from spread-out starts,
@@ -274,9 +321,14 @@ template <class T>
 std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
   using Sum = detail::DistanceSum<T>;
   const auto n = [](std::int64_t x) { return std::uint64_t(x < 0 ? 0 : x); };
+  // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns).
+  const std::uint64_t mirror = std::is_integral<T>::value
+                                   ? 2 * sizeof(std::int64_t) + sizeof(T) +
+                                         detail::MirrorShare::pieces * sizeof(std::int64_t)
+                                   : 0;
   return n(rows) * (2 * sizeof(T) + sizeof(Sum) + sizeof(std::int64_t)) +
-         n(vertices) *
-             (sizeof(T) + sizeof(Sum) + sizeof(std::int64_t) + sizeof(detail::HarmonicSum<T>)) +
+         n(vertices) * (sizeof(T) + sizeof(Sum) + sizeof(std::int64_t) +
+                        sizeof(detail::HarmonicSum<T>) + mirror) +
          std::uint64_t(max_histogram_bins) * sizeof(std::int64_t);
 }
 
@@ -323,16 +375,17 @@ GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t v
                                      totals->distances(first, count, block);
                                    },
                                    totals.get(), false});
+    totals->fold_mirror();
   });
   detail::MeasureTotals<ExecSpace, T>& t = *totals;
   using Sum = detail::DistanceSum<T>;
   using Harmonic = detail::HarmonicSum<T>;
 
   // Rows: each rank's in vertex order; columns: every rank's, combined in rank order.
-  const std::vector<T> row_most = gather_all(ranks, detail::host_copy(t.row_most_));
+  std::vector<T> row_most = gather_all(ranks, detail::host_copy(t.row_most_));
   const std::vector<T> row_least = gather_all(ranks, detail::host_copy(t.row_least_));
-  const std::vector<Sum> row_sum = gather_all(ranks, detail::host_copy(t.row_sum_));
-  const std::vector<std::int64_t> row_count = gather_all(ranks, detail::host_copy(t.row_count_));
+  std::vector<Sum> row_sum = gather_all(ranks, detail::host_copy(t.row_sum_));
+  std::vector<std::int64_t> row_count = gather_all(ranks, detail::host_copy(t.row_count_));
   const std::vector<T> column_most = gather_all(ranks, detail::host_copy(t.column_most_));
   const std::vector<Sum> column_sum = gather_all(ranks, detail::host_copy(t.column_sum_));
   const std::vector<std::int64_t> column_count =
@@ -364,6 +417,10 @@ GraphMeasures graph_measures(const ExecSpace& exec, Ranks& ranks, std::int64_t v
         in_harmonic[j] += harmonic[at];
       }
     }
+
+  // Rows made in halves (a symmetric graph; the same on every rank): a row's totals are its
+  // vertex's in-totals. Its least value is its own half's: each pair is in some row's half.
+  if (t.half()) row_most = in_most, row_sum = in_sum, row_count = in_count;
 
   m.eccentricity.resize(v);
   m.in_eccentricity.resize(v);

@@ -551,7 +551,8 @@ template <bool HostPath, class ExecSpace, class T, class Make>
 Swept<ExecSpace, T> sweep_rows(
     const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor, std::int64_t first,
     std::int64_t count, const std::int32_t* list, bool user, bool whole, Make&& make,
-    const Kokkos::View<const std::uint8_t*, typename ExecSpace::memory_space>& needed = {}) {
+    const Kokkos::View<const std::uint8_t*, typename ExecSpace::memory_space>& needed = {},
+    bool half = false) {
   ScopedRegion region("apsp::supernodal_rows");
   using Shape = RowSweepShape<T, HostPath>;
   const SupernodalPlan& plan = factor.plan();
@@ -587,6 +588,7 @@ Swept<ExecSpace, T> sweep_rows(
     sweeps.n = n;
     sweeps.dest = dest;
     sweeps.needed = needed;
+    sweeps.half = half;
     sweeps.launch(exec);
   });
   exec.fence();  // before the slots go
@@ -1102,7 +1104,10 @@ class SupernodalSolver {
       if (by_columns(sink)) {
         RowSeconds seconds;
         // Each row's out-totals (and its vertex's in-totals where the graph is symmetric), then
-        // the reversed graph's rows for the in-totals (progress: the first pass's blocks).
+        // the reversed graph's rows for the in-totals (progress: the first pass's blocks). A
+        // symmetric graph's rows are made in halves (MeasureColumns::half): about half the
+        // backward sweeps' work (docs/PERFORMANCE.md entry 75).
+        const bool half = rows_in_halves();
         const auto pass = [&](const SupernodalFactor<ExecSpace, T>& factor, bool out, bool in) {
           const std::int64_t end = first_row_ + real_rows_,
                              block = path_rows(std::max<std::int64_t>(1, real_rows_), 0);
@@ -1113,8 +1118,10 @@ class SupernodalSolver {
                 exec_, factor, first, count, nullptr, true, false,
                 [&](const auto& slots, auto item) {
                   return sink.totals->template columns<decltype(item)::value>(
-                      first, slots.out_row, factor.perm(), out, in, sink.histogram_only);
-                });
+                      first, slots.out_row, factor.perm(), out, in, sink.histogram_only,
+                      half && in);
+                },
+                {}, half && in);
             seconds.compute += detail::seconds_since(start);
             seconds.made += count;
             if (done && out) done(first, count);
@@ -1141,6 +1148,13 @@ class SupernodalSolver {
                });
     seconds.made = real_rows_;
     return seconds;
+  }
+
+  // After compute: whether reduce_rows(MeasureSink) makes each row in half (a symmetric graph's
+  // measures from finished columns, no negative weight: MeasureColumns::half), about half the
+  // rows' updates (detail::half_row_updates).
+  bool rows_in_halves() const {
+    return std::is_integral<T>::value && measures_ && symmetric_ && !factor_.negative_weights();
   }
 
   // Frees the block of whole rows that distance_rows and distance_rows_of keep between calls (a

@@ -493,6 +493,10 @@ class Pipeline {
     prepared_bytes_ = Bytes();
     stats_.supernodal.factor = detail::seconds_since(start);
     stats_.supernodal.factors = solver.factors() - facts_.prepared;
+    if (config_.measures && solver.rows_in_halves()) {  // the rates count the half rows' work
+      stats_.supernodal.half_rows = true;
+      stats_.supernodal.row_updates = detail::half_row_updates(solver.plan());
+    }
     if (config_.prepare) {  // the factor downloaded and written, by rank 0
       double written = 0;
       collectively(

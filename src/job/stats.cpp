@@ -79,8 +79,12 @@ const char* SolveStats::updates_counted() const {
   if (algorithm == algorithm_name(Algorithm::floyd_warshall))
     return "V^3: Floyd-Warshall's, the padding to whole tiles left out";
   if (algorithm == algorithm_name(Algorithm::supernodal))
-    return "predicted by the supernodal plan: the factor on each rank, and each distance row "
-           "made its share of the plan's row updates";
+    return supernodal.half_rows
+               ? "predicted by the supernodal plan: the factor on each rank, and each distance row "
+                 "made its share of the plan's row updates, each row made in half (a symmetric "
+                 "graph's measures)"
+               : "predicted by the supernodal plan: the factor on each rank, and each distance row "
+                 "made its share of the plan's row updates";
   return "";
 }
 
@@ -137,6 +141,7 @@ std::string SolveStats::to_json() const {
       << ", \"supernodes\": " << s.supernodes << ", \"factor_bytes\": " << s.factor_bytes
       << ", \"path_bytes\": " << s.path_bytes << ", \"predicted_updates\": " << s.predicted_updates
       << ", \"factor_updates\": " << s.factor_updates << ", \"row_updates\": " << s.row_updates
+      << ", \"half_rows\": " << (s.half_rows ? "true" : "false")
       << ", \"dense_updates\": " << s.dense_updates << "}";
   }
   if (algorithm == algorithm_name(Algorithm::supernodal))

@@ -90,6 +90,7 @@ struct SupernodalStats {
   double predicted_updates = 0;  // factor + rows, from the symbolic phase
   double factor_updates = 0;     // ... of them the factor's
   double row_updates = 0;        // ... and those of all V rows
+  bool half_rows = false;        // measures made each row in half: row_updates are half rows'
   double dense_updates = 0;      // what dense Floyd-Warshall would do (padded V^3)
 };
 

@@ -72,6 +72,16 @@ struct FixedSum {
     add(std::uint64_t(x) << by, std::uint64_t(x >> (64 - by)));
   }
 
+  // Adds x 2^by (x >= 0, 0 <= by < 128; the bits shifted past 2^128 are none of a sum's).
+  KOKKOS_INLINE_FUNCTION void add_unsigned(std::uint64_t x, int by) {
+    if (by == 0)
+      add(x, 0);
+    else if (by < 64)
+      add(x << by, x >> (64 - by));
+    else
+      add(0, x << (by - 64));
+  }
+
   // Adds high_part 2^42 + low_part (each signed).
   KOKKOS_INLINE_FUNCTION void add_parts(std::int64_t high_part, std::int64_t low_part) {
     add(std::uint64_t(high_part) << split, std::uint64_t(high_part >> (64 - split)));
@@ -417,8 +427,9 @@ struct HarmonicLimbs {
   std::int64_t l0 = 0, l1 = 0, l2 = 0;
 
   KOKKOS_INLINE_FUNCTION void add_reciprocal(int d) { add_reciprocal_if(true, d); }
-  // add_reciprocal(d) where `use`, without a branch (d = 0 reads as 1, unused).
-  KOKKOS_INLINE_FUNCTION void add_reciprocal_if(bool use, int d) {
+  // The term of 1 / |d| (FixedSum's units, below 2^85) as its low and high 64 bits (d = 0 reads
+  // as 1).
+  KOKKOS_INLINE_FUNCTION static void term(int d, std::uint64_t& low, std::uint64_t& high) {
     const int negative = d >> 31;  // all ones or 0
     int a = (d ^ negative) - negative;
     a += a == 0;
@@ -427,7 +438,18 @@ struct HarmonicLimbs {
     std::memcpy(&bits, &r, sizeof bits);
     const std::uint64_t m = (bits & ((std::uint64_t(1) << 52) - 1)) | (std::uint64_t(1) << 52);
     const std::uint64_t shift = ((bits >> 52) & 0x7ff) - 1023 + 32;  // in [1, 32]
-    const std::uint64_t low = m << shift, high = m >> (64 - shift), mask = (1u << 29) - 1;
+    low = m << shift, high = m >> (64 - shift);
+  }
+  // add_reciprocal(d) where `use`, without a branch (d = 0 reads as 1, unused).
+  KOKKOS_INLINE_FUNCTION void add_reciprocal_if(bool use, int d) {
+    std::uint64_t low, high;
+    term(d, low, high);
+    add_term_if(use, d < 0, low, high);
+  }
+  // Adds (or, `negative`, subtracts) the term low + high 2^64 where `use`.
+  KOKKOS_INLINE_FUNCTION void add_term_if(bool use, bool negative, std::uint64_t low,
+                                          std::uint64_t high) {
+    const std::uint64_t mask = (1u << 29) - 1;
     const std::int64_t sign = use ? (negative ? -1 : 1) : 0;
     l0 += sign * std::int64_t(low & mask);
     l1 += sign * std::int64_t((low >> 29) & mask);
@@ -440,6 +462,95 @@ struct HarmonicLimbs {
     sum.add_shifted(l2, 58);
   }
 };
+
+// A GPU warp's (an AMD wavefront's) sum and maximum of one value a thread, which every thread
+// of the warp gets; called by every thread of a whole warp alike. On host backends a team's
+// thread is its own warp: the value itself. NVIDIA GPUs from sm_80 do each in one instruction.
+KOKKOS_INLINE_FUNCTION int warp_size() {
+#if defined(__CUDA_ARCH__)
+  return 32;
+#elif defined(__HIP_DEVICE_COMPILE__)
+  return warpSize;
+#else
+  return 1;
+#endif
+}
+KOKKOS_INLINE_FUNCTION std::uint32_t warp_sum(std::uint32_t x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xffffffffu, x);
+#elif defined(__CUDA_ARCH__)
+  for (int lane = 16; lane > 0; lane /= 2)
+    x += __shfl_xor_sync(0xffffffffu, x, lane);
+  return x;
+#elif defined(__HIP_DEVICE_COMPILE__)
+  for (int lane = warpSize / 2; lane > 0; lane /= 2)
+    x += __shfl_xor(x, lane);
+  return x;
+#else
+  return x;
+#endif
+}
+KOKKOS_INLINE_FUNCTION int warp_max(int x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, x);
+#elif defined(__CUDA_ARCH__)
+  for (int lane = 16; lane > 0; lane /= 2) {
+    const int y = __shfl_xor_sync(0xffffffffu, x, lane);
+    x = y > x ? y : x;
+  }
+  return x;
+#elif defined(__HIP_DEVICE_COMPILE__)
+  for (int lane = warpSize / 2; lane > 0; lane /= 2) {
+    const int y = __shfl_xor(x, lane);
+    x = y > x ? y : x;
+  }
+  return x;
+#else
+  return x;
+#endif
+}
+
+// A column's share of the mirrored pairs (half rows: MeasureColumns) from some rows: nonnegative
+// int32 distances, each in 16-bit halves, and their harmonic terms in four pieces of 22 bits
+// (term = sum of piece(p) 2^(22 p), below 2^85), so that the shares of up to 1,024 rows (a host
+// thread's vectors of rows, or a GPU warp's one row a thread) add up in 32-bit integers: a warp
+// sums them in a few instructions, and the column's totals take them by integer atomics, exact
+// in any order.
+struct MirrorShare {
+  static constexpr int piece_bits = 22, pieces = 4;
+  std::uint32_t low = 0, high = 0, count = 0;  // sum of d = low + high 2^16
+  std::uint32_t piece[pieces] = {0, 0, 0, 0};
+  int most = 0;
+
+  // d where `use`, its term (low + high 2^64) where `use` and `with_term` (d > 0).
+  KOKKOS_INLINE_FUNCTION void add_if(bool use, bool with_term, int d, std::uint64_t term_low,
+                                     std::uint64_t term_high) {
+    const std::uint32_t mask = (1u << piece_bits) - 1;
+    std::uint32_t u = use ? 1u : 0u;
+    low += u * (std::uint32_t(d) & 0xffffu);
+    high += u * (std::uint32_t(d) >> 16);
+    count += u;
+    most = use && d > most ? d : most;
+    u = use && with_term ? 1u : 0u;
+    piece[0] += u * (std::uint32_t(term_low) & mask);
+    piece[1] += u * (std::uint32_t(term_low >> piece_bits) & mask);
+    piece[2] += u * (std::uint32_t((term_low >> (2 * piece_bits)) | (term_high << 20)) & mask);
+    piece[3] += u * (std::uint32_t(term_high >> 2) & mask);
+  }
+  KOKKOS_INLINE_FUNCTION void warp_reduce() {
+    low = warp_sum(low), high = warp_sum(high), count = warp_sum(count);
+    for (int p = 0; p < pieces; ++p)
+      piece[p] = warp_sum(piece[p]);
+    most = warp_max(most);
+  }
+};
+
+// A piece of the mirrored pairs' harmonic sums into a column's (integer distances only: the
+// floats' rows are never made in halves).
+KOKKOS_INLINE_FUNCTION void add_piece(FixedSum& sum, std::int64_t piece, int by) {
+  sum.add_unsigned(std::uint64_t(piece), by);
+}
+KOKKOS_INLINE_FUNCTION void add_piece(double&, std::int64_t, int) {}
 
 // The measures of a block of rows reduced from the columns a solver finishes as it makes them
 // (the supernodal row sweeps' destination: supernodal_kernels.hpp), for integer distances, whose
@@ -458,7 +569,7 @@ struct HarmonicLimbs {
 // entry 50).
 template <class ExecSpace, class T, int Item>
 struct MeasureColumns {
-  static_assert(std::is_integral<T>::value, "exact totals: integer distances");
+  static_assert(std::is_integral<T>::value && sizeof(T) == 4, "exact totals: int32 distances");
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using memory_space = typename ExecSpace::memory_space;
   template <class X>
@@ -494,6 +605,20 @@ struct MeasureColumns {
   bool out = true;              // a row's out-totals and the histogram (else in-totals alone)
   bool in = false;              // a row's in-totals (the reversed graph's rows, or symmetric)
   bool histogram_only = false;  // the histogram alone (its second pass)
+  // Half rows (a symmetric graph, nonnegative distances; RowSweeps::half): a row's sweep makes
+  // the columns of its own supernode and those above it (in the plan's order) alone. A lane
+  // takes column j of supernode s where its row's supernode is s or below (row < first(s + 1)),
+  // and where below (row < first(s)) the pair (j, row) too, which row j never makes: the
+  // histogram counts it twice and the column's in-totals get it in the mirror arrays (atomics,
+  // each warp's share summed first: MirrorShare). Every pair is then taken once each way; the
+  // rows' totals are the columns' (MeasureTotals::fold_mirror).
+  bool half = false;
+  // The mirror arrays, vertex v's at v, piece p of its harmonic sum at p V + v: unsigned 64-bit,
+  // whose atomic add GPUs do in one instruction (a signed one, a compare-and-swap loop with Kokkos
+  // 3.4, took a million-vertex road's sweeps from 9.4 to 32.5 s: docs/PERFORMANCE.md entry 75).
+  ids<Count> mirror_sum, mirror_count;
+  ids<T> mirror_most;
+  ids<Count> mirror_piece;
   Binning<T> bin;
   ids<std::int64_t> histogram;
   ids<T> row_most, row_least;
@@ -531,33 +656,57 @@ struct MeasureColumns {
                                        std::int64_t stride) const {
     constexpr T inf = Distance<T>::infinity;
     Lane l[Item];
-    for (int e = 0; e < Item; ++e)
+    bool own[Item], mirrored[Item];
+    for (int e = 0; e < Item; ++e) {
       l[e] = st.lane[e];
+      own[e] = !half || row[e] < f + c;
+      mirrored[e] = half && row[e] < f && l[e].index >= 0;
+    }
+    const bool mirror = half && in;  // alike on every thread
     for (int k = 0; k < c; ++k) {
       const T* yk = y + k * stride;
+      MirrorShare share;
       for (int e = 0; e < Item; ++e) {
         const T d = yk[e];
-        const bool reached = d != inf;
+        const bool reached = own[e] && d != inf;
         const T kept = reached ? d : T(0);
         l[e].most = kept > l[e].most ? kept : l[e].most;
         l[e].sum += kept;
         l[e].count += reached;
         const bool off = reached && f + k != row[e];
         l[e].least = off && d < l[e].least ? d : l[e].least;
-        if (in) l[e].harmonic.add_reciprocal_if(reached && d != T(0), d);
+        if (in) {
+          std::uint64_t low, high;
+          HarmonicLimbs::term(d, low, high);
+          l[e].harmonic.add_term_if(reached && d != T(0), d < 0, low, high);
+          if (mirror) share.add_if(mirrored[e] && reached, d != T(0), d, low, high);
+        }
+      }
+      if (mirror) {
+        share.warp_reduce();
+        if (team.team_rank() % warp_size() == 0 && share.count != 0) {
+          const std::int64_t vertices = std::int64_t(perm.extent(0)), v = perm(f + k);
+          Kokkos::atomic_add(&mirror_sum(v), Count(share.low) + (Count(share.high) << 16));
+          Kokkos::atomic_add(&mirror_count(v), Count(share.count));
+          Kokkos::atomic_fetch_max(&mirror_most(v), T(share.most));
+          for (int p = 0; p < MirrorShare::pieces; ++p)
+            if (share.piece[p] != 0)
+              Kokkos::atomic_add(&mirror_piece(p * vertices + v), Count(share.piece[p]));
+        }
       }
       if (!st.bins) continue;
       for (int e = 0; e < Item; ++e) {
         const T d = yk[e];
-        if (d == inf || l[e].index < 0 || f + k == row[e]) continue;
+        if (!own[e] || d == inf || l[e].index < 0 || f + k == row[e]) continue;
         const int b = bin(d);
+        const Count times = mirrored[e] ? 2 : 1;
         if (team.team_size() == 1) {
-          ++st.bins[b];
+          st.bins[b] += times;
         } else if (b == l[e].run_bin) {
-          ++l[e].run;
+          l[e].run += times;
         } else {
           if (l[e].run != 0) Kokkos::atomic_add(&st.bins[l[e].run_bin], l[e].run);
-          l[e].run_bin = b, l[e].run = 1;
+          l[e].run_bin = b, l[e].run = times;
         }
       }
     }

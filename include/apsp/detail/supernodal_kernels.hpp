@@ -423,6 +423,11 @@ struct RowSweeps {
   // its targets' columns are in s's subtree). A skipped supernode's descendants are skipped too,
   // so no column that is made reads one that was not.
   Kokkos::View<const std::uint8_t*, memory_space> needed;
+  // Half rows (the measures of a symmetric graph: MeasureColumns::half): the backward sweep makes
+  // the supernodes from the top down to the team's lowest row's alone. A column of a supernode
+  // below a row's is the mirror of a pair that the column's own row makes, and only that row's
+  // descendants' columns read it.
+  bool half = false;
 
   // The n slots in one launch, teams of SweepLaunch's size. The team's scratch: at level 1 an
   // item's two path arrays where they are in scratch, then the destination's at its level.
@@ -612,7 +617,11 @@ struct RowSweeps {
       }
     }
     // Backward: s's columns start from the forward pass's values on the rows whose path holds s.
-    for (int s = sn.supernodes - 1; s >= 0; --s) {
+    // Half rows: down to the supernode of the team's first (lowest) row.
+    const int lowest =
+        half ? sn.supernode_of(slot_row(std::int64_t(team.league_rank()) * team.team_size() * item))
+             : 0;
+    for (int s = sn.supernodes - 1; s >= lowest; --s) {
       if (needed.data() != nullptr && needed(s) == 0) continue;
       const Step p = step(s);
       if (!whole) {

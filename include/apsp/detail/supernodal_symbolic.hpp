@@ -491,5 +491,20 @@ inline SupernodalPrediction predict(const SupernodalPlan& plan) {
   return pr;
 }
 
+// The rows' updates (both passes) of all V rows where each row's backward pass stops at its own
+// supernode (half rows: a symmetric graph's measures, RowSweeps::half): row i sweeps s backward
+// only where i < first(s + 1), about half of SupernodalPrediction::row_updates.
+inline double half_row_updates(const SupernodalPlan& plan) {
+  double updates = 0;
+  for (std::int64_t s = 0; s < plan.supernodes(); ++s) {
+    const int c = plan.columns(s), b = plan.border_size(s);
+    const double per_row = double(c) * double(factor_ld(c) + factor_ld(b));
+    updates +=
+        per_row * (double(plan.first[std::size_t(s) + 1]) +
+                   double(plan.first[std::size_t(s) + 1] - plan.subtree_first[std::size_t(s)]));
+  }
+  return updates;
+}
+
 }  // namespace detail
 }  // namespace apsp
