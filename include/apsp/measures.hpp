@@ -171,13 +171,63 @@ class MeasureTotals {
     return c;
   }
 
-  // Whether the rows were made in halves (columns(..., half)): every row's totals are then its
-  // vertex's in-totals, complete once fold_mirror has run (the graph is symmetric).
+  // Whether the rows were made in halves (columns(..., half) or half_rows): every row's totals
+  // are then its vertex's in-totals, complete once fold_mirror has run (the graph is symmetric).
   bool half() const { return half_; }
+
+  // Before half_rows (one rank, its rows all V, a symmetric graph, integer distances): low(p) and
+  // high(p) the first columns of plan vertex p's supernode and of the next one, perm the plan's
+  // vertex -> the user's.
+  void start_halves(const Kokkos::View<const std::int32_t*, memory_space>& low,
+                    const Kokkos::View<const std::int32_t*, memory_space>& high,
+                    const Kokkos::View<const std::int32_t*, memory_space>& perm) {
+    if (first_row_ != 0 || rows_ != vertices_)
+      throw Error("measures: half rows need every row on one rank");
+    low_ = low, high_ = high, perm_ = perm;
+    half_ = true;
+    if (!row_harmonic_.data())
+      row_harmonic_ = ids<HarmonicSum<T>>("apsp::measures::row_harmonic", rows_);
+  }
+
+  // A block of whole rows in the plan's order, first .. first + count - 1, each made from its own
+  // supernode up (SupernodalSolver's host halves): row p's totals over its columns from low(p),
+  // column j's over the rows below low(j); the histogram counts the pairs of the supernodes above
+  // a row's twice. fold_mirror then adds each vertex's row and column and puts them in the user's
+  // order. histogram_only: the second pass.
+  void half_rows(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows,
+                 bool histogram_only) {
+    ScopedRegion region("apsp::measures::half_rows");
+    check(first, count, rows);
+    if (count == 0) return;
+    using Totals = RowTotals<ExecSpace, T>;
+    const std::size_t bytes = Totals::scratch_bytes(1, binning_.bins);
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    Policy policy(exec_, int(count), 1);
+    const int level = detail::scratch_level<Policy>(bytes);
+    Totals totals{rows,     first,      first - first_row_, vertices_,  row_most_, row_least_,
+                  row_sum_, row_count_, binning_,           histogram_, level};
+    totals.low = low_, totals.high = high_;
+    if (!histogram_only) totals.harmonic = row_harmonic_;
+    Kokkos::parallel_for("apsp::measures::row_totals",
+                         policy.set_scratch_size(level, Kokkos::PerTeam(bytes)), totals);
+    if (!histogram_only) {
+      using Columns = ColumnTotals<ExecSpace, T>;
+      Columns columns{rows,         count,       vertices_,     Columns::host_chunk,
+                      column_most_, column_sum_, column_count_, harmonic_};
+      columns.low = low_, columns.first_row = first;
+      Kokkos::parallel_for(
+          "apsp::measures::column_totals",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+              exec_, 0, (vertices_ + Columns::host_chunk - 1) / Columns::host_chunk),
+          columns);
+    }
+    exec_.fence();
+  }
 
   // After a pass in halves: the mirrored pairs' totals into the columns' in-totals (on every
   // rank: each holds its own rows' share).
   void fold_mirror() {
+    if (perm_.data()) return fold_halves();
     if (!mirror_sum_.data()) return;
     const std::int64_t v = vertices_;
     const auto sum = column_sum_;
@@ -198,6 +248,37 @@ class MeasureTotals {
         });
     exec_.fence();
     mirror_sum_ = {}, mirror_count_ = {}, mirror_most_ = {}, mirror_piece_ = {};
+  }
+
+  // After half_rows: each vertex's totals, its row's and its column's, as its in-totals, in the
+  // user's order (and its row's least value, all its own: every pair is in some row's half).
+  void fold_halves() {
+    const std::int64_t v = vertices_;
+    ids<T> most(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::measures::column_max"), v);
+    ids<T> least(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::measures::row_min"), v);
+    ids<DistanceSum<T>> sum("apsp::measures::column_sum", v);
+    ids<std::int64_t> count("apsp::measures::column_count", v);
+    ids<HarmonicSum<T>> harmonic("apsp::measures::harmonic", v);
+    const auto perm = perm_;
+    const auto r_most = row_most_, r_least = row_least_, c_most = column_most_;
+    const auto r_sum = row_sum_, c_sum = column_sum_;
+    const auto r_count = row_count_, c_count = column_count_;
+    const auto r_harmonic = row_harmonic_, c_harmonic = harmonic_;
+    Kokkos::parallel_for(
+        "apsp::measures::fold_halves",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec_, 0, v),
+        KOKKOS_LAMBDA(std::int64_t p) {
+          const std::int64_t u = perm(p);
+          most(u) = r_most(p) > c_most(p) ? r_most(p) : c_most(p);
+          least(u) = r_least(p);
+          sum(u) = r_sum(p) + c_sum(p);
+          count(u) = r_count(p) + c_count(p);
+          harmonic(u) = add_sums(r_harmonic(p), c_harmonic(p));
+        });
+    exec_.fence();
+    column_most_ = most, row_least_ = least, column_sum_ = sum, column_count_ = count;
+    harmonic_ = harmonic;
+    low_ = {}, high_ = {}, perm_ = {};
   }
 
   // Bins over [low, high] for the blocks from now on.
@@ -252,6 +333,8 @@ class MeasureTotals {
   std::int64_t vertices_, first_row_, rows_;
   Binning<T> binning_;
   bool half_ = false;
+  Kokkos::View<const std::int32_t*, memory_space> low_, high_, perm_;  // start_halves'
+  ids<HarmonicSum<T>> row_harmonic_;
   using Count = unsigned long long;  // MeasureColumns' mirror arrays
   ids<Count> mirror_sum_, mirror_count_, mirror_piece_;
   ids<T> mirror_most_;
@@ -321,10 +404,13 @@ template <class T>
 std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
   using Sum = detail::DistanceSum<T>;
   const auto n = [](std::int64_t x) { return std::uint64_t(x < 0 ? 0 : x); };
-  // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns).
+  // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns), 84 bytes
+  // a vertex, which also hold host backends' halves (the rows' harmonic sums and fold_halves' new
+  // arrays, 56 bytes a vertex: half_rows).
   const std::uint64_t mirror = std::is_integral<T>::value
                                    ? 2 * sizeof(std::int64_t) + sizeof(T) +
-                                         detail::MirrorShare::pieces * sizeof(std::int64_t)
+                                         detail::MirrorShare::pieces * sizeof(std::int64_t) +
+                                         2 * sizeof(detail::HarmonicSum<T>)
                                    : 0;
   return n(rows) * (2 * sizeof(T) + sizeof(Sum) + sizeof(std::int64_t)) +
          n(vertices) * (sizeof(T) + sizeof(Sum) + sizeof(std::int64_t) +

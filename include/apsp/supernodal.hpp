@@ -599,10 +599,12 @@ Swept<ExecSpace, T> sweep_rows(
 // vectors each item's rows in its team's scratch, written out by the item (RowsInScratch);
 // elsewhere (GPUs) the rows transposed in a temporary the size of out, written out by tiles
 // (write_rows).
+// `half`: each row from its own supernode up alone (RowSweeps::half); its other columns are
+// left as the sweeps left them.
 template <bool HostPath, class ExecSpace, class T>
 void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
                      std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order,
-                     const std::int32_t* list = nullptr) {
+                     const std::int32_t* list = nullptr, bool half = false) {
   using memory_space = typename ExecSpace::memory_space;
   using Shape = RowSweepShape<T, HostPath>;
   const SupernodalPlan& plan = factor.plan();
@@ -625,20 +627,23 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
     column = identity;
   }
   if constexpr (Shape::in_scratch) {
-    sweep_rows<HostPath>(exec, factor, first, count, list, user, true,
-                         [&](const auto& slots, auto item) {
-                           RowsInScratch<ExecSpace, T, decltype(item)::value> dest;
-                           dest.vertices = std::int32_t(vertices);
-                           dest.out = out.data();
-                           dest.out_ld = std::int64_t(out.extent(1));
-                           dest.out_row = slots.out_row;
-                           dest.column = column;
-                           return dest;
-                         });
+    sweep_rows<HostPath>(
+        exec, factor, first, count, list, user, true,
+        [&](const auto& slots, auto item) {
+          RowsInScratch<ExecSpace, T, decltype(item)::value> dest;
+          dest.vertices = std::int32_t(vertices);
+          dest.out = out.data();
+          dest.out_ld = std::int64_t(out.extent(1));
+          dest.out_row = slots.out_row;
+          dest.column = column;
+          return dest;
+        },
+        {}, half);
   } else {
     const Swept<ExecSpace, T> swept = sweep_rows<HostPath>(
         exec, factor, first, count, list, user, true,
-        [&](const auto&, auto item) { return RowsKept<ExecSpace, T, decltype(item)::value>{}; });
+        [&](const auto&, auto item) { return RowsKept<ExecSpace, T, decltype(item)::value>{}; }, {},
+        half);
     write_rows(exec, swept.arrays.data(), swept.slots.n, std::int32_t(vertices),
                swept.slots.out_row, column, out.data(), std::int64_t(out.extent(1)));
     exec.fence();
@@ -972,8 +977,10 @@ class SupernodalSolver {
   // whole rows by default: their reductions vectorize over a row's columns, the finished
   // columns' over a host vector's rows do not (the harmonic terms, the histogram), and every
   // measure of a 30,000-vertex road took 3.7 s against 6.3 s on 2 EPYC cores (entry 54).
+  // Either way compute finds whether the graph is symmetric: its measures take half rows.
   void expect_measures(bool by_columns = !host_path) {
     measures_ = by_columns && capabilities().columns_by_supernode;
+    any_measures_ = true;
   }
 
   // The graph's edges (every rank has them all), kept until compute.
@@ -1008,14 +1015,14 @@ class SupernodalSolver {
     collectively(ranks_, [&] {
       // Whether the graph is symmetric, on the host beside the factor.
       std::future<bool> symmetric;
-      if (measures_)
+      if (any_measures_)
         symmetric = std::async(std::launch::async, [&edges] { return detail::symmetric(edges); });
       factor_ = factor_host_ ? supernodal_factor_of<T>(exec_, plan_, factor_host_, factor_count_,
                                                        weights_.negative())
                              : supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
       factor_host_ = nullptr;
+      if (any_measures_) symmetric_ = symmetric.get();
       if (measures_) {
-        symmetric_ = symmetric.get();
         if (!symmetric_)
           reversed_ =
               supernodal_factor<T>(exec_, plan_, detail::reversed(edges), weights_.negative());
@@ -1131,6 +1138,39 @@ class SupernodalSolver {
         if (!symmetric_ && !sink.histogram_only) pass(reversed_, false, true);
         return seconds;
       }
+      if (host_path && whole_halves(sink)) {
+        // Whole rows in the plan's order, each made from its own supernode up: each row's totals
+        // over its columns from there, each column's over the rows below its supernode
+        // (MeasureTotals::half_rows).
+        RowSeconds seconds;
+        const std::int64_t v = vertices_;
+        std::vector<std::int32_t> low(static_cast<std::size_t>(v)), high(low.size());
+        for (std::int64_t p = 0; p < v; ++p) {
+          const std::int32_t sn = plan_.supernode_of[std::size_t(p)];
+          low[std::size_t(p)] = plan_.first[std::size_t(sn)];
+          high[std::size_t(p)] = plan_.first[std::size_t(sn) + 1];
+        }
+        sink.totals->start_halves(detail::to_device(exec_, low, "apsp::supernodal::low"),
+                                  detail::to_device(exec_, high, "apsp::supernodal::high"),
+                                  factor_.perm());
+        if (!rows_.data())
+          rows_ =
+              Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
+                     block_, v);
+        for (std::int64_t first = 0; first < v; first += block_) {
+          const std::int64_t count = std::min(block_, v - first);
+          const Matrix part(rows_.data(), count, v);
+          const auto start = detail::Clock::now();
+          detail::supernodal_rows<host_path>(exec_, factor_, first, part, RowOrder::plan, nullptr,
+                                             true);
+          exec_.fence();
+          seconds.compute += detail::seconds_since(start);
+          sink.totals->half_rows(first, count, part, sink.histogram_only);
+          seconds.made += count;
+          if (done) done(first, count);
+        }
+        return seconds;
+      }
     }
     return reduce_rows(sink.rows, done);
   }
@@ -1151,10 +1191,12 @@ class SupernodalSolver {
   }
 
   // After compute: whether reduce_rows(MeasureSink) makes each row in half (a symmetric graph's
-  // measures from finished columns, no negative weight: MeasureColumns::half), about half the
-  // rows' updates (detail::half_row_updates).
+  // integer measures, no negative weight: by finished columns, MeasureColumns::half, or on a host
+  // backend and one rank by whole rows, whole_halves), about half the rows' updates
+  // (detail::half_row_updates).
   bool rows_in_halves() const {
-    return std::is_integral<T>::value && measures_ && symmetric_ && !factor_.negative_weights();
+    return std::is_integral<T>::value && symmetric_ && !factor_.negative_weights() &&
+           (measures_ || (host_path && any_measures_ && ranks_.size() == 1));
   }
 
   // Frees the block of whole rows that distance_rows and distance_rows_of keep between calls (a
@@ -1212,7 +1254,14 @@ class SupernodalSolver {
   // Whether reduce_rows(sink) reduces each supernode's finished columns (integer distances, a
   // sink of totals, the reversed factor made where the graph is not symmetric).
   bool by_columns(const MeasureSink<ExecSpace, T>& sink) const {
-    return std::is_integral<T>::value && sink.totals && (symmetric_ || has_reversed());
+    return std::is_integral<T>::value && sink.totals && measures_ && (symmetric_ || has_reversed());
+  }
+
+  // Whether reduce_rows(sink) makes whole rows in halves (host backends, whose whole rows'
+  // reductions vectorize: docs/PERFORMANCE.md entry 75): integer distances, a symmetric graph with
+  // no negative weight, on one rank (the halves are in the plan's order).
+  bool whole_halves(const MeasureSink<ExecSpace, T>& sink) const {
+    return host_path && sink.totals && !measures_ && rows_in_halves();
   }
 
   // Whether compute made the reversed graph's factor.
@@ -1268,6 +1317,7 @@ class SupernodalSolver {
   bool rows_passed_ = false;  // distance_rows has run (select_paths)
   SupernodalFactor<ExecSpace, T> factor_;
   bool measures_ = false, symmetric_ = false;  // expect_measures; the graph's, found by compute
+  bool any_measures_ = false;                  // expect_measures, by columns or not
   SupernodalFactor<ExecSpace, T> reversed_;    // the reversed graph's (measures, not symmetric)
   Matrix rows_;
   detail::RowDownload<ExecSpace, T> download_;

@@ -183,6 +183,12 @@ struct RowTotals {
   // The scratch level of the counts: 0 where scratch_bytes fits the backend's level-0 room, else 1
   // (Kokkos 4 and later give a host team 32 KiB of level 0: 4,096 bins of four copies do not fit).
   int level = 0;
+  // Half rows (host backends, int32, rows and columns in a symmetric graph's plan order:
+  // MeasureTotals::half_rows): row p's own columns are [low(p), V), those from high(p) on (the
+  // supernodes above its own) are pairs counted twice in the histogram, and its harmonic sum over
+  // them goes to harmonic(offset + i). Empty: whole rows.
+  Kokkos::View<const std::int32_t*, memory_space> low, high;
+  Kokkos::View<HarmonicSum<T>*, memory_space> harmonic;
 
   static std::size_t scratch_bytes(int team, int bins) {
     if (host_memory<ExecSpace> && team == 1) return Counts::shmem_size(4 * (bins + 1));
@@ -263,6 +269,8 @@ struct RowTotals {
     const std::int64_t i = team.league_rank(), row = first + i;
     const T* r = &rows(i, 0);
     const T inf = Distance<T>::infinity;
+    const bool half = low.data() != nullptr;
+    const std::int64_t own = half ? low(row) : 0, twice = half ? high(row) : vertices;
     T row_most = T(0), row_least = inf;
     DistanceSum<T> row_sum = 0;
     std::int64_t row_count = 0;
@@ -281,7 +289,7 @@ struct RowTotals {
       }
       row_most = m, row_least = l, row_sum = s, row_count = c;
     };
-    add(0, row);
+    add(own, row);
     add(row + 1, vertices);
     const T least_off_diagonal = row_least;
     add(row, row + 1);  // the diagonal: in every total but the least
@@ -289,6 +297,30 @@ struct RowTotals {
     least(offset + i) = least_off_diagonal;
     sum(offset + i) = row_sum;
     count(offset + i) = row_count;
+    if constexpr (std::is_integral<T>::value) {
+      if (half && harmonic.data()) {  // as ColumnTotals::int_chunk, along the row
+        FixedSum h;
+        constexpr std::int64_t fold = std::int64_t(1) << 20;
+        for (std::int64_t from = own; from < vertices; from += fold) {
+          const std::int64_t to = from + fold < vertices ? from + fold : vertices;
+          std::int64_t hh = 0, hl = 0;
+          for (std::int64_t j = from; j < to; ++j) {
+            const T d = r[j];
+            const std::int64_t reached = d != inf;
+            const T negative = d >> 31;  // all ones or 0
+            T a = (d ^ negative) - negative;
+            a += a == 0;
+            std::int64_t high_part, low_part;
+            FixedSum::reciprocal_parts(a, high_part, low_part);
+            const std::int64_t use = -(reached & (d != 0)), minus = negative;
+            hh += ((high_part ^ minus) - minus) & use;
+            hl += ((low_part ^ minus) - minus) & use;
+          }
+          h.add_parts(hh, hl);
+        }
+        harmonic(offset + i) = h;
+      }
+    }
     if (bin.bins == 0) return;
     constexpr int step = 256, copies = 4;
     const int nb = bin.bins;
@@ -298,21 +330,26 @@ struct RowTotals {
       counts(b) = 0;
     int bins[step];
     const Binning<T> binning = bin;  // in registers for the loop
-    for (std::int64_t from = 0; from < vertices; from += step) {
-      const int n = int(vertices - from < step ? vertices - from : step);
-      for (int k = 0; k < n; ++k) {
-        const T d = r[from + k];
-        const bool counted = d != inf && from + k != row;
-        if constexpr (std::is_integral<T>::value) {
-          const int b = binning(d);  // of every entry, then chosen: no branch, it vectorizes
-          bins[k] = counted ? b : nb;
-        } else {
-          bins[k] = counted ? binning(d) : nb;  // not of infinity
+    // [begin, end) of the row, each entry `times`.
+    const auto count_bins = [&](std::int64_t begin, std::int64_t end, std::int64_t times) {
+      for (std::int64_t from = begin; from < end; from += step) {
+        const int n = int(end - from < step ? end - from : step);
+        for (int k = 0; k < n; ++k) {
+          const T d = r[from + k];
+          const bool counted = d != inf && from + k != row;
+          if constexpr (std::is_integral<T>::value) {
+            const int b = binning(d);  // of every entry, then chosen: no branch, it vectorizes
+            bins[k] = counted ? b : nb;
+          } else {
+            bins[k] = counted ? binning(d) : nb;  // not of infinity
+          }
         }
+        for (int k = 0; k < n; ++k)
+          counts(std::size_t(k % copies) * stride + std::size_t(bins[k])) += times;
       }
-      for (int k = 0; k < n; ++k)
-        ++counts(std::size_t(k % copies) * stride + std::size_t(bins[k]));
-    }
+    };
+    count_bins(own, twice, 1);
+    count_bins(twice, vertices, 2);
     for (int b = 0; b < nb; ++b) {
       std::int64_t c = 0;
       for (int copy = 0; copy < copies; ++copy)
@@ -333,6 +370,10 @@ struct ColumnTotals {
   Kokkos::View<DistanceSum<T>*, memory_space> sum;
   Kokkos::View<std::int64_t*, memory_space> count;
   Kokkos::View<HarmonicSum<T>*, memory_space> harmonic;
+  // Half rows (host backends, int32: RowTotals::low): column j takes the block's rows below its
+  // supernode alone, first_row + i < low(j) (the rows' order is the plan's). Empty: every row.
+  Kokkos::View<const std::int32_t*, memory_space> low;
+  std::int64_t first_row = 0;
 
   // Host backends: columns a work item.
   static constexpr std::int64_t host_chunk = 1024;
@@ -379,22 +420,30 @@ struct ColumnTotals {
   KOKKOS_INLINE_FUNCTION void int_chunk(std::int64_t from, std::int64_t to) const {
     const std::int64_t n = to - from;
     T m[host_chunk];
-    std::int64_t s[host_chunk], c[host_chunk], hh[host_chunk], hl[host_chunk];
+    std::int64_t s[host_chunk], c[host_chunk], hh[host_chunk], hl[host_chunk], below[host_chunk];
+    std::int64_t rows_taken = count_rows;  // half rows: up to the chunk's last supernode
     for (std::int64_t j = 0; j < n; ++j) {
       m[j] = most(from + j);
       s[j] = sum(from + j);
       c[j] = count(from + j);
+      below[j] = low.data() ? std::int64_t(low(from + j)) - first_row : count_rows;
+    }
+    if (low.data() && n > 0) {
+      std::int64_t most_below = 0;
+      for (std::int64_t j = 0; j < n; ++j)
+        most_below = below[j] > most_below ? below[j] : most_below;
+      rows_taken = most_below < count_rows ? most_below : count_rows;
     }
     constexpr std::int64_t fold = std::int64_t(1) << 20;
-    for (std::int64_t first = 0; first < count_rows; first += fold) {
+    for (std::int64_t first = 0; first < rows_taken; first += fold) {
       for (std::int64_t j = 0; j < n; ++j)
         hh[j] = hl[j] = 0;
-      const std::int64_t last = first + fold < count_rows ? first + fold : count_rows;
+      const std::int64_t last = first + fold < rows_taken ? first + fold : rows_taken;
       for (std::int64_t i = first; i < last; ++i) {
         const T* row = &rows(i, from);
         for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
           const T d = row[j];
-          const std::int64_t reached = d != Distance<T>::infinity;
+          const std::int64_t reached = (d != Distance<T>::infinity) & (i < below[j]);
           const T m_j = m[j];
           m[j] = reached && d > m_j ? d : m_j;
           s[j] += std::int64_t(d) & -reached;
@@ -551,6 +600,16 @@ KOKKOS_INLINE_FUNCTION void add_piece(FixedSum& sum, std::int64_t piece, int by)
   sum.add_unsigned(std::uint64_t(piece), by);
 }
 KOKKOS_INLINE_FUNCTION void add_piece(double&, std::int64_t, int) {}
+
+// a + b, exactly (FixedSum) or in double.
+KOKKOS_INLINE_FUNCTION FixedSum add_sums(FixedSum a, const FixedSum& b) {
+  a.add_unsigned(b.low, 0);
+  a.add_unsigned(b.high, 64);
+  return a;
+}
+KOKKOS_INLINE_FUNCTION double add_sums(double a, double b) {
+  return a + b;
+}
 
 // The measures of a block of rows reduced from the columns a solver finishes as it makes them
 // (the supernodal row sweeps' destination: supernodal_kernels.hpp), for integer distances, whose
