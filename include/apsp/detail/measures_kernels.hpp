@@ -67,6 +67,20 @@ struct FixedSum {
     high_part = std::int64_t(m >> (split - shift));
   }
 
+  // hh and hl, sums of reciprocal_parts' two parts, plus the term of 1 / |d| where `use` (0 or 1)
+  // and d != 0, minus it for d < 0: masks, not branches, so that the loops calling it vectorize.
+  KOKKOS_FORCEINLINE_FUNCTION static void add_parts_if(std::int64_t use, int d, std::int64_t& hh,
+                                                       std::int64_t& hl) {
+    const int negative = d >> 31;  // all ones or 0
+    int a = (d ^ negative) - negative;
+    a += a == 0;
+    std::int64_t high_part, low_part;
+    reciprocal_parts(a, high_part, low_part);
+    const std::int64_t mask = -(use & (d != 0)), minus = negative;
+    hh += ((high_part ^ minus) - minus) & mask;
+    hl += ((low_part ^ minus) - minus) & mask;
+  }
+
   // Adds x 2^by (x signed, 0 < by < 64).
   KOKKOS_INLINE_FUNCTION void add_shifted(std::int64_t x, int by) {
     add(std::uint64_t(x) << by, std::uint64_t(x >> (64 - by)));
@@ -304,18 +318,8 @@ struct RowTotals {
         for (std::int64_t from = own; from < vertices; from += fold) {
           const std::int64_t to = from + fold < vertices ? from + fold : vertices;
           std::int64_t hh = 0, hl = 0;
-          for (std::int64_t j = from; j < to; ++j) {
-            const T d = r[j];
-            const std::int64_t reached = d != inf;
-            const T negative = d >> 31;  // all ones or 0
-            T a = (d ^ negative) - negative;
-            a += a == 0;
-            std::int64_t high_part, low_part;
-            FixedSum::reciprocal_parts(a, high_part, low_part);
-            const std::int64_t use = -(reached & (d != 0)), minus = negative;
-            hh += ((high_part ^ minus) - minus) & use;
-            hl += ((low_part ^ minus) - minus) & use;
-          }
+          for (std::int64_t j = from; j < to; ++j)
+            FixedSum::add_parts_if(r[j] != inf, r[j], hh, hl);
           h.add_parts(hh, hl);
         }
         harmonic(offset + i) = h;
@@ -448,14 +452,7 @@ struct ColumnTotals {
           m[j] = reached && d > m_j ? d : m_j;
           s[j] += std::int64_t(d) & -reached;
           c[j] += reached;
-          const T negative = d >> 31;  // all ones or 0
-          T a = (d ^ negative) - negative;
-          a += a == 0;
-          std::int64_t high_part, low_part;
-          FixedSum::reciprocal_parts(a, high_part, low_part);
-          const std::int64_t use = -(reached & (d != 0)), minus = negative;
-          hh[j] += ((high_part ^ minus) - minus) & use;
-          hl[j] += ((low_part ^ minus) - minus) & use;
+          FixedSum::add_parts_if(reached, d, hh[j], hl[j]);
         }
       }
       for (std::int64_t j = 0; j < n; ++j)
