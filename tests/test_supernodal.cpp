@@ -668,7 +668,7 @@ void expect_same_measures(const apsp::GraphMeasures& a, const apsp::GraphMeasure
 // negative weights, disconnected graphs, deep trees; blocks of one row, a few, all; histograms
 // of a few bins and of more than a GPU thread keeps for itself; a budget that holds few rows.
 // Symmetric graphs' rows are made in halves (MeasureColumns::half, and on host backends whole
-// rows in halves: MeasureTotals::half_rows): grids, trees, stars, paths,
+// rows in halves: MeasureTotals::start_halves): grids, trees, stars, paths,
 // geometric graphs in spread-out orders, zero weights, disconnected, one and two vertices.
 TYPED_TEST(Supernodal, MeasuresFromFinishedColumns) {
   using T = typename TestFixture::T;

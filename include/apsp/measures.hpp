@@ -119,16 +119,18 @@ class MeasureTotals {
     ScopedRegion region("apsp::measures::distances");
     check(first, count, rows);
     if (count == 0) return;
-    row_totals(first, count, rows);
+    row_totals(first, count, rows, true);
     // Host backends: a chunk of columns a thread, whose totals stay in its cache as the rows go
     // by; GPUs: a column a thread, neighbours reading neighbouring distances.
     using Columns = ColumnTotals<ExecSpace, T>;
     const std::int64_t chunk = host_memory<ExecSpace> ? Columns::host_chunk : 1;
+    Columns columns{rows,         count,       vertices_,     chunk,
+                    column_most_, column_sum_, column_count_, harmonic_};
+    columns.low = low_, columns.first_row = first;  // halves (start_halves)
     Kokkos::parallel_for("apsp::measures::column_totals",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                              exec_, 0, (vertices_ + chunk - 1) / chunk),
-                         Columns{rows, count, vertices_, chunk, column_most_, column_sum_,
-                                 column_count_, harmonic_});
+                         columns);
     exec_.fence();
   }
 
@@ -171,13 +173,18 @@ class MeasureTotals {
     return c;
   }
 
-  // Whether the rows were made in halves (columns(..., half) or half_rows): every row's totals
+  // Whether the rows were made in halves (columns(..., half) or start_halves): every row's totals
   // are then its vertex's in-totals, complete once fold_mirror has run (the graph is symmetric).
   bool half() const { return half_; }
 
-  // Before half_rows (one rank, its rows all V, a symmetric graph, integer distances): low(p) and
-  // high(p) the first columns of plan vertex p's supernode and of the next one, perm the plan's
-  // vertex -> the user's.
+  // Before a pass of whole rows in halves (host backends, one rank, its rows all V, a symmetric
+  // graph, integer distances): low(p) and high(p) the first columns of plan vertex p's supernode
+  // and of the next one, perm the plan's vertex -> the user's. The blocks that distances() and
+  // histogram() then take are rows in the plan's order, each made from its own supernode up: row
+  // p's totals are taken over its columns from low(p) (the histogram counts those from high(p),
+  // the supernodes above its own, twice), column j's over the rows below low(j) (RowTotals::low,
+  // ColumnTotals::low). fold_mirror then adds each vertex's row and column and puts them in the
+  // user's order.
   void start_halves(const Kokkos::View<const std::int32_t*, memory_space>& low,
                     const Kokkos::View<const std::int32_t*, memory_space>& high,
                     const Kokkos::View<const std::int32_t*, memory_space>& perm) {
@@ -187,41 +194,6 @@ class MeasureTotals {
     half_ = true;
     if (!row_harmonic_.data())
       row_harmonic_ = ids<HarmonicSum<T>>("apsp::measures::row_harmonic", rows_);
-  }
-
-  // A block of whole rows in the plan's order, first .. first + count - 1, each made from its own
-  // supernode up (SupernodalSolver's host halves): row p's totals over its columns from low(p),
-  // column j's over the rows below low(j); the histogram counts the pairs of the supernodes above
-  // a row's twice. fold_mirror then adds each vertex's row and column and puts them in the user's
-  // order. histogram_only: the second pass.
-  void half_rows(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows,
-                 bool histogram_only) {
-    ScopedRegion region("apsp::measures::half_rows");
-    check(first, count, rows);
-    if (count == 0) return;
-    using Totals = RowTotals<ExecSpace, T>;
-    const std::size_t bytes = Totals::scratch_bytes(1, binning_.bins);
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    Policy policy(exec_, int(count), 1);
-    const int level = detail::scratch_level<Policy>(bytes);
-    Totals totals{rows,     first,      first - first_row_, vertices_,  row_most_, row_least_,
-                  row_sum_, row_count_, binning_,           histogram_, level};
-    totals.low = low_, totals.high = high_;
-    if (!histogram_only) totals.harmonic = row_harmonic_;
-    Kokkos::parallel_for("apsp::measures::row_totals",
-                         policy.set_scratch_size(level, Kokkos::PerTeam(bytes)), totals);
-    if (!histogram_only) {
-      using Columns = ColumnTotals<ExecSpace, T>;
-      Columns columns{rows,         count,       vertices_,     Columns::host_chunk,
-                      column_most_, column_sum_, column_count_, harmonic_};
-      columns.low = low_, columns.first_row = first;
-      Kokkos::parallel_for(
-          "apsp::measures::column_totals",
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-              exec_, 0, (vertices_ + Columns::host_chunk - 1) / Columns::host_chunk),
-          columns);
-    }
-    exec_.fence();
   }
 
   // After a pass in halves: the mirrored pairs' totals into the columns' in-totals (on every
@@ -250,8 +222,9 @@ class MeasureTotals {
     mirror_sum_ = {}, mirror_count_ = {}, mirror_most_ = {}, mirror_piece_ = {};
   }
 
-  // After half_rows: each vertex's totals, its row's and its column's, as its in-totals, in the
-  // user's order (and its row's least value, all its own: every pair is in some row's half).
+  // After a pass in halves (start_halves): each vertex's totals, its row's and its column's, as its
+  // in-totals, in the user's order (and its row's least value, all its own: every pair is in some
+  // row's half).
   void fold_halves() {
     const std::int64_t v = vertices_;
     ids<T> most(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::measures::column_max"), v);
@@ -293,7 +266,7 @@ class MeasureTotals {
     ScopedRegion region("apsp::measures::histogram");
     check(first, count, rows);
     if (count == 0) return;
-    row_totals(first, count, rows);
+    row_totals(first, count, rows, false);
     exec_.fence();
   }
 
@@ -316,17 +289,21 @@ class MeasureTotals {
                   std::to_string(first_row_ + rows_) + ") of V = " + std::to_string(vertices_));
   }
 
-  void row_totals(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
+  // with_harmonic: in halves, each row's own harmonic sum too (not in the histogram's pass).
+  void row_totals(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows,
+                  bool with_harmonic) {
     using Totals = RowTotals<ExecSpace, T>;
     const int team = team_size();
     const std::size_t bytes = Totals::scratch_bytes(team, binning_.bins);
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
     Policy policy(exec_, int(count), team);
     const int level = detail::scratch_level<Policy>(bytes);
+    Totals totals{rows,     first,      first - first_row_, vertices_,  row_most_, row_least_,
+                  row_sum_, row_count_, binning_,           histogram_, level};
+    totals.low = low_, totals.high = high_;  // halves (start_halves)
+    if (with_harmonic) totals.harmonic = row_harmonic_;
     Kokkos::parallel_for("apsp::measures::row_totals",
-                         policy.set_scratch_size(level, Kokkos::PerTeam(bytes)),
-                         Totals{rows, first, first - first_row_, vertices_, row_most_, row_least_,
-                                row_sum_, row_count_, binning_, histogram_, level});
+                         policy.set_scratch_size(level, Kokkos::PerTeam(bytes)), totals);
   }
 
   ExecSpace exec_;
@@ -406,7 +383,7 @@ std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
   const auto n = [](std::int64_t x) { return std::uint64_t(x < 0 ? 0 : x); };
   // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns), 84 bytes
   // a vertex, which also hold host backends' halves (the rows' harmonic sums and fold_halves' new
-  // arrays, 56 bytes a vertex: half_rows).
+  // arrays, 56 bytes a vertex: start_halves).
   const std::uint64_t mirror = std::is_integral<T>::value
                                    ? 2 * sizeof(std::int64_t) + sizeof(T) +
                                          detail::MirrorShare::pieces * sizeof(std::int64_t) +

@@ -1141,8 +1141,7 @@ class SupernodalSolver {
       if (host_path && whole_halves(sink)) {
         // Whole rows in the plan's order, each made from its own supernode up: each row's totals
         // over its columns from there, each column's over the rows below its supernode
-        // (MeasureTotals::half_rows).
-        RowSeconds seconds;
+        // (MeasureTotals::start_halves).
         const std::int64_t v = vertices_;
         std::vector<std::int32_t> low(static_cast<std::size_t>(v)), high(low.size());
         for (std::int64_t p = 0; p < v; ++p) {
@@ -1153,23 +1152,7 @@ class SupernodalSolver {
         sink.totals->start_halves(detail::to_device(exec_, low, "apsp::supernodal::low"),
                                   detail::to_device(exec_, high, "apsp::supernodal::high"),
                                   factor_.perm());
-        if (!rows_.data())
-          rows_ =
-              Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::row_block"),
-                     block_, v);
-        for (std::int64_t first = 0; first < v; first += block_) {
-          const std::int64_t count = std::min(block_, v - first);
-          const Matrix part(rows_.data(), count, v);
-          const auto start = detail::Clock::now();
-          detail::supernodal_rows<host_path>(exec_, factor_, first, part, RowOrder::plan, nullptr,
-                                             true);
-          exec_.fence();
-          seconds.compute += detail::seconds_since(start);
-          sink.totals->half_rows(first, count, part, sink.histogram_only);
-          seconds.made += count;
-          if (done) done(first, count);
-        }
-        return seconds;
+        return reduce_blocks(sink.rows, done, true);
       }
     }
     return reduce_rows(sink.rows, done);
@@ -1179,15 +1162,7 @@ class SupernodalSolver {
   // memory): nothing is copied off the device (measures.hpp). RowSeconds::compute: making the
   // rows; sink: the sink's time.
   RowSeconds reduce_rows(const DeviceRowSink<ExecSpace, T>& sink, const BlockDone& done = {}) {
-    RowSeconds seconds;
-    each_block(seconds, done, first_row_, first_row_ + real_rows_,
-               [&](std::int64_t first, std::int64_t count, const Matrix& part) {
-                 const auto start = detail::Clock::now();
-                 sink(first, count, part);
-                 seconds.sink += detail::seconds_since(start);
-               });
-    seconds.made = real_rows_;
-    return seconds;
+    return reduce_blocks(sink, done, false);
   }
 
   // After compute: whether reduce_rows(MeasureSink) makes each row in half (a symmetric graph's
@@ -1280,10 +1255,28 @@ class SupernodalSolver {
     return (rows + blocks - 1) / blocks;
   }
 
-  // Each block of distance rows [from, to) made, then handed to work(first, count, rows).
+  // reduce_rows(sink): this rank's rows, or (halves, after MeasureTotals::start_halves) every row
+  // in the plan's order, each from its own supernode up.
+  RowSeconds reduce_blocks(const DeviceRowSink<ExecSpace, T>& sink, const BlockDone& done,
+                           bool halves) {
+    RowSeconds seconds;
+    each_block(
+        seconds, done, first_row_, first_row_ + real_rows_,
+        [&](std::int64_t first, std::int64_t count, const Matrix& part) {
+          const auto start = detail::Clock::now();
+          sink(first, count, part);
+          seconds.sink += detail::seconds_since(start);
+        },
+        halves);
+    seconds.made = real_rows_;
+    return seconds;
+  }
+
+  // Each block of distance rows [from, to) made, then handed to work(first, count, rows); halves:
+  // the rows and columns in the plan's order, each row from its own supernode up.
   template <class Work>
   void each_block(RowSeconds& seconds, const BlockDone& done, std::int64_t from, std::int64_t to,
-                  const Work& work) {
+                  const Work& work, bool halves = false) {
     const std::int64_t v = vertices_;
     if (from >= to) return;
     if (!rows_.data())
@@ -1293,7 +1286,11 @@ class SupernodalSolver {
       const std::int64_t count = std::min(block_, to - first);
       const Matrix part(rows_.data(), count, v);
       const auto start = detail::Clock::now();
-      supernodal_rows(exec_, factor_, first, part);
+      if (halves)
+        detail::supernodal_rows<host_path>(exec_, factor_, first, part, RowOrder::plan, nullptr,
+                                           true);
+      else
+        supernodal_rows(exec_, factor_, first, part);
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
       work(first, count, part);

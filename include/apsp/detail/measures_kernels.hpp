@@ -198,7 +198,7 @@ struct RowTotals {
   // (Kokkos 4 and later give a host team 32 KiB of level 0: 4,096 bins of four copies do not fit).
   int level = 0;
   // Half rows (host backends, int32, rows and columns in a symmetric graph's plan order:
-  // MeasureTotals::half_rows): row p's own columns are [low(p), V), those from high(p) on (the
+  // MeasureTotals::start_halves): row p's own columns are [low(p), V), those from high(p) on (the
   // supernodes above its own) are pairs counted twice in the histogram, and its harmonic sum over
   // them goes to harmonic(offset + i). Empty: whole rows.
   Kokkos::View<const std::int32_t*, memory_space> low, high;
