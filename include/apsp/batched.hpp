@@ -242,6 +242,27 @@ Offsets<ExecSpace> run(const ExecSpace& exec,
                   : run<ExecSpace, T, false>(exec, layout, source, sink);
 }
 
+// The kernels of first_negative_cycle and fill_from_edges, named functors (not KOKKOS_LAMBDA:
+// detail/supernodal_kernels.hpp says why).
+template <class Cycles>
+struct FirstCycle {
+  Cycles cycles;
+  KOKKOS_INLINE_FUNCTION void operator()(int g, int& smallest) const {
+    if (cycles(g) >= 0 && g < smallest) smallest = g;
+  }
+};
+template <class ExecSpace, class T, class Source>
+struct FillFromEdges {
+  apsp::detail::BatchLayout<typename ExecSpace::memory_space> layout;
+  Source source;
+  T* values;
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    const int g = team.league_rank(), n = layout.vertices(g);
+    source.load(team, g, values + layout.base(g), n, n);
+  }
+};
+
 }  // namespace detail
 
 // The first graph with a negative cycle and its vertex, or {-1, -1}.
@@ -252,13 +273,9 @@ struct NegativeCycleAt {
 template <class ExecSpace>
 NegativeCycleAt first_negative_cycle(const ExecSpace& exec, const Offsets<ExecSpace>& cycles) {
   int first = int(cycles.extent(0));
-  Kokkos::parallel_reduce(
-      "apsp::batched::first_negative_cycle",
-      Kokkos::RangePolicy<ExecSpace>(exec, 0, int(cycles.extent(0))),
-      KOKKOS_LAMBDA(int g, int& smallest) {
-        if (cycles(g) >= 0 && g < smallest) smallest = g;
-      },
-      Kokkos::Min<int>(first));
+  Kokkos::parallel_reduce("apsp::batched::first_negative_cycle",
+                          Kokkos::RangePolicy<ExecSpace>(exec, 0, int(cycles.extent(0))),
+                          detail::FirstCycle<Offsets<ExecSpace>>{cycles}, Kokkos::Min<int>(first));
   if (first >= int(cycles.extent(0))) return {};
   exec.fence();
   std::int64_t vertex = -1;
@@ -302,15 +319,11 @@ void fill_from_edges(const ExecSpace& exec, const RaggedBatch<ExecSpace, T>& bat
   using Mem = typename ExecSpace::memory_space;
   using Edge = std::remove_const_t<typename Edges::value_type>;
   const auto layout = detail::layout_of(batch);
-  const apsp::detail::EdgeSource<Mem, Edge> source{edge_offsets, edges};
-  const auto values = batch.values;
   Kokkos::parallel_for(
       "apsp::batched::fill_from_edges",
       Kokkos::TeamPolicy<ExecSpace>(exec, batch.count(), detail::closure_team_size<ExecSpace>(32)),
-      KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) {
-        const int g = team.league_rank(), n = layout.vertices(g);
-        source.load(team, g, values.data() + layout.base(g), n, n);
-      });
+      detail::FillFromEdges<ExecSpace, T, apsp::detail::EdgeSource<Mem, Edge>>{
+          layout, apsp::detail::EdgeSource<Mem, Edge>{edge_offsets, edges}, batch.values.data()});
   exec.fence();
 }
 

@@ -70,6 +70,62 @@ DeviceEdges<ExecSpace> upload_edges(const ExecSpace& exec, const std::vector<Edg
   return device_edges;
 }
 
+namespace detail {
+
+// The kernels of this file are named functors, not KOKKOS_LAMBDA: detail/supernodal_kernels.hpp
+// says why.
+
+// 0 on the diagonal of rows [first_row, ...) of the N x N matrix, infinity elsewhere.
+template <class Rows>
+struct FillInfinity {
+  Rows rows;
+  std::int64_t first_row, n;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    using T = typename Rows::non_const_value_type;
+    rows.data()[e] = (first_row + e / n == e % n) ? T(0) : Distance<T>::infinity;
+  }
+};
+
+// Edge e's weight where lighter. A self-loop only counts when negative (dist(i,i) = 0
+// otherwise): a negative cycle. One of weight >= 0 is skipped, not converted: the type need not
+// hold it (weight_range leaves it out, graph.hpp).
+template <class Rows, class Edges>
+struct FillEdges {
+  Rows rows;
+  std::int64_t first_row;
+  Edges edges;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    using T = typename Rows::non_const_value_type;
+    const auto edge = edges(e);  // an Edge, or any src/dst/weight record (real weights)
+    if (edge.src != edge.dst || edge.weight < 0)
+      Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), T(edge.weight));
+  }
+};
+
+// The smallest v of rows [first_row, ...) with rows(v, v) < 0.
+template <class Rows>
+struct NegativeDiagonalRow {
+  Rows rows;
+  std::int64_t first_row;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t v, std::int64_t& smallest) const {
+    using T = typename Rows::non_const_value_type;
+    if (rows(v - first_row, v) < T(0) && v < smallest) smallest = v;
+  }
+};
+
+// The smallest v on a closed walk through one of the vertices [first, vertices).
+template <class Dist>
+struct ClosedWalkVertex {
+  Dist dist;
+  std::int64_t first, vertices;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t v, std::int64_t& smallest) const {
+    for (std::int64_t u = first; u < vertices && v < smallest; ++u)
+      if (on_closed_walk(dist(u, u), dist(v, u), dist(u, v))) smallest = v;
+  }
+};
+
+}  // namespace detail
+
 // Fills a block of consecutive rows of the distance matrix (a rank's share of it): `rows` holds
 // rows [first_row, first_row + rows.extent(0)) of the N x N matrix, N = rows.extent(1); every
 // edge must start in that range. `edges` is a DeviceEdges (or an std::vector<Edge>, uploaded).
@@ -80,19 +136,11 @@ void fill_distance_rows(const ExecSpace& exec, const DistanceMatrix<ExecSpace, T
   detail::ScopedRegion region("apsp::fill_distance_rows");
   const std::int64_t count = rows.extent(0), n = rows.extent(1);
   // count * n reaches 2^32 at N = 65536: more than one launch (detail/index_ranges.hpp).
+  detail::for_each_index("apsp::fill::infinity", exec, 0, count * n,
+                         detail::FillInfinity<DistanceMatrix<ExecSpace, T>>{rows, first_row, n});
   detail::for_each_index(
-      "apsp::fill::infinity", exec, 0, count * n, KOKKOS_LAMBDA(std::int64_t e) {
-        rows.data()[e] = (first_row + e / n == e % n) ? T(0) : Distance<T>::infinity;
-      });
-  detail::for_each_index(
-      "apsp::fill::edges", exec, 0, std::int64_t(edges.size()), KOKKOS_LAMBDA(std::int64_t e) {
-        const auto edge = edges(e);  // an Edge, or any src/dst/weight record (real weights)
-        // A self-loop only counts when negative (dist(i,i) = 0 otherwise): a negative cycle.
-        // One of weight >= 0 is skipped, not converted: the type need not hold it (weight_range
-        // leaves it out, graph.hpp).
-        if (edge.src != edge.dst || edge.weight < 0)
-          Kokkos::atomic_fetch_min(&rows(edge.src - first_row, edge.dst), T(edge.weight));
-      });
+      "apsp::fill::edges", exec, 0, std::int64_t(edges.size()),
+      detail::FillEdges<DistanceMatrix<ExecSpace, T>, Edges>{rows, first_row, edges});
   exec.fence();
 }
 
@@ -141,9 +189,7 @@ std::int64_t negative_cycle_vertex(const ExecSpace& exec, const DistanceMatrix<E
   Kokkos::parallel_reduce(
       "apsp::fw::negative_cycle",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, first_row, end),
-      KOKKOS_LAMBDA(std::int64_t v, std::int64_t & smallest) {
-        if (rows(v - first_row, v) < T(0) && v < smallest) smallest = v;
-      },
+      detail::NegativeDiagonalRow<DistanceMatrix<ExecSpace, T>>{rows, first_row},
       Kokkos::Min<std::int64_t>(found));
   return found < vertices ? found : -1;
 }
@@ -164,10 +210,7 @@ std::int64_t closed_walk_vertex(const ExecSpace& exec, const DistanceMatrix<Exec
   Kokkos::parallel_reduce(
       "apsp::fw::closed_walk_vertex",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, first + 1),
-      KOKKOS_LAMBDA(std::int64_t v, std::int64_t & smallest) {
-        for (std::int64_t u = first; u < vertices && v < smallest; ++u)
-          if (detail::on_closed_walk(dist(u, u), dist(v, u), dist(u, v))) smallest = v;
-      },
+      detail::ClosedWalkVertex<DistanceMatrix<ExecSpace, T>>{dist, first, vertices},
       Kokkos::Min<std::int64_t>(found));
   return found;
 }

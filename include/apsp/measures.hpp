@@ -80,6 +80,44 @@ std::vector<typename View::non_const_value_type> host_copy(const View& view) {
   return values;
 }
 
+// MeasureTotals::fold_mirror's kernel: column j's mirrored pairs into its totals (named
+// functors, not KOKKOS_LAMBDA: detail/supernodal_kernels.hpp says why).
+template <class Sum, class Counts, class Most, class Harmonic, class Mirror, class MirrorMost>
+struct FoldMirror {
+  Sum sum;
+  Counts count;
+  Most most;
+  Harmonic harmonic;
+  Mirror m_sum, m_count, m_piece;
+  MirrorMost m_most;
+  std::int64_t v;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t j) const {
+    sum(j) += typename Sum::non_const_value_type(m_sum(j));
+    count(j) += std::int64_t(m_count(j));
+    if (m_count(j) > 0 && m_most(j) > most(j)) most(j) = m_most(j);
+    for (int p = 0; p < MirrorShare::pieces; ++p)
+      add_piece(harmonic(j), std::int64_t(m_piece(p * v + j)), MirrorShare::piece_bits * p);
+  }
+};
+
+// MeasureTotals::fold_halves's kernel: vertex perm(p)'s totals, its row's and its column's.
+template <class Perm, class Most, class Sum, class Counts, class Harmonic>
+struct FoldHalves {
+  Perm perm;
+  Most most, least, r_most, r_least, c_most;
+  Sum sum, r_sum, c_sum;
+  Counts count, r_count, c_count;
+  Harmonic harmonic, r_harmonic, c_harmonic;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
+    const std::int64_t u = perm(p);
+    most(u) = r_most(p) > c_most(p) ? r_most(p) : c_most(p);
+    least(u) = r_least(p);
+    sum(u) = r_sum(p) + c_sum(p);
+    count(u) = r_count(p) + c_count(p);
+    harmonic(u) = add_sums(r_harmonic(p), c_harmonic(p));
+  }
+};
+
 // The totals of one rank's rows and of every column over them, on the device.
 template <class ExecSpace, class T>
 class MeasureTotals {
@@ -202,22 +240,12 @@ class MeasureTotals {
     if (perm_.data()) return fold_halves();
     if (!mirror_sum_.data()) return;
     const std::int64_t v = vertices_;
-    const auto sum = column_sum_;
-    const auto count = column_count_;
-    const auto most = column_most_;
-    const auto harmonic = harmonic_;
-    const auto m_sum = mirror_sum_, m_count = mirror_count_, m_piece = mirror_piece_;
-    const auto m_most = mirror_most_;
     Kokkos::parallel_for(
         "apsp::measures::fold_mirror",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec_, 0, v),
-        KOKKOS_LAMBDA(std::int64_t j) {
-          sum(j) += DistanceSum<T>(m_sum(j));
-          count(j) += std::int64_t(m_count(j));
-          if (m_count(j) > 0 && m_most(j) > most(j)) most(j) = m_most(j);
-          for (int p = 0; p < MirrorShare::pieces; ++p)
-            add_piece(harmonic(j), std::int64_t(m_piece(p * v + j)), MirrorShare::piece_bits * p);
-        });
+        FoldMirror<ids<DistanceSum<T>>, ids<std::int64_t>, ids<T>, ids<HarmonicSum<T>>, ids<Count>,
+                   ids<T>>{column_sum_, column_count_, column_most_, harmonic_, mirror_sum_,
+                           mirror_count_, mirror_piece_, mirror_most_, v});
     exec_.fence();
     mirror_sum_ = {}, mirror_count_ = {}, mirror_most_ = {}, mirror_piece_ = {};
   }
@@ -232,22 +260,13 @@ class MeasureTotals {
     ids<DistanceSum<T>> sum("apsp::measures::column_sum", v);
     ids<std::int64_t> count("apsp::measures::column_count", v);
     ids<HarmonicSum<T>> harmonic("apsp::measures::harmonic", v);
-    const auto perm = perm_;
-    const auto r_most = row_most_, r_least = row_least_, c_most = column_most_;
-    const auto r_sum = row_sum_, c_sum = column_sum_;
-    const auto r_count = row_count_, c_count = column_count_;
-    const auto r_harmonic = row_harmonic_, c_harmonic = harmonic_;
     Kokkos::parallel_for(
         "apsp::measures::fold_halves",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec_, 0, v),
-        KOKKOS_LAMBDA(std::int64_t p) {
-          const std::int64_t u = perm(p);
-          most(u) = r_most(p) > c_most(p) ? r_most(p) : c_most(p);
-          least(u) = r_least(p);
-          sum(u) = r_sum(p) + c_sum(p);
-          count(u) = r_count(p) + c_count(p);
-          harmonic(u) = add_sums(r_harmonic(p), c_harmonic(p));
-        });
+        FoldHalves<decltype(perm_), ids<T>, ids<DistanceSum<T>>, ids<std::int64_t>,
+                   ids<HarmonicSum<T>>>{perm_, most, least, row_most_, row_least_, column_most_,
+                                        sum, row_sum_, column_sum_, count, row_count_,
+                                        column_count_, harmonic, row_harmonic_, harmonic_});
     exec_.fence();
     column_most_ = most, row_least_ = least, column_sum_ = sum, column_count_ = count;
     harmonic_ = harmonic;

@@ -140,9 +140,8 @@ struct IsPathEdge {
   }
 };
 
-// The kernels of tight_edges and path_edges, as named functors: nvcc 13.0 compiles a host-device
-// lambda (KOKKOS_LAMBDA) of this reduction, run on the Serial backend of a CUDA build, into a call
-// through a null function pointer.
+// The kernels of tight_edges and path_edges, as named functors (not KOKKOS_LAMBDA:
+// detail/supernodal_kernels.hpp says why).
 template <class Edges, class Tight>
 struct CountTightEdges {
   Edges edges;

@@ -364,26 +364,35 @@ class FactorFronts {
 
 // The smallest user vertex whose factor diagonal is negative (a negative cycle has its highest
 // vertex there), or -1.
+// The smallest user vertex of supernode s whose diagonal is negative, into `smallest` (a named
+// functor, not KOKKOS_LAMBDA: detail/supernodal_kernels.hpp says why).
+template <class MemorySpace, class T>
+struct NegativeDiagonal {
+  Kokkos::View<const std::int32_t*, MemorySpace> first;
+  Kokkos::View<const std::int64_t*, MemorySpace> start;
+  Kokkos::View<T*, MemorySpace> values;
+  Kokkos::View<const std::int32_t*, MemorySpace> perm;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, std::int64_t& smallest) const {
+    const int c = first(s + 1) - first(s), ldc = factor_ld(c);
+    for (int k = 0; k < c; ++k)
+      if (values(start(s) + std::int64_t(k) * ldc + k) < T(0) && perm(first(s) + k) < smallest)
+        smallest = perm(first(s) + k);
+  }
+};
+
 template <class ExecSpace, class T>
 std::int64_t negative_diagonal_vertex(
     const ExecSpace& exec, const SupernodalPlan& plan,
     const SupernodeViews<typename ExecSpace::memory_space>& views,
     const Kokkos::View<T*, typename ExecSpace::memory_space>& values,
     const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& perm) {
-  const auto first = views.first;
-  const auto start = views.values_start;
   const std::int64_t vertices = plan.vertices;
   std::int64_t found = vertices;
-  Kokkos::parallel_reduce(
-      "apsp::supernodal::negative_cycle",
-      Kokkos::RangePolicy<ExecSpace>(exec, 0, int(plan.supernodes())),
-      KOKKOS_LAMBDA(int s, std::int64_t& smallest) {
-        const int c = first(s + 1) - first(s), ldc = factor_ld(c);
-        for (int k = 0; k < c; ++k)
-          if (values(start(s) + std::int64_t(k) * ldc + k) < T(0) && perm(first(s) + k) < smallest)
-            smallest = perm(first(s) + k);
-      },
-      Kokkos::Min<std::int64_t>(found));
+  Kokkos::parallel_reduce("apsp::supernodal::negative_cycle",
+                          Kokkos::RangePolicy<ExecSpace>(exec, 0, int(plan.supernodes())),
+                          NegativeDiagonal<typename ExecSpace::memory_space, T>{
+                              views.first, views.values_start, values, perm},
+                          Kokkos::Min<std::int64_t>(found));
   return found < vertices ? found : -1;
 }
 
@@ -595,6 +604,13 @@ Swept<ExecSpace, T> sweep_rows(
   return swept;
 }
 
+// ids(j) = j (a named functor, not KOKKOS_LAMBDA: detail/supernodal_kernels.hpp says why).
+template <class MemorySpace>
+struct Identity {
+  Kokkos::View<std::int32_t*, MemorySpace> ids;
+  KOKKOS_INLINE_FUNCTION void operator()(int j) const { ids(j) = j; }
+};
+
 // Rows [first, first + out.extent(0)) (or those of list[first ...]) whole into out: on host
 // vectors each item's rows in its team's scratch, written out by the item (RowsInScratch);
 // elsewhere (GPUs) the rows transposed in a temporary the size of out, written out by tiles
@@ -621,9 +637,9 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
   if (!user) {
     Kokkos::View<std::int32_t*, memory_space> identity(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::supernodal::columns"), vertices);
-    Kokkos::parallel_for(
-        "apsp::supernodal::columns", Kokkos::RangePolicy<ExecSpace>(exec, 0, int(vertices)),
-        KOKKOS_LAMBDA(int j) { identity(j) = j; });
+    Kokkos::parallel_for("apsp::supernodal::columns",
+                         Kokkos::RangePolicy<ExecSpace>(exec, 0, int(vertices)),
+                         Identity<memory_space>{identity});
     column = identity;
   }
   if constexpr (Shape::in_scratch) {

@@ -3,7 +3,8 @@
 # The algorithm layer (Apsp::core: every header under include/apsp/) knows no command line, no
 # environment and no stderr: none of its headers may name a flag ("--" and a letter in a comment
 # or a string), mpirun, stderr / std::cerr, or getenv; nor include a header of the application
-# (src/: `#include "..."`), which a user of the installed core does not have. Prints each
+# (src/: `#include "..."`), which a user of the installed core does not have; nor launch a
+# KOKKOS_LAMBDA (its kernels are named functors: CONTRIBUTING.md, "Kernels"). Prints each
 # offending line and fails when there is one.
 set -euo pipefail
 [[ $# -gt 0 ]] || { echo "usage: core_headers.sh HEADER..." >&2; exit 2; }
@@ -16,4 +17,10 @@ if grep -nE -e '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$@"; then
   echo "core_headers: the lines above include a header of the application (src/)" >&2
   exit 1
 fi
-echo "core_headers: $# headers, none names a flag, mpirun, stderr or getenv, or includes src/"
+# A KOKKOS_LAMBDA outside a comment.
+if grep -nE -e '^[^/]*KOKKOS_(CLASS_)?LAMBDA' "$@"; then
+  echo "core_headers: the lines above use KOKKOS_LAMBDA: write a named functor" >&2
+  exit 1
+fi
+echo "core_headers: $# headers, none names a flag, mpirun, stderr or getenv, includes src/ or" \
+  "uses KOKKOS_LAMBDA"

@@ -46,6 +46,35 @@ struct SupernodeViews {
   std::int32_t supernodes = 0;
 };
 
+// The kernels of the core are named functors, never KOKKOS_LAMBDA: nvcc keeps a host-device
+// lambda's copy and delete functions in variables of each translation unit, but the lambda's
+// wrapper class is shared by all of them, so a template instantiated in several units (the
+// library's and a test's) can copy the lambda through another unit's variables, never set: a
+// call through a null pointer (CONTRIBUTING.md, "Kernels"; tests/layers/core_headers.sh).
+
+// F(i,j) = 0 on the diagonal, infinity elsewhere, of a size x size front.
+template <class T>
+struct IdentityFront {
+  T* front;
+  std::int64_t size;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    front[e] = e / size == e % size ? T(0) : Distance<T>::infinity;
+  }
+};
+
+// Edge e at the position at(2e), at(2e + 1) of the front, where lighter.
+template <class MemorySpace, class T>
+struct AddFrontEdges {
+  T* front;
+  std::int64_t size;
+  Kokkos::View<const std::int32_t*, MemorySpace> at;
+  Kokkos::View<const T*, MemorySpace> weight;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    T& d = front[std::int64_t(at(2 * e)) * size + at(2 * e + 1)];
+    d = weight(e) < d ? weight(e) : d;
+  }
+};
+
 // A front: F(i,j) = 0 on the diagonal, infinity elsewhere (padding included), then its original
 // edges [from, to) (distinct positions, row and column pairs in `at`; a negative self-loop
 // lowers the diagonal).
@@ -54,24 +83,32 @@ void assemble_edges(const ExecSpace& exec, T* front, std::int64_t size,
                     const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& at,
                     const Kokkos::View<const T*, typename ExecSpace::memory_space>& weight,
                     std::int64_t from, std::int64_t to) {
-  Kokkos::parallel_for(
-      "apsp::supernodal::front_identity",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, size * size),
-      KOKKOS_LAMBDA(std::int64_t e) {
-        front[e] = e / size == e % size ? T(0) : Distance<T>::infinity;
-      });
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("apsp::supernodal::front_identity", Range(exec, 0, size * size),
+                       IdentityFront<T>{front, size});
   if (to > from)
     Kokkos::parallel_for(
-        "apsp::supernodal::front_edges",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, from, to),
-        KOKKOS_LAMBDA(std::int64_t e) {
-          T& d = front[std::int64_t(at(2 * e)) * size + at(2 * e + 1)];
-          d = weight(e) < d ? weight(e) : d;
-        });
+        "apsp::supernodal::front_edges", Range(exec, from, to),
+        AddFrontEdges<typename ExecSpace::memory_space, T>{front, size, at, weight});
 }
 
 // Extend-add: the child's Schur complement (its front's border block, from row `offset`) into
 // the parent's front at the rows and columns `relative` names.
+template <class MemorySpace, class T>
+struct ExtendAdd {
+  T* front;
+  std::int64_t size;
+  const T* child;
+  std::int64_t child_size, offset;
+  Kokkos::View<const std::int32_t*, MemorySpace> relative;
+  std::int64_t from, count;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    const std::int64_t a = e / count, b = e % count;
+    const T x = child[(offset + a) * child_size + offset + b];
+    T& d = front[std::int64_t(relative(from + a)) * size + relative(from + b)];
+    d = x < d ? x : d;
+  }
+};
 template <class ExecSpace, class T>
 void extend_add(const ExecSpace& exec, T* front, std::int64_t size, const T* child,
                 std::int64_t child_size, std::int64_t offset,
@@ -80,16 +117,32 @@ void extend_add(const ExecSpace& exec, T* front, std::int64_t size, const T* chi
   Kokkos::parallel_for(
       "apsp::supernodal::extend_add",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, count * count),
-      KOKKOS_LAMBDA(std::int64_t e) {
-        const std::int64_t a = e / count, b = e % count;
-        const T x = child[(offset + a) * child_size + offset + b];
-        T& d = front[std::int64_t(relative(from + a)) * size + relative(from + b)];
-        d = x < d ? x : d;
-      });
+      ExtendAdd<typename ExecSpace::memory_space, T>{front, size, child, child_size, offset,
+                                                     relative, from, count});
 }
 
 // Keeps C_ss, A(s,Bd) and A(Bd,s) of a closed front (columns c, border b, the border's rows
 // from `offset`) at `out`, rows padded with infinity.
+template <class T>
+struct KeepFactor {
+  const T* front;
+  std::int64_t size, offset;
+  int c, b;
+  T* out;
+  std::int64_t ldc, ldb, square, right;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    std::int64_t i, j, row, col, width;
+    if (e < square) {
+      i = e / ldc, j = e % ldc, row = i, col = j, width = c;
+    } else if (e < square + right) {
+      i = (e - square) / ldb, j = (e - square) % ldb, row = i, col = offset + j, width = b;
+    } else {
+      i = (e - square - right) / ldc, j = (e - square - right) % ldc, row = offset + i, col = j,
+      width = c;
+    }
+    out[e] = j < width ? front[row * size + col] : Distance<T>::infinity;
+  }
+};
 template <class ExecSpace, class T>
 void keep_factor(const ExecSpace& exec, const T* front, std::int64_t size, std::int64_t offset,
                  int c, int b, T* out) {
@@ -98,29 +151,27 @@ void keep_factor(const ExecSpace& exec, const T* front, std::int64_t size, std::
   Kokkos::parallel_for(
       "apsp::supernodal::keep_factor",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, total),
-      KOKKOS_LAMBDA(std::int64_t e) {
-        std::int64_t i, j, row, col, width;
-        if (e < square) {
-          i = e / ldc, j = e % ldc, row = i, col = j, width = c;
-        } else if (e < square + right) {
-          i = (e - square) / ldb, j = (e - square) % ldb, row = i, col = offset + j, width = b;
-        } else {
-          i = (e - square - right) / ldc, j = (e - square - right) % ldc, row = offset + i, col = j,
-          width = c;
-        }
-        out[e] = j < width ? front[row * size + col] : Distance<T>::infinity;
-      });
+      KeepFactor<T>{front, size, offset, c, b, out, ldc, ldb, square, right});
 }
 
 // The Schur complement of a closed front (its b x b border block, from row and column
 // `offset`) into the pool at `out`, b x b compact.
+template <class T>
+struct SchurToPool {
+  const T* front;
+  std::int64_t size, offset, b;
+  T* out;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    out[e] = front[(offset + e / b) * size + offset + e % b];
+  }
+};
 template <class ExecSpace, class T>
 void schur_to_pool(const ExecSpace& exec, const T* front, std::int64_t size, std::int64_t offset,
                    std::int64_t b, T* out) {
   Kokkos::parallel_for(
       "apsp::supernodal::schur_to_pool",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, b * b),
-      KOKKOS_LAMBDA(std::int64_t e) { out[e] = front[(offset + e / b) * size + offset + e % b]; });
+      SchurToPool<T>{front, size, offset, b, out});
 }
 
 // Small fronts, many in one launch: a team closes one front in its scratch, unpadded (pivots
@@ -734,35 +785,49 @@ struct TableColumns {
 // out(out_row(slot), j) = yt(column(j) * n + slot) for slots with out_row >= 0, by tiles of
 // 32 x 32 through scratch, so that both the reads of yt and the writes of out are contiguous.
 template <class ExecSpace, class T>
+struct WriteRows {
+  static constexpr int tile = 32, ld = tile + 1;
+  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
+                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using ids = Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>;
+  const T* yt;
+  std::int64_t n;
+  std::int32_t vertices;
+  ids out_row, column;
+  T* out;
+  std::int64_t out_ld;
+  int slot_tiles;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename policy::member_type& team) const {
+    const std::int64_t s0 = std::int64_t(team.league_rank() % slot_tiles) * tile;
+    const std::int32_t j0 = team.league_rank() / slot_tiles * tile;
+    const scratch tmp(team.team_scratch(0), tile * ld);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](int e) {
+      const int a = e / tile, b = e % tile;  // column, slot
+      if (j0 + a < vertices) tmp(a * ld + b) = yt[std::int64_t(column(j0 + a)) * n + s0 + b];
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](int e) {
+      const int b = e / tile, a = e % tile;
+      const std::int32_t r = out_row(s0 + b);
+      if (r >= 0 && j0 + a < vertices) out[r * out_ld + j0 + a] = tmp(a * ld + b);
+    });
+  }
+};
+template <class ExecSpace, class T>
 void write_rows(const ExecSpace& exec, const T* yt, std::int64_t n, std::int32_t vertices,
                 const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& out_row,
                 const Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space>& column,
                 T* out, std::int64_t out_ld) {
-  constexpr int tile = 32, ld = tile + 1;
-  using policy = Kokkos::TeamPolicy<ExecSpace>;
-  using scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  const int slot_tiles = int(n / tile), col_tiles = (vertices + tile - 1) / tile;
+  using W = WriteRows<ExecSpace, T>;
+  const int slot_tiles = int(n / W::tile), col_tiles = (vertices + W::tile - 1) / W::tile;
   const bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   Kokkos::parallel_for(
       "apsp::supernodal::write_rows",
-      policy(exec, slot_tiles * col_tiles, host ? 1 : 256)
-          .set_scratch_size(0, Kokkos::PerTeam(scratch::shmem_size(tile * ld))),
-      KOKKOS_LAMBDA(const typename policy::member_type& team) {
-        const std::int64_t s0 = std::int64_t(team.league_rank() % slot_tiles) * tile;
-        const std::int32_t j0 = team.league_rank() / slot_tiles * tile;
-        const scratch tmp(team.team_scratch(0), tile * ld);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](int e) {
-          const int a = e / tile, b = e % tile;  // column, slot
-          if (j0 + a < vertices) tmp(a * ld + b) = yt[std::int64_t(column(j0 + a)) * n + s0 + b];
-        });
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](int e) {
-          const int b = e / tile, a = e % tile;
-          const std::int32_t r = out_row(s0 + b);
-          if (r >= 0 && j0 + a < vertices) out[r * out_ld + j0 + a] = tmp(a * ld + b);
-        });
-      });
+      typename W::policy(exec, slot_tiles * col_tiles, host ? 1 : 256)
+          .set_scratch_size(0, Kokkos::PerTeam(W::scratch::shmem_size(W::tile * W::ld))),
+      W{yt, n, vertices, out_row, column, out, out_ld, slot_tiles});
 }
 
 }  // namespace detail
