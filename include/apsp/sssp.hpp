@@ -287,9 +287,8 @@ void sssp_rows(const ExecSpace& exec, const CsrGraph& graph, std::int64_t first_
   if (rows.extent(0) == 0) return;
   const auto weights = graph.values;
   int heaviest = 0;  // stays 0 without edges
-  // A host lambda, not KOKKOS_LAMBDA: sssp runs on host backends only, and in a CUDA build
-  // nvcc's host-device lambda wrapper, instantiated both in the library and in a caller's
-  // translation unit, called a null function pointer here (Serial beside CUDA, nvcc 13.0).
+  // A host lambda, not KOKKOS_LAMBDA: sssp runs on host backends only (CONTRIBUTING.md,
+  // "Kernels", says why the core has no KOKKOS_LAMBDA).
   if (weights.extent(0) > 0)
     Kokkos::parallel_reduce(
         "apsp::sssp::heaviest_edge",

@@ -106,9 +106,12 @@ bool is_prepared_file(const std::string& path) {
          std::memcmp(start, magic, sizeof magic) == 0;
 }
 
+std::uint64_t prepared_file_bytes(std::int64_t edges, std::uint64_t plan, std::uint64_t factor) {
+  return prepared_header_bytes + std::uint64_t(edges) * edge_bytes + plan + factor;
+}
 std::uint64_t prepared_file_bytes(const PreparedFile& file) {
-  return prepared_header_bytes + file.graph.edges.size() * edge_bytes + file.plan.size() +
-         file.factor.size();
+  return prepared_file_bytes(std::int64_t(file.graph.edges.size()), file.plan.size(),
+                             file.factor.size());
 }
 
 void write_prepared(AtomicOutputFile& out, const PreparedFile& file) {

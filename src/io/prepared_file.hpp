@@ -88,8 +88,10 @@ struct PreparedFile {
 // as a graph file of its format, never peeked at).
 bool is_prepared_file(const std::string& path);
 
-// The file's size for `file`'s sections (for the disk space check before it is written).
+// The file's size for `file`'s sections (for the disk space check before it is written), or for
+// a graph of `edges` edges and sections of these sizes.
 std::uint64_t prepared_file_bytes(const PreparedFile& file);
+std::uint64_t prepared_file_bytes(std::int64_t edges, std::uint64_t plan, std::uint64_t factor);
 
 // The whole file into `out` (which the caller commits).
 void write_prepared(AtomicOutputFile& out, const PreparedFile& file);

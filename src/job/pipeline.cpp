@@ -788,16 +788,14 @@ class Pipeline {
           [&] {
             if (!ranks_.root()) return;
             prepared_out_ = &outputs_.add(config_.output);
-            PreparedFile sizes;
-            sizes.graph.edges.resize(std::size_t(stats_.edges));
-            std::uint64_t more = 0;                    // sections not made yet
+            std::uint64_t plan = 0, factor = 0;
             if (plan_.algorithm == Algorithm::sssp) {  // the graph's arrays: at most E arcs
-              more = 16 + 8 * std::uint64_t(plan_.vertices + 1) + 8 * std::uint64_t(stats_.edges);
+              plan = 16 + 8 * std::uint64_t(plan_.vertices + 1) + 8 * std::uint64_t(stats_.edges);
             } else {  // the plan, and the factor's values
-              sizes.plan = Bytes(detail::plan_bytes(sn_plan_));
-              more = std::uint64_t(sn_plan_.values_start.back()) * value_bytes(plan_.distance);
+              plan = detail::plan_bytes(sn_plan_).size();
+              factor = std::uint64_t(sn_plan_.values_start.back()) * value_bytes(plan_.distance);
             }
-            check_disk_space(config_.output, prepared_file_bytes(sizes) + more);
+            check_disk_space(config_.output, prepared_file_bytes(stats_.edges, plan, factor));
           },
           false);
       return;

@@ -78,14 +78,12 @@ double SolveStats::updates() const {
 const char* SolveStats::updates_counted() const {
   if (algorithm == algorithm_name(Algorithm::floyd_warshall))
     return "V^3: Floyd-Warshall's, the padding to whole tiles left out";
-  if (algorithm == algorithm_name(Algorithm::supernodal))
-    return supernodal.half_rows
-               ? "predicted by the supernodal plan: the factor on each rank, and each distance row "
-                 "made its share of the plan's row updates, each row made in half (a symmetric "
-                 "graph's measures)"
-               : "predicted by the supernodal plan: the factor on each rank, and each distance row "
-                 "made its share of the plan's row updates";
-  return "";
+  if (algorithm != algorithm_name(Algorithm::supernodal)) return "";
+  static const std::string whole =
+      "predicted by the supernodal plan: the factor on each rank, and each distance row made its "
+      "share of the plan's row updates";
+  static const std::string half = whole + ", each row made in half (a symmetric graph's measures)";
+  return (supernodal.half_rows ? half : whole).c_str();
 }
 
 double SolveStats::updates_per_s() const {
