@@ -362,8 +362,6 @@ class FactorFronts {
   std::vector<Front> fronts_;  // the kept fronts, until their parent has added them
 };
 
-// The smallest user vertex whose factor diagonal is negative (a negative cycle has its highest
-// vertex there), or -1.
 // The smallest user vertex of supernode s whose diagonal is negative, into `smallest` (a named
 // functor, not KOKKOS_LAMBDA: detail/supernodal_kernels.hpp says why).
 template <class MemorySpace, class T>
@@ -380,6 +378,8 @@ struct NegativeDiagonal {
   }
 };
 
+// The smallest user vertex whose factor diagonal is negative (a negative cycle has its highest
+// vertex there), or -1.
 template <class ExecSpace, class T>
 std::int64_t negative_diagonal_vertex(
     const ExecSpace& exec, const SupernodalPlan& plan,
