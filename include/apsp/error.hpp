@@ -25,6 +25,7 @@ struct ErrorFacts {
   std::int32_t suggested_type = -1;  // distance_type: a DistanceType that would do, -1 for none
   std::int64_t vertex = -1;          // negative_cycle: the smallest vertex on a negative cycle
   std::int32_t rounding = 0;         // negative_cycle: 1 made by the type's rounding, 2 hidden
+  std::int64_t graph = -1;           // negative_cycle: the graph of a batch (batched.hpp), or -1
   std::uint64_t needed = 0;          // memory: bytes needed (on one device, all its ranks)
   std::uint64_t usable = 0;          // memory: bytes that can be used there
   std::int32_t capped = 0;           // memory: a cap of the caller's, not the device, was short
@@ -69,19 +70,23 @@ class MemoryError : public Error {
 
 // A negative cycle leaves shortest paths undefined. `rounding` (negative_cycles.hpp): 0 the
 // weights have it; 1 only the sums in `type` (float32) have it, its rounding made it; 2 the
-// weights have one that the sums in `type` missed, its rounding hid it.
+// weights have one that the sums in `type` missed, its rounding hid it. `graph`: which graph of
+// a batch (batched.hpp) has it, -1 for a graph alone.
 class NegativeCycleError : public Error {
  public:
   enum Rounding : std::int32_t { none = 0, made = 1, hidden = 2 };
   explicit NegativeCycleError(std::int64_t vertex, Rounding rounding = none,
-                              const std::string& type = "")
-      : Error(describe(vertex, rounding, type), make_facts(vertex, rounding)) {}
+                              const std::string& type = "", std::int64_t graph = -1)
+      : Error(describe(vertex, rounding, type, graph), make_facts(vertex, rounding, graph)) {}
   std::int64_t vertex() const { return facts().vertex; }
   Rounding rounding() const { return Rounding(facts().rounding); }
 
  private:
-  static std::string describe(std::int64_t vertex, Rounding rounding, const std::string& type) {
-    const std::string through = "negative cycle through vertex " + std::to_string(vertex);
+  static std::string describe(std::int64_t vertex, Rounding rounding, const std::string& type,
+                              std::int64_t graph) {
+    const std::string through = "negative cycle" +
+                                (graph >= 0 ? " in graph " + std::to_string(graph) : "") +
+                                " through vertex " + std::to_string(vertex);
     if (rounding == made)
       return through + " in " + type + " sums only: the weights in float64 have none there, " +
              type + " rounding made it";
@@ -90,11 +95,12 @@ class NegativeCycleError : public Error {
              " rounding hid: shortest paths are undefined";
     return through + ": shortest paths are undefined";
   }
-  static ErrorFacts make_facts(std::int64_t vertex, Rounding rounding) {
+  static ErrorFacts make_facts(std::int64_t vertex, Rounding rounding, std::int64_t graph) {
     ErrorFacts f;
     f.kind = ErrorFacts::Kind::negative_cycle;
     f.vertex = vertex;
     f.rounding = rounding;
+    f.graph = graph;
     return f;
   }
 };

@@ -242,14 +242,16 @@ CycleVerdict negative_cycle_verdict(const Graph& graph, const WeightRange& weigh
   return verdict;
 }
 
-// Throws the verdict's NegativeCycleError (error.hpp), if it has a cycle; `type`: the solver's.
-inline void throw_negative_cycle(const CycleVerdict& verdict, DistanceType type) {
+// Throws the verdict's NegativeCycleError (error.hpp), if it has a cycle; `type`: the solver's;
+// `graph`: which graph of a batch, -1 for a graph alone.
+inline void throw_negative_cycle(const CycleVerdict& verdict, DistanceType type,
+                                 std::int64_t graph = -1) {
   if (verdict.vertex < 0) return;
   throw NegativeCycleError(verdict.vertex,
                            !verdict.rounding_suspected ? NegativeCycleError::none
                            : verdict.made              ? NegativeCycleError::made
                                                        : NegativeCycleError::hidden,
-                           distance_type_name(type));
+                           distance_type_name(type), graph);
 }
 
 }  // namespace apsp

@@ -59,9 +59,10 @@ struct Answer {
   // made, and `measures` holds the result.
   std::optional<MeasureOptions> measure;
   GraphMeasures measures;
-  // A dense input's matrix in place of the edges (dense Floyd-Warshall: the request names it;
-  // the edges then serve the predecessors only).
-  std::function<void(const DistanceMatrix<ExecSpace, T>&)> fill;
+  // A dense input's n x n weights (C order; +inf: no edge; the diagonal is not read) in place
+  // of the edges (dense Floyd-Warshall: the request names it; the edges then serve the
+  // predecessors only).
+  const double* dense = nullptr;
 };
 
 namespace detail {
@@ -71,11 +72,34 @@ namespace detail {
 template <class ExecSpace, class T>
 void load_answer(Solver<ExecSpace, T>& solver, const std::vector<Edge>& edges,
                  const Answer<ExecSpace, T>& to) {
-  solver.load(edges, to.fill);
+  if (!to.dense) {
+    solver.load(edges);
+    return;
+  }
+  const double* w = to.dense;
+  const std::int64_t n = std::int64_t(solver.plan().vertices);
+  solver.load(edges, [w, n](const DistanceMatrix<ExecSpace, T>& d) {  // padded with no edges
+    const auto host = Kokkos::create_mirror_view(d);
+    const std::int64_t padded = d.extent(0);
+    Kokkos::parallel_for(
+        "apsp::run_graph::fill_dense",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+            0, padded),
+        [&](std::int64_t i) {
+          for (std::int64_t j = 0; j < padded; ++j) {
+            const double x = i < n && j < n ? w[i * n + j] : Distance<double>::infinity;
+            host(i, j) = i == j                            ? T(0)
+                         : x == Distance<double>::infinity ? Distance<T>::infinity
+                                                           : T(x);
+          }
+        });
+    Kokkos::fence();
+    Kokkos::deep_copy(d, host);
+  });
 }
 template <class S, class ExecSpace, class T>
 void load_answer(S& solver, const std::vector<Edge>& edges, const Answer<ExecSpace, T>& to) {
-  if (to.fill) throw Error("a dense matrix is solved by dense Floyd-Warshall alone");
+  if (to.dense) throw Error("a dense matrix is solved by dense Floyd-Warshall alone");
   solver.load(edges);
 }
 
@@ -135,7 +159,7 @@ std::string run_graph(const ExecSpace& exec, Ranks& ranks, const Graph& graph,
   RunPlan run = plan_run(exec, graph, weights, Distance<T>::type,
                          PlanRequest{request.algorithm, request.shape, predecessors, false});
   // A dense input's padded matrix passes through the host on its way to a device.
-  if (to.fill && !detail::host_memory<ExecSpace>) {
+  if (to.dense && !detail::host_memory<ExecSpace>) {
     const std::uint64_t matrix = matrix_bytes(run.plan.padded, run.plan.padded, sizeof(T));
     limits = answer_limits<T>(exec, n, detail::saturating_add(to.host_bytes, matrix),
                               request.max_memory);

@@ -1,11 +1,8 @@
 // apsp._native's batched part: many graphs in one call on the library's batched solver
 // (apsp/batched.hpp), and one small graph on the caller's thread. SciPy's conventions for 3-D
 // arrays live in apsp/__init__.py; here: edge lists in the concatenated numbering (PyG's), each
-// checked to stay inside its graph, dense (B, n, n) weights, results ragged or padded.
-//
-// Where every weight is a whole number and every path fits int32 the graphs are closed in int32
-// and the results converted into the asked type while they are stored: exact either way, and
-// twice the vector lanes of float64.
+// checked to stay inside its graph (job/array_inputs.hpp, which also picks the types to solve
+// them in), dense (B, n, n) weights, results ragged or padded.
 #include "batch.hpp"
 
 #include <apsp/batched.hpp>
@@ -15,17 +12,19 @@
 #include <apsp/paths.hpp>
 #include <apsp/ranks.hpp>
 
+#include "job/array_inputs.hpp"
 #include "platform/backends.hpp"
+#include "platform/kokkos_thread.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,34 +37,8 @@ namespace {
 using Exec = Kokkos::DefaultExecutionSpace;
 constexpr int scipy_none = -9999;  // SciPy's "no predecessor"
 
-OnKokkos on_kokkos;
-py::handle negative_cycle_type;
-InPythonWords python_words;
-
 template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
-
-// Graph g's verdict (BatchedSolver, computing in `type`) as the module's NegativeCycleError,
-// with the graph: the library's words, and the module's advice where float32 rounding made or
-// hid the cycle.
-[[noreturn]] void raise_negative_cycle(int graph, const CycleVerdict& verdict, DistanceType type) {
-  std::string words;
-  try {
-    throw_negative_cycle(verdict, type);
-  } catch (const NegativeCycleError& e) {
-    words = python_words(e);
-  }
-  // The library's "negative cycle through vertex v...", in SciPy's words with the graph.
-  const std::string through = "negative cycle through vertex " + std::to_string(verdict.vertex);
-  const std::string message = "Negative cycle detected in graph " + std::to_string(graph) +
-                              " through vertex " + std::to_string(verdict.vertex) +
-                              words.substr(std::min(words.size(), through.size()));
-  py::object error = negative_cycle_type(message);
-  error.attr("graph") = graph;
-  error.attr("vertex") = verdict.vertex;
-  PyErr_SetObject(negative_cycle_type.ptr(), error.ptr());
-  throw py::error_already_set();
-}
 
 // A batched solver's memory check (MemoryError before any work), with what the device and the
 // host have free.
@@ -74,7 +47,7 @@ void check_memory(const Solver& solver, std::int64_t edges) {
   std::uint64_t device_free = 0, host_free = 0;
   {
     py::gil_scoped_release release;
-    on_kokkos([&] {
+    kokkos_thread().run([&] {
       device_free = available_memory(Exec());
       host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
     });
@@ -84,172 +57,47 @@ void check_memory(const Solver& solver, std::int64_t edges) {
 
 // The batch on the Kokkos thread, where the solver ends too (its Views): load(solver), the
 // solve into `out`, the predecessors into `pred` where asked for and no graph has a negative
-// cycle. Then the first graph with one raises.
+// cycle. Then the first graph with one raises (NegativeCycleError with the graph).
 template <class T, class U, class Load>
 void solve_on_kokkos(std::unique_ptr<BatchedSolver<Exec, T, U>> solver, const Load& load, U* out,
                      int* pred) {
   int bad = -1;
   CycleVerdict verdict;
-  {
-    py::gil_scoped_release release;
-    std::string error;
-    on_kokkos([&] {
-      try {
-        load(*solver);
-        solver->compute(out);
-        bad = solver->first_negative_cycle();
-        if (bad >= 0)
-          verdict = solver->verdicts()[std::size_t(bad)];
-        else if (pred)
-          solver->predecessor_rows(pred);
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
-      solver.reset();
-    });
-    if (!error.empty()) throw std::runtime_error(error);
-  }
-  if (bad >= 0) raise_negative_cycle(bad, verdict, Distance<T>::type);
+  py::gil_scoped_release release;
+  kokkos_thread().run([&] {
+    std::unique_ptr<BatchedSolver<Exec, T, U>> ends_here = std::move(solver);
+    load(*ends_here);
+    ends_here->compute(out);
+    bad = ends_here->first_negative_cycle();
+    if (bad >= 0)
+      verdict = ends_here->verdicts()[std::size_t(bad)];
+    else if (pred)
+      ends_here->predecessor_rows(pred);
+  });
+  if (bad >= 0) throw_negative_cycle(verdict, Distance<T>::type, bad);
 }
 
 // ---- apsp.solve_batch: ragged edge lists ----
 
-// What one pass over the edges finds, and each graph's weights (weight_range, graph.hpp).
-struct EdgeScan {
-  std::vector<std::int64_t> offsets;  // B + 1: graph g's vertices from offsets[g]
-  std::vector<std::int32_t> graph;    // per edge
-  // The edges of each graph together, in input order: graph g's are input edges
-  // order[first[g] .. first[g + 1]) (the identity where the input is grouped by graph).
-  std::vector<std::int64_t> first, order;
-  bool grouped = true;
-  std::vector<WeightRange> ranges;  // per graph
-  // Of them all: negative weights, whole numbers, the largest |w|, the longest path.
-  bool negative = false, whole = true;
-  double max_abs = 0, longest = 0;
-  std::int64_t largest = 0;
-
-  std::int64_t input_edge(std::int64_t at) const { return grouped ? at : order[std::size_t(at)]; }
-};
-
-// Why some graph of the batch cannot be solved in T (path_bounds_problem, distance.hpp), naming
-// the first; "" when every one can.
-template <class T>
-std::string bounds_problem(const EdgeScan& scan) {
-  for (std::size_t g = 0; g < scan.ranges.size(); ++g) {
-    const std::int64_t n = scan.offsets[g + 1] - scan.offsets[g];
-    const std::string problem = path_bounds_problem<T>(std::max<std::int64_t>(n, 1),
-                                                       scan.ranges[g].longest_path, scan.negative);
-    if (!problem.empty()) return "graph " + std::to_string(g) + ", " + problem;
-  }
-  return "";
-}
-
-EdgeScan scan_edges(const HostArray<std::int64_t>& sizes, const HostArray<std::int64_t>& src,
-                    const HostArray<std::int64_t>& dst, const HostArray<double>& weight) {
-  EdgeScan scan;
-  const std::int64_t count = sizes.size(), edges = src.size();
-  const std::int64_t* n = sizes.data();
-  scan.offsets.assign(std::size_t(count) + 1, 0);
-  for (std::int64_t g = 0; g < count; ++g) {
-    if (n[g] < 0 || n[g] > std::numeric_limits<std::int32_t>::max())
-      throw py::value_error("graph " + std::to_string(g) + " has " + std::to_string(n[g]) +
-                            " vertices (0..2^31-1 allowed)");
-    scan.offsets[std::size_t(g) + 1] = scan.offsets[std::size_t(g)] + n[g];
-    scan.largest = std::max(scan.largest, n[g]);
-  }
-  const std::int64_t total = scan.offsets.back();
-  std::vector<std::int32_t> graph_of(static_cast<std::size_t>(total));
-  for (std::int64_t g = 0; g < count; ++g)
-    std::fill(graph_of.begin() + scan.offsets[std::size_t(g)],
-              graph_of.begin() + scan.offsets[std::size_t(g) + 1], std::int32_t(g));
-  scan.graph.resize(static_cast<std::size_t>(edges));
-  scan.first.assign(std::size_t(count) + 1, 0);
-  const std::int64_t *s = src.data(), *t = dst.data();
-  const double* w = weight.data();
-  std::int32_t last = 0;
-  for (std::int64_t e = 0; e < edges; ++e) {
-    check_vertices(e, s[e], t[e], total, true);
-    const std::int32_t g = graph_of[std::size_t(s[e])], h = graph_of[std::size_t(t[e])];
-    if (g != h)
-      throw py::value_error("edge " + std::to_string(e) + " (" + std::to_string(s[e]) + " -> " +
-                            std::to_string(t[e]) + ") joins graph " + std::to_string(g) +
-                            " and graph " + std::to_string(h) +
-                            ": an edge must stay inside its graph");
-    check_weight(e, w[e], g);
-    scan.graph[std::size_t(e)] = g;
-    scan.grouped = scan.grouped && g >= last;
-    last = g;
-    ++scan.first[std::size_t(g) + 1];
-  }
-  for (std::int64_t g = 0; g < count; ++g)
-    scan.first[std::size_t(g) + 1] += scan.first[std::size_t(g)];
-  if (!scan.grouped) {  // a stable grouping by graph
-    scan.order.resize(std::size_t(edges));
-    std::vector<std::int64_t> next(scan.first.begin(), scan.first.end() - 1);
-    for (std::int64_t e = 0; e < edges; ++e)
-      scan.order[std::size_t(next[std::size_t(scan.graph[std::size_t(e)])]++)] = e;
-  }
-  scan.ranges.resize(std::size_t(count));
-  for (std::int64_t g = 0; g < count; ++g) {
-    const WeightRange range = weight_range(n[g], [&](const auto& add) {
-      for (std::int64_t at = scan.first[std::size_t(g)]; at < scan.first[std::size_t(g) + 1];
-           ++at) {
-        const std::int64_t e = scan.input_edge(at);
-        add(s[e], t[e], w[e]);
-      }
-    });
-    scan.ranges[std::size_t(g)] = range;
-    scan.negative = scan.negative || range.negative();
-    scan.whole = scan.whole && range.integers;
-    scan.max_abs = std::max(scan.max_abs, range.largest_magnitude());
-    scan.longest = std::max(scan.longest, range.longest_path);
-  }
-  return scan;
-}
-
-// The edges of each graph together, in its own numbering and input order (both ways when
-// undirected: each edge, then its reverse), with their offsets per graph.
-void pack_edges(const EdgeScan& scan, const HostArray<std::int64_t>& src,
-                const HostArray<std::int64_t>& dst, const HostArray<double>& weight, bool directed,
-                std::vector<batched::BatchEdge<double>>& packed,
-                std::vector<std::int64_t>& edge_offsets) {
-  const int copies = directed ? 1 : 2;
-  edge_offsets.resize(scan.first.size());
-  for (std::size_t g = 0; g < scan.first.size(); ++g)
-    edge_offsets[g] = scan.first[g] * copies;
-  packed.resize(scan.graph.size() * std::size_t(copies));
-  const std::int64_t *s = src.data(), *t = dst.data();
-  const double* w = weight.data();
-  for (std::size_t at = 0; at < scan.graph.size(); ++at) {
-    const std::int64_t e = scan.input_edge(std::int64_t(at));
-    const std::int64_t first = scan.offsets[std::size_t(scan.graph[std::size_t(e)])];
-    const batched::BatchEdge<double> edge{std::int32_t(s[e] - first), std::int32_t(t[e] - first),
-                                          w[e]};
-    packed[at * copies] = edge;
-    if (!directed) packed[at * copies + 1] = batched::BatchEdge<double>{edge.dst, edge.src, w[e]};
-  }
-}
-
 // solve_batch in T (computing) and U (results) on the batched solver.
 template <class T, class U>
-py::tuple solve_batch_in(const EdgeScan& scan, const HostArray<std::int64_t>& src,
+py::tuple solve_batch_in(const EdgeBatch& batch, const HostArray<std::int64_t>& src,
                          const HostArray<std::int64_t>& dst, const HostArray<double>& weight,
                          bool directed, bool predecessors, bool padded) {
-  const std::int64_t count = std::int64_t(scan.offsets.size()) - 1, largest = scan.largest;
+  const std::int64_t count = batch.graphs(), largest = batch.largest;
   std::vector<std::int64_t> sizes(std::size_t(count), 0);
   for (std::int64_t g = 0; g < count; ++g)
-    sizes[std::size_t(g)] = scan.offsets[std::size_t(g) + 1] - scan.offsets[std::size_t(g)];
+    sizes[std::size_t(g)] = batch.vertices(g);
   batched::BatchOptions<U> options;
-  options.negative_weights = scan.negative;
+  options.negative_weights = batch.negative;
   options.predecessors = predecessors;
   options.padded = padded;
   options.none = scipy_none;
-  options.integer_weights = scan.whole;
-  options.largest_magnitude = scan.max_abs;
+  options.integer_weights = batch.whole;
+  options.largest_magnitude = batch.max_abs;
   OneRank one;
   auto solver = std::make_unique<BatchedSolver<Exec, T, U>>(Exec(), one, sizes, options);
-  const std::int64_t edges = std::int64_t(scan.graph.size()) * (directed ? 1 : 2);
-  check_memory(*solver, edges);
+  check_memory(*solver, std::int64_t(batch.graph.size()) * (directed ? 1 : 2));
 
   const std::int64_t values = solver->values();
   HostArray<U> dist(padded ? std::vector<py::ssize_t>{py::ssize_t(count), largest, largest}
@@ -262,7 +110,7 @@ py::tuple solve_batch_in(const EdgeScan& scan, const HostArray<std::int64_t>& sr
   std::vector<std::int64_t> edge_offsets;
   {
     py::gil_scoped_release release;
-    pack_edges(scan, src, dst, weight, directed, packed, edge_offsets);
+    pack_edges(batch, src.data(), dst.data(), weight.data(), directed, packed, edge_offsets);
   }
   solve_on_kokkos(
       std::move(solver),
@@ -280,54 +128,37 @@ py::tuple solve_batch(const HostArray<std::int64_t>& sizes, const HostArray<std:
   if (sizes.ndim() != 1 || src.ndim() != 1 || dst.ndim() != 1 || weight.ndim() != 1)
     throw py::value_error("sizes, src, dst and weight must be one-dimensional");
   check_lengths(src.size(), dst.size(), weight.size());
-  EdgeScan scan;
-  {
-    py::gil_scoped_release release;
-    scan = scan_edges(sizes, src, dst, weight);
-  }
   DistanceType type = DistanceType::float64;
   if (dtype != "auto" && !distance_type_named(dtype, type))
     throw py::value_error("dtype must be auto, int32, float32 or float64, got '" + dtype + "'");
-  // int32 computes whole weights whose paths it holds; its results are exact in the asked type
-  // where float32 holds them too (below 2^24).
-  const bool fits_int = scan.whole && bounds_problem<int>(scan).empty();
-  if (dtype == "auto") type = fits_int ? DistanceType::int32 : DistanceType::float64;
-  const auto problem = [&](const std::string& bounds) {
-    if (!bounds.empty())
-      throw py::value_error(bounds +
-                            (type == DistanceType::float64 ? "" : ": use dtype='float64'"));
-  };
-  switch (type) {
-    case DistanceType::int32:
-      if (!scan.whole)
-        throw py::value_error("dtype='int32' needs whole-number weights: use dtype='float64'");
-      problem(bounds_problem<int>(scan));
-      return solve_batch_in<int, int>(scan, src, dst, weight, directed, predecessors, padded);
-    case DistanceType::float32:
-      problem(bounds_problem<float>(scan));
-      if (fits_int && scan.longest < double(1 << 24))
-        return solve_batch_in<int, float>(scan, src, dst, weight, directed, predecessors, padded);
-      return solve_batch_in<float, float>(scan, src, dst, weight, directed, predecessors, padded);
-    case DistanceType::float64:
-      break;
+  EdgeBatch batch;
+  {
+    py::gil_scoped_release release;
+    batch = scan_edge_batch(sizes.data(), sizes.size(), src.data(), dst.data(), weight.data(),
+                            src.size());
   }
-  problem(bounds_problem<double>(scan));
-  if (fits_int)
-    return solve_batch_in<int, double>(scan, src, dst, weight, directed, predecessors, padded);
-  return solve_batch_in<double, double>(scan, src, dst, weight, directed, predecessors, padded);
+  const BatchTypes types =
+      batch_types(batch, dtype == "auto" ? std::nullopt : std::optional<DistanceType>(type));
+  const auto solve = [&](auto t, auto u) {
+    return solve_batch_in<decltype(t), decltype(u)>(batch, src, dst, weight, directed, predecessors,
+                                                    padded);
+  };
+  if (types.compute == DistanceType::float32) return solve(float{}, float{});
+  if (types.compute == DistanceType::float64) return solve(double{}, double{});
+  return visit_distance_type(types.results, [&](auto u) { return solve(int{}, u); });
 }
 
 // ---- apsp.floyd_warshall on a (B, n, n) array ----
 
 template <class T>
 py::tuple solve_dense_batch_in(const HostArray<double>& weights, std::int64_t count, std::int64_t n,
-                               bool negative, bool whole, double max_abs, bool predecessors) {
+                               const DenseBatch& batch, bool predecessors) {
   batched::BatchOptions<double> options;
-  options.negative_weights = negative;
+  options.negative_weights = batch.negative;
   options.predecessors = predecessors;
   options.dense_weights = true;
-  options.integer_weights = whole;
-  options.largest_magnitude = max_abs;
+  options.integer_weights = batch.whole;
+  options.largest_magnitude = batch.max_abs;
   OneRank one;
   auto solver = std::make_unique<BatchedSolver<Exec, T, double>>(
       Exec(), one, std::vector<std::int64_t>(std::size_t(count), n), options);
@@ -352,54 +183,17 @@ py::tuple solve_dense_batch(const HostArray<double>& weights, bool predecessors)
   const std::int64_t count = weights.shape(0), n = weights.shape(1);
   if (n > std::numeric_limits<std::int32_t>::max() || count > std::numeric_limits<int>::max())
     throw py::value_error("at most 2^31-1 graphs of 2^31-1 vertices");
-  std::vector<WeightRange> slices(static_cast<std::size_t>(count));
-  bool negative = false, whole = true;
-  double max_abs = 0;
+  DenseBatch batch;
   {
     py::gil_scoped_release release;
-    for (std::int64_t g = 0; g < count; ++g) {
-      const WeightRange& range = slices[std::size_t(g)] =
-          dense_weight_range(weights.data() + g * n * n, n);
-      negative = negative || range.negative();
-      whole = whole && range.integers;
-      max_abs = std::max(max_abs, range.largest_magnitude());
-    }
+    batch = scan_dense_batch(weights.data(), count, n);
   }
-  // Why some slice cannot be solved in T, naming the first; "" when every one can.
-  const auto problem = [&](auto t) -> std::string {
-    for (std::int64_t g = 0; g < count; ++g) {
-      const std::string bounds = path_bounds_problem<decltype(t)>(
-          std::max<std::int64_t>(n, 1), slices[std::size_t(g)].longest_path, negative);
-      if (!bounds.empty()) return "graph " + std::to_string(g) + ", " + bounds;
-    }
-    return "";
-  };
-  const std::string bounds = problem(double{});
-  if (!bounds.empty()) throw py::value_error(bounds);
-  if (whole && problem(int{}).empty())
-    return solve_dense_batch_in<int>(weights, count, n, negative, whole, max_abs, predecessors);
-  return solve_dense_batch_in<double>(weights, count, n, negative, whole, max_abs, predecessors);
+  if (batch.compute == DistanceType::int32)
+    return solve_dense_batch_in<int>(weights, count, n, batch, predecessors);
+  return solve_dense_batch_in<double>(weights, count, n, batch, predecessors);
 }
 
 }  // namespace
-
-WeightRange dense_weight_range(const double* w, std::int64_t n) {
-  bool finite = true;
-  const WeightRange range = weight_range(n, [&](const auto& add) {
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        const double x = w[i * n + j];
-        if (i == j || x == Distance<double>::infinity) continue;
-        if (!std::isfinite(x)) {
-          finite = false;
-          return;
-        }
-        add(i, j, x);
-      }
-  });
-  if (!finite) throw py::value_error("weights must be finite or +inf (no edge)");
-  return range;
-}
 
 // ---- one small graph, on the caller's thread ----
 
@@ -424,11 +218,7 @@ py::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
   return py::make_tuple(dist, pred);
 }
 
-void register_batch(py::module_& m, OnKokkos run_on_kokkos, py::handle negative_cycle,
-                    InPythonWords words) {
-  on_kokkos = std::move(run_on_kokkos);
-  negative_cycle_type = negative_cycle;
-  python_words = std::move(words);
+void register_batch(py::module_& m) {
   m.def("solve_batch", &solve_batch, py::arg("sizes"), py::arg("src"), py::arg("dst"),
         py::arg("weight"), py::arg("dtype"), py::arg("directed"), py::arg("predecessors"),
         py::arg("padded"));

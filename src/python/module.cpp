@@ -19,6 +19,7 @@
 
 #include "batch.hpp"
 #include "io/measures_output.hpp"
+#include "job/array_inputs.hpp"
 #include "job/run_graph.hpp"
 #include "module.hpp"
 #include "platform/backends.hpp"
@@ -74,20 +75,11 @@ GraphRequest request_of(const std::string& algorithm) {
 
 Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::int64_t>& dst,
                       const HostArray<double>* weight, std::int64_t n, double unweighted) {
-  const std::int64_t count = src.size();
-  check_lengths(count, dst.size(), weight ? weight->size() : -1);
-  check_vertex_count(n);
-  Graph graph;
-  graph.vertices = std::int32_t(n);
-  graph.edges.resize(static_cast<std::size_t>(count));
-  const auto s = src.unchecked<1>(), t = dst.unchecked<1>();
-  for (std::int64_t e = 0; e < count; ++e) {
-    check_vertices(e, s(e), t(e), n);
-    const double w = weight ? weight->data()[e] : unweighted;
-    check_weight(e, w);
-    graph.edges[std::size_t(e)] = Edge{std::int32_t(s(e)), std::int32_t(t(e)), w};
-  }
-  return graph;
+  if (src.ndim() != 1 || dst.ndim() != 1 || (weight && weight->ndim() != 1))
+    throw py::value_error("src, dst and weight must be one-dimensional");
+  check_lengths(src.size(), dst.size(), weight ? weight->size() : -1);
+  return apsp::edge_list_graph(src.data(), dst.data(), weight ? weight->data() : nullptr,
+                               src.size(), n, unweighted);
 }
 
 // The measures as apsp.measures returns them, named and ordered as the .json that `apsp measures`
@@ -200,12 +192,11 @@ void run_on_kokkos(const Graph& graph, const WeightRange& weights, const GraphRe
 }
 
 // apsp.solve in T: (distances, predecessors or None) as NumPy arrays, allocated once the host is
-// known to hold them (NumPy's allocation, huge pages where the system gives them). `fill`: a
-// dense input's matrix (dense Floyd-Warshall), else the graph's edges.
+// known to hold them (NumPy's allocation, huge pages where the system gives them). `dense`: a
+// dense input's weights (dense Floyd-Warshall), else the graph's edges.
 template <class T>
 py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predecessors,
-                   const GraphRequest& request,
-                   const std::function<void(const DistanceMatrix<Exec, T>&)>& fill = {}) {
+                   const GraphRequest& request, const double* dense = nullptr) {
   const std::int64_t n = graph.vertices;
   Answer<Exec, T> to;
   to.host_bytes = results_bytes<T>(n, predecessors);
@@ -218,7 +209,7 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
                                             : std::vector<py::ssize_t>{0, 0});
   to.distances = rows_into(dist);
   if (predecessors) to.predecessors = rows_into(pred);
-  to.fill = fill;
+  to.dense = dense;
   run_on_kokkos(graph, weights, request, to);
   // Two returns, not ?:, since pybind11 3's make_tuple gives each element list its own type.
   if (predecessors) return py::make_tuple(dist, pred);
@@ -309,34 +300,11 @@ py::tuple solve_dense(const HostArray<double>& weights, bool predecessors) {
   WeightRange range;
   {
     py::gil_scoped_release release;
-    range = python::dense_weight_range(w, n);
-    if (predecessors)
-      for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t j = 0; j < n; ++j)
-          if (i != j && w[i * n + j] != std::numeric_limits<T>::infinity())
-            graph.edges.push_back(Edge{std::int32_t(i), std::int32_t(j), w[i * n + j]});
+    range = dense_weight_range(w, n);
+    if (predecessors) graph.edges = dense_edges(w, n);
   }
-  const auto fill = [w, n](const DistanceMatrix<Exec, T>& d) {
-    const auto host = Kokkos::create_mirror_view(d);
-    const std::int64_t padded = d.extent(0);
-    Kokkos::parallel_for(
-        "apsp::python::fill_dense",
-        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-            0, padded),
-        [&](std::int64_t i) {
-          for (std::int64_t j = 0; j < padded; ++j) {
-            const T x = i < n && j < n ? w[i * n + j] : std::numeric_limits<T>::infinity();
-            host(i, j) = i == j                                    ? T(0)
-                         : x == std::numeric_limits<T>::infinity() ? Distance<T>::infinity
-                                                                   : x;
-          }
-        });
-    Kokkos::fence();
-    Kokkos::deep_copy(d, host);
-  };
   choose_distance_type(DistanceType::float64, n, range);  // the paths fit, or a ValueError
-  return solve_in<T>(graph, range, predecessors, GraphRequest{Algorithm::floyd_warshall, {}, 0},
-                     fill);
+  return solve_in<T>(graph, range, predecessors, GraphRequest{Algorithm::floyd_warshall, {}, 0}, w);
 }
 
 // The memory check of a solve, for the Python layer to make before it allocates anything of
@@ -345,7 +313,7 @@ py::tuple solve_dense(const HostArray<double>& weights, bool predecessors) {
 // auto may order) only the results and host_bytes: each algorithm checks the rest itself.
 void check_solve_memory(std::int64_t n, const std::string& dtype, bool predecessors,
                         std::uint64_t edges, std::uint64_t host_bytes, bool dense) {
-  python::check_vertex_count(n);
+  check_vertex_count(n);
   visit_distance_type(type_named(dtype), [&](auto t) {
     using T = decltype(t);
     const std::uint64_t need = saturating_sum({results_bytes<T>(n, predecessors), host_bytes});
@@ -415,6 +383,7 @@ PYBIND11_MODULE(_native, m) {
             (words.compare(0, lead.size(), lead) == 0 ? words.substr(lead.size()) : ": " + words);
         py::object error = negative_cycle(message);
         error.attr("vertex") = e.facts().vertex;
+        if (e.facts().graph >= 0) error.attr("graph") = e.facts().graph;  // of a batch
         PyErr_SetObject(negative_cycle.ptr(), error.ptr());
         return;
       }
@@ -447,7 +416,5 @@ PYBIND11_MODULE(_native, m) {
   // The most histogram bins apsp.measures takes (as --bins: 1 to this).
   m.attr("MAX_HISTOGRAM_BINS") = max_histogram_bins;
   python::register_graph(m);
-  python::register_batch(
-      m, [](const std::function<void()>& f) { apsp::kokkos_thread().run(f); }, negative_cycle,
-      python_words);
+  python::register_batch(m);
 }
