@@ -28,17 +28,22 @@ void check_weight(std::int64_t e, double w, std::int64_t graph = -1) {
                         " has a weight that is not finite");
 }
 
-// Why some graph of the batch cannot be solved in T (path_bounds_problem, distance.hpp), naming
-// the first; "" when every one can.
-template <class T>
-std::string bounds_problem(const EdgeBatch& batch) {
-  for (std::int64_t g = 0; g < batch.graphs(); ++g) {
-    const std::string problem =
-        path_bounds_problem<T>(std::max<std::int64_t>(batch.vertices(g), 1),
-                               batch.ranges[std::size_t(g)].longest_path, batch.negative);
+// Why some graph of a batch cannot be solved in T (path_bounds_problem, distance.hpp), naming
+// the first; "" when every one can. Graph g has vertices(g) vertices and ranges[g].
+template <class T, class Vertices>
+std::string bounds_problem(const std::vector<WeightRange>& ranges, bool negative,
+                           const Vertices& vertices) {
+  for (std::size_t g = 0; g < ranges.size(); ++g) {
+    const std::string problem = path_bounds_problem<T>(
+        std::max<std::int64_t>(vertices(std::int64_t(g)), 1), ranges[g].longest_path, negative);
     if (!problem.empty()) return "graph " + std::to_string(g) + ", " + problem;
   }
   return "";
+}
+template <class T>
+std::string bounds_problem(const EdgeBatch& batch) {
+  return bounds_problem<T>(batch.ranges, batch.negative,
+                           [&](std::int64_t g) { return batch.vertices(g); });
 }
 
 }  // namespace
@@ -197,18 +202,11 @@ DenseBatch scan_dense_batch(const double* w, std::int64_t count, std::int64_t n)
     batch.whole = batch.whole && range.integers;
     batch.max_abs = std::max(batch.max_abs, range.largest_magnitude());
   }
-  // Why some slice cannot be solved in T, naming the first; "" when every one can.
-  const auto problem = [&](auto t) -> std::string {
-    for (std::int64_t g = 0; g < count; ++g) {
-      const std::string bounds = path_bounds_problem<decltype(t)>(
-          std::max<std::int64_t>(n, 1), slices[std::size_t(g)].longest_path, batch.negative);
-      if (!bounds.empty()) return "graph " + std::to_string(g) + ", " + bounds;
-    }
-    return "";
-  };
-  const std::string bounds = problem(double{});
+  const auto vertices = [n](std::int64_t) { return n; };  // of every slice
+  const std::string bounds = bounds_problem<double>(slices, batch.negative, vertices);
   if (!bounds.empty()) throw DistanceTypeError(bounds, -1);
-  if (batch.whole && problem(int{}).empty()) batch.compute = DistanceType::int32;
+  if (batch.whole && bounds_problem<int>(slices, batch.negative, vertices).empty())
+    batch.compute = DistanceType::int32;
   return batch;
 }
 
