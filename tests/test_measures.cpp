@@ -56,6 +56,69 @@ TEST(FixedSum, TwoPartsAreTheTerm) {
   }
 }
 
+// A row's share of harmonic terms through three limbs (the host backends' halves: a chunk's share
+// a time, added in any order) is the sum of the terms, to the unit.
+TEST(FixedSum, LimbsHoldTheSumOfTheirShares) {
+  std::mt19937 rng(20261202u);
+  std::int64_t limb[3] = {0, 0, 0};
+  apsp::detail::FixedSum whole;
+  for (int share = 0; share < 3000; ++share) {
+    std::int64_t hh = 0, hl = 0;
+    for (int k = 0; k < 1024; ++k) {  // a chunk's columns
+      const int d = share < 1000 ? 1 + k % 3 : int(rng() % 1073741823u) + 1;
+      whole.add_reciprocal(d);
+      apsp::detail::FixedSum::add_parts_if(1, d, hh, hl);
+    }
+    apsp::detail::FixedSum::add_to_limbs(hh, hl, limb);
+  }
+  const apsp::detail::FixedSum sum = apsp::detail::FixedSum::from_limbs(limb);
+  EXPECT_EQ(sum.low, whole.low);
+  EXPECT_EQ(sum.high, whole.high);
+}
+
+// An int32 distance's bin is floor((d - low) bins / (high - low)), clamped to the bins, exactly:
+// at the bins' edges (where the quotient is an integer), two below and two above them, over
+// ranges from one value to 2^31 (from negative lows too) and up to the most bins.
+TEST(Binning, Int32BinsAreExactAtEveryEdge) {
+  std::mt19937 rng(20261203u);
+  const auto exact = [](std::int64_t d, std::int64_t low, std::int64_t high, int bins) {
+    const std::int64_t width = high - low;
+    if (width <= 0) return 0;
+    const std::int64_t x = (d - low) * bins;  // below 2^44
+    const std::int64_t q = x >= 0 ? x / width : -((-x + width - 1) / width);
+    return int(q < 0 ? 0 : q >= bins ? bins - 1 : q);
+  };
+  const std::int64_t most = 1073741823;
+  for (int c = 0; c < 400; ++c) {
+    const int bins = c < 100   ? 1 + c
+                     : c < 200 ? apsp::max_histogram_bins - (c - 100)
+                               : 1 + int(rng() % apsp::max_histogram_bins);
+    // Negative lows: negative weights' distances.
+    const std::int64_t low = c % 3 == 0   ? 0
+                             : c % 5 == 4 ? -std::int64_t(rng() % 1000000000u)
+                                          : std::int64_t(rng() % 1000);
+    const std::int64_t high = c % 4 == 0   ? most
+                              : c % 4 == 1 ? low + 1 + c
+                                           : low + std::int64_t(rng() % most);
+    const apsp::detail::Binning<int> binning(bins, double(low), double(high));
+    const std::int64_t width = high - low;
+    for (int b = 0; b <= bins; ++b) {
+      // The least d of bin b: ceil(b width / bins) from low.
+      const std::int64_t edge = low + (std::int64_t(b) * width + bins - 1) / bins;
+      for (std::int64_t d = edge - 2; d <= edge + 2; ++d) {
+        if (d < -most || d > most) continue;
+        ASSERT_EQ(binning(int(d)), exact(d, low, high, bins))
+            << "d " << d << " low " << low << " high " << high << " bins " << bins;
+      }
+    }
+    for (int k = 0; k < 200; ++k) {
+      const std::int64_t d = low - 2 + std::int64_t(rng() % std::uint64_t(most - low + 3));
+      ASSERT_EQ(binning(int(d)), exact(d, low, high, bins))
+          << "d " << d << " low " << low << " high " << high << " bins " << bins;
+    }
+  }
+}
+
 template <class C>
 class Measures : public ::testing::Test {};
 TYPED_TEST_SUITE(Measures, apsp_test::BackendsAndTypes, apsp_test::CaseName);

@@ -157,7 +157,10 @@ class MeasureTotals {
     ScopedRegion region("apsp::measures::distances");
     check(first, count, rows);
     if (count == 0) return;
-    row_totals(first, count, rows, true);
+    // Halves on a host backend: the columns' pass makes each row's harmonic sum too (the terms
+    // once for the row and the column: ColumnTotals::row_limbs), so it goes first.
+    const bool shared_terms = row_limbs_.data() != nullptr;
+    if (!shared_terms) row_totals(first, count, rows, true);
     // Host backends: a chunk of columns a thread, whose totals stay in its cache as the rows go
     // by; GPUs: a column a thread, neighbours reading neighbouring distances.
     using Columns = ColumnTotals<ExecSpace, T>;
@@ -165,10 +168,13 @@ class MeasureTotals {
     Columns columns{rows,         count,       vertices_,     chunk,
                     column_most_, column_sum_, column_count_, harmonic_};
     columns.low = low_, columns.first_row = first;  // halves (start_halves)
+    if (shared_terms) columns.high = high_, columns.row_limbs = row_limbs_;
     Kokkos::parallel_for("apsp::measures::column_totals",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                                             Kokkos::IndexType<std::int64_t>>(
                              exec_, 0, (vertices_ + chunk - 1) / chunk),
                          columns);
+    if (shared_terms) row_totals(first, count, rows, true);
     exec_.fence();
   }
 
@@ -232,6 +238,10 @@ class MeasureTotals {
     half_ = true;
     if (!row_harmonic_.data())
       row_harmonic_ = ids<HarmonicSum<T>>("apsp::measures::row_harmonic", rows_);
+    // Host backends, int32: each row's harmonic sum from the columns' pass (ColumnTotals::
+    // row_limbs; its chunks go in any order, the limbs' integer sums are exact in any).
+    if (host_memory<ExecSpace> && std::is_integral<T>::value && !row_limbs_.data())
+      row_limbs_ = ids<std::int64_t>("apsp::measures::row_limbs", 3 * rows_);
   }
 
   // After a pass in halves: the mirrored pairs' totals into the columns' in-totals (on every
@@ -270,7 +280,7 @@ class MeasureTotals {
     exec_.fence();
     column_most_ = most, row_least_ = least, column_sum_ = sum, column_count_ = count;
     harmonic_ = harmonic;
-    low_ = {}, high_ = {}, perm_ = {};
+    low_ = {}, high_ = {}, perm_ = {}, row_limbs_ = {};
   }
 
   // Bins over [low, high] for the blocks from now on.
@@ -314,13 +324,13 @@ class MeasureTotals {
     using Totals = RowTotals<ExecSpace, T>;
     const int team = team_size();
     const std::size_t bytes = Totals::scratch_bytes(team, binning_.bins);
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     Policy policy(exec_, int(count), team);
     const int level = detail::scratch_level<Policy>(bytes);
     Totals totals{rows,     first,      first - first_row_, vertices_,  row_most_, row_least_,
                   row_sum_, row_count_, binning_,           histogram_, level};
     totals.low = low_, totals.high = high_;  // halves (start_halves)
-    if (with_harmonic) totals.harmonic = row_harmonic_;
+    if (with_harmonic) totals.harmonic = row_harmonic_, totals.limbs = row_limbs_;
     Kokkos::parallel_for("apsp::measures::row_totals",
                          policy.set_scratch_size(level, Kokkos::PerTeam(bytes)), totals);
   }
@@ -331,6 +341,7 @@ class MeasureTotals {
   bool half_ = false;
   Kokkos::View<const std::int32_t*, memory_space> low_, high_, perm_;  // start_halves'
   ids<HarmonicSum<T>> row_harmonic_;
+  ids<std::int64_t> row_limbs_;      // start_halves' on host backends: ColumnTotals::row_limbs
   using Count = unsigned long long;  // MeasureColumns' mirror arrays
   ids<Count> mirror_sum_, mirror_count_, mirror_piece_;
   ids<T> mirror_most_;
@@ -401,8 +412,8 @@ std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
   using Sum = detail::DistanceSum<T>;
   const auto n = [](std::int64_t x) { return std::uint64_t(x < 0 ? 0 : x); };
   // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns), 84 bytes
-  // a vertex, which also hold host backends' halves (the rows' harmonic sums and fold_halves' new
-  // arrays, 56 bytes a vertex: start_halves).
+  // a vertex, which also hold host backends' halves (the rows' harmonic sums and limbs and
+  // fold_halves' new arrays, 80 bytes a vertex: start_halves).
   const std::uint64_t mirror = std::is_integral<T>::value
                                    ? 2 * sizeof(std::int64_t) + sizeof(T) +
                                          detail::MirrorShare::pieces * sizeof(std::int64_t) +

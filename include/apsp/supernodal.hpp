@@ -916,6 +916,14 @@ class SupernodalSolver {
   static constexpr std::uint64_t most_block_bytes() {
     return std::uint64_t(detail::host_memory<ExecSpace> ? 16 : 32768) << 20;
   }
+  // ... but on a host at least 4 work items (host vectors of rows) a thread, so that every
+  // thread has work and the items' differences even out (a block of 16 MiB was 5 items of 32
+  // rows at V = 30,000 and 2 at V = 115,000: docs/PERFORMANCE.md entry 79).
+  std::uint64_t least_block_rows() const {
+    return host_path ? 4 * std::uint64_t(exec_.concurrency()) * item_rows : 1;
+  }
+  // The rows of one work item of the sweeps: a block is made of whole items where it can be.
+  static constexpr std::int64_t item_rows = detail::RowSweepShape<T, host_path>::item;
   // ... and at most this many bytes of path arrays where a row keeps only some columns: on a
   // GPU a block of a few hundred thousand rows fills it several times over.
   static constexpr std::uint64_t most_path_bytes() {
@@ -963,7 +971,9 @@ class SupernodalSolver {
     set_block_rows(std::int64_t(std::min<std::uint64_t>(
         {std::uint64_t(std::max<std::int64_t>(1, real_rows_)),
          room_ / std::max<std::uint64_t>(1, row_bytes(plan_.prediction, vertices_, predecessors_)),
-         most_block_bytes() / matrix_bytes(1, std::max<std::int64_t>(1, vertices_), sizeof(T))})));
+         std::max<std::uint64_t>(
+             most_block_bytes() / matrix_bytes(1, std::max<std::int64_t>(1, vertices_), sizeof(T)),
+             least_block_rows())})));
     path_block_ = std::numeric_limits<std::int64_t>::max();
     path_block_ = spread(path_rows(std::max<std::int64_t>(1, real_rows_), 0));
   }
@@ -1264,11 +1274,16 @@ class SupernodalSolver {
   }
 
   // At most `most` rows at once, spread evenly over the blocks of this rank's rows.
+  // Where `most` allows, a block is whole work items (item_rows; the last block's last item is
+  // padded).
   std::int64_t spread(std::int64_t most) const {
     const std::int64_t rows = std::max<std::int64_t>(1, real_rows_);
     most = std::max<std::int64_t>(1, std::min(most, rows));
+    if (most > item_rows && most < rows) most = most / item_rows * item_rows;
     const std::int64_t blocks = (rows + most - 1) / most;
-    return (rows + blocks - 1) / blocks;
+    const std::int64_t block = (rows + blocks - 1) / blocks;
+    if (block <= item_rows) return block;
+    return std::min(most, (block + item_rows - 1) / item_rows * item_rows);
   }
 
   // reduce_rows(sink): this rank's rows, or (halves, after MeasureTotals::start_halves) every row

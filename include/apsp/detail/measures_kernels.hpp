@@ -67,18 +67,48 @@ struct FixedSum {
     high_part = std::int64_t(m >> (split - shift));
   }
 
+  // The term of 1 / |d| as reciprocal_parts' two parts, negated for d < 0 (d = 0 reads as 1).
+  KOKKOS_FORCEINLINE_FUNCTION static void signed_parts(int d, std::int64_t& high_part,
+                                                       std::int64_t& low_part) {
+    const int negative = d >> 31;  // all ones or 0
+    int a = (d ^ negative) - negative;
+    a += a == 0;
+    reciprocal_parts(a, high_part, low_part);
+    const std::int64_t minus = negative;
+    high_part = (high_part ^ minus) - minus;
+    low_part = (low_part ^ minus) - minus;
+  }
+
   // hh and hl, sums of reciprocal_parts' two parts, plus the term of 1 / |d| where `use` (0 or 1)
   // and d != 0, minus it for d < 0: masks, not branches, so that the loops calling it vectorize.
   KOKKOS_FORCEINLINE_FUNCTION static void add_parts_if(std::int64_t use, int d, std::int64_t& hh,
                                                        std::int64_t& hl) {
-    const int negative = d >> 31;  // all ones or 0
-    int a = (d ^ negative) - negative;
-    a += a == 0;
     std::int64_t high_part, low_part;
-    reciprocal_parts(a, high_part, low_part);
-    const std::int64_t mask = -(use & (d != 0)), minus = negative;
-    hh += ((high_part ^ minus) - minus) & mask;
-    hl += ((low_part ^ minus) - minus) & mask;
+    signed_parts(d, high_part, low_part);
+    const std::int64_t mask = -(use & (d != 0));
+    hh += high_part & mask;
+    hl += low_part & mask;
+  }
+
+  // A nonnegative sum of at most 2^10 terms, high_part 2^42 + low_part (below 2^96), as three
+  // limbs of 32 bits added to limb[0 .. 2] (atomics: 2^21 such sums stay below 2^53 a limb);
+  // from_limbs makes the sum of what the limbs hold.
+  KOKKOS_INLINE_FUNCTION static void add_to_limbs(std::int64_t high_part, std::int64_t low_part,
+                                                  std::int64_t* limb) {
+    if ((high_part | low_part) == 0) return;
+    FixedSum f;
+    f.add_parts(high_part, low_part);
+    const std::uint64_t mask = (std::uint64_t(1) << 32) - 1;
+    Kokkos::atomic_add(&limb[0], std::int64_t(f.low & mask));
+    Kokkos::atomic_add(&limb[1], std::int64_t(f.low >> 32));
+    Kokkos::atomic_add(&limb[2], std::int64_t(f.high));
+  }
+  KOKKOS_INLINE_FUNCTION static FixedSum from_limbs(const std::int64_t* limb) {
+    FixedSum f;
+    f.add_unsigned(std::uint64_t(limb[0]), 0);
+    f.add_unsigned(std::uint64_t(limb[1]), 32);
+    f.add_unsigned(std::uint64_t(limb[2]), 64);
+    return f;
   }
 
   // Adds x 2^by (x signed, 0 < by < 64).
@@ -131,31 +161,32 @@ template <class T>
 struct Binning {
   int bins = 0;
   double low = 0, high = 0;
-  double scale = 0;  // bins / (high - low): int32's first guess
+  double up = 0;  // int32: bins / width a little too large (width: high - low in integers)
 
   Binning() = default;
-  Binning(int bins_, double low_, double high_)
-      : bins(bins_), low(low_), high(high_), scale(high_ > low_ ? bins_ / (high_ - low_) : 0) {}
+  Binning(int bins_, double low_, double high_) : bins(bins_), low(low_), high(high_) {
+    const double width = double(std::int64_t(high_)) - double(std::int64_t(low_));
+    up = width > 0 ? bins_ / width * (1 + 0x1p-50) : 0;
+  }
 
   KOKKOS_INLINE_FUNCTION int operator()(T d) const {
-    std::int64_t b = 0;
     if constexpr (std::is_integral<T>::value) {
-      // floor(x / width) with x = (d - low) bins, exactly: a guess in double, then corrected by
-      // products (a division costs tens of cycles an element); no branch, so that a loop of
-      // bins vectorizes (RowTotals::host_row).
-      const std::int64_t lo = std::int64_t(low), width = std::int64_t(high) - lo;
-      const std::int64_t x0 = std::int64_t(d) - lo, x = x0 * bins;
-      // The guess is off by at most one (x / width < 2^13, scale within 2^-52 of exact).
-      b = std::int64_t(double(x0) * scale);
-      b -= b * width > x;
-      b += (b + 1) * width <= x;
-      b = width > 0 ? b : 0;
+      // floor(q) for q = (d - low) bins / width, exactly, as one product truncated (no division,
+      // no correction: the loop of bins vectorizes, RowTotals::host_row): up = bins / width made
+      // about 2^-50 too large, so x0 up is above q by less than q 2^-49. Where q < 2^13
+      // (bins <= max_histogram_bins: the rest clamp alike), that is below 2^-36, and q is either
+      // an integer (the product rounds down to it) or at least 1 / width > 2^-32 below the next.
+      const double x0 = double(d) - double(std::int64_t(low));
+      double g = x0 * up;
+      g = g > 0 ? g : 0.0;
+      g = g < double(bins - 1) ? g : double(bins - 1);
+      return int(std::int64_t(g));
     } else {
       const double width = high - low;
       // d >= low: truncation rounds down.
-      b = width > 0 ? std::int64_t((double(d) - low) / width * bins) : 0;
+      const std::int64_t b = width > 0 ? std::int64_t((double(d) - low) / width * bins) : 0;
+      return int(b < 0 ? 0 : b >= bins ? bins - 1 : b);
     }
-    return int(b < 0 ? 0 : b >= bins ? bins - 1 : b);
   }
 };
 
@@ -203,6 +234,9 @@ struct RowTotals {
   // them goes to harmonic(offset + i). Empty: whole rows.
   Kokkos::View<const std::int32_t*, memory_space> low, high;
   Kokkos::View<HarmonicSum<T>*, memory_space> harmonic;
+  // Where set (host backends, halves): each row's harmonic sum as ColumnTotals::row_limbs left
+  // it (the terms made once for the row and the column alike), not made again here.
+  Kokkos::View<const std::int64_t*, memory_space> limbs;
 
   static std::size_t scratch_bytes(int team, int bins) {
     if (host_memory<ExecSpace> && team == 1) return Counts::shmem_size(4 * (bins + 1));
@@ -312,7 +346,9 @@ struct RowTotals {
     sum(offset + i) = row_sum;
     count(offset + i) = row_count;
     if constexpr (std::is_integral<T>::value) {
-      if (half && harmonic.data()) {  // as ColumnTotals::int_chunk, along the row
+      if (half && harmonic.data() && limbs.data()) {
+        harmonic(offset + i) = FixedSum::from_limbs(&limbs(3 * (offset + i)));
+      } else if (half && harmonic.data()) {  // as ColumnTotals::int_chunk, along the row
         FixedSum h;
         constexpr std::int64_t fold = std::int64_t(1) << 20;
         for (std::int64_t from = own; from < vertices; from += fold) {
@@ -341,15 +377,18 @@ struct RowTotals {
         for (int k = 0; k < n; ++k) {
           const T d = r[from + k];
           const bool counted = d != inf && from + k != row;
+          // The count's place, copy and bin, made here where it vectorizes.
+          const int copy = (k % copies) * int(stride);
           if constexpr (std::is_integral<T>::value) {
             const int b = binning(d);  // of every entry, then chosen: no branch, it vectorizes
-            bins[k] = counted ? b : nb;
+            bins[k] = copy + (counted ? b : nb);
           } else {
-            bins[k] = counted ? binning(d) : nb;  // not of infinity
+            bins[k] = copy + (counted ? binning(d) : nb);  // not of infinity
           }
         }
+        std::int64_t* c = counts.data();
         for (int k = 0; k < n; ++k)
-          counts(std::size_t(k % copies) * stride + std::size_t(bins[k])) += times;
+          c[bins[k]] += times;
       }
     };
     count_bins(own, twice, 1);
@@ -378,6 +417,11 @@ struct ColumnTotals {
   // supernode alone, first_row + i < low(j) (the rows' order is the plan's). Empty: every row.
   Kokkos::View<const std::int32_t*, memory_space> low;
   std::int64_t first_row = 0;
+  // Where set (host backends, halves, with high: RowTotals::high): each row's harmonic sum over
+  // its own columns, [low(row), V), the chunk's share added to row_limbs(3 (first_row + i) ...)
+  // (FixedSum::add_to_limbs), from the terms the columns' sums make (RowTotals::limbs).
+  Kokkos::View<const std::int32_t*, memory_space> high;
+  Kokkos::View<std::int64_t*, memory_space> row_limbs;
 
   // Host backends: columns a work item.
   static constexpr std::int64_t host_chunk = 1024;
@@ -438,6 +482,14 @@ struct ColumnTotals {
         most_below = below[j] > most_below ? below[j] : most_below;
       rows_taken = most_below < count_rows ? most_below : count_rows;
     }
+    // With row_limbs, the rows that own a column of the chunk too: low(first_row + i) < to, that
+    // is (low never decreases along the plan's order) the rows before the end of column to - 1's
+    // supernode.
+    const bool rows_too = row_limbs.data() != nullptr && n > 0;
+    if (rows_too) {
+      const std::int64_t own = std::int64_t(high(to - 1)) - first_row;
+      rows_taken = own > rows_taken ? (own < count_rows ? own : count_rows) : rows_taken;
+    }
     constexpr std::int64_t fold = std::int64_t(1) << 20;
     for (std::int64_t first = 0; first < rows_taken; first += fold) {
       for (std::int64_t j = 0; j < n; ++j)
@@ -445,6 +497,29 @@ struct ColumnTotals {
       const std::int64_t last = first + fold < rows_taken ? first + fold : rows_taken;
       for (std::int64_t i = first; i < last; ++i) {
         const T* row = &rows(i, from);
+        if (rows_too) {  // the row's own columns from j = own on
+          const std::int64_t own = std::int64_t(low(first_row + i)) - from;
+          std::int64_t row_hh = 0, row_hl = 0;
+          for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
+            const T d = row[j];
+            const std::int64_t reached = d != Distance<T>::infinity;
+            const std::int64_t in_column = reached & (i < below[j]), in_row = reached & (j >= own);
+            const T m_j = m[j];
+            m[j] = in_column && d > m_j ? d : m_j;
+            s[j] += std::int64_t(d) & -in_column;
+            c[j] += in_column;
+            std::int64_t high_part, low_part;
+            FixedSum::signed_parts(d, high_part, low_part);
+            const std::int64_t nonzero = d != 0;
+            const std::int64_t column_mask = -(in_column & nonzero), row_mask = -(in_row & nonzero);
+            hh[j] += high_part & column_mask;
+            hl[j] += low_part & column_mask;
+            row_hh += high_part & row_mask;
+            row_hl += low_part & row_mask;
+          }
+          FixedSum::add_to_limbs(row_hh, row_hl, &row_limbs(3 * (first_row + i)));
+          continue;
+        }
         for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
           const T d = row[j];
           const std::int64_t reached = (d != Distance<T>::infinity) & (i < below[j]);

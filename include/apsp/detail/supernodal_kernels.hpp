@@ -427,7 +427,7 @@ struct SweepLaunch {
 template <class ExecSpace>
 struct SweepLaunch<ExecSpace, std::enable_if_t<host_memory<ExecSpace>>> {
   static constexpr int team = 1;
-  using policy = Kokkos::TeamPolicy<ExecSpace>;
+  using policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
 };
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
