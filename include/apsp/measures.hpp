@@ -157,10 +157,6 @@ class MeasureTotals {
     ScopedRegion region("apsp::measures::distances");
     check(first, count, rows);
     if (count == 0) return;
-    // Halves on a host backend: the columns' pass makes each row's harmonic sum too (the terms
-    // once for the row and the column: ColumnTotals::row_limbs), so it goes first.
-    const bool shared_terms = row_limbs_.data() != nullptr;
-    if (!shared_terms) row_totals(first, count, rows, true);
     // Host backends: a chunk of columns a thread, whose totals stay in its cache as the rows go
     // by; GPUs: a column a thread, neighbours reading neighbouring distances.
     using Columns = ColumnTotals<ExecSpace, T>;
@@ -168,13 +164,15 @@ class MeasureTotals {
     Columns columns{rows,         count,       vertices_,     chunk,
                     column_most_, column_sum_, column_count_, harmonic_};
     columns.low = low_, columns.first_row = first;  // halves (start_halves)
-    if (shared_terms) columns.high = high_, columns.row_limbs = row_limbs_;
+    // Halves: the columns' pass makes each row's harmonic sum too (ColumnTotals::row_limbs), so
+    // it goes first.
+    if (low_.data()) columns.high = high_, columns.row_limbs = row_limbs_;
     Kokkos::parallel_for("apsp::measures::column_totals",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
                                              Kokkos::IndexType<std::int64_t>>(
                              exec_, 0, (vertices_ + chunk - 1) / chunk),
                          columns);
-    if (shared_terms) row_totals(first, count, rows, true);
+    row_totals(first, count, rows, true);
     exec_.fence();
   }
 
@@ -234,14 +232,15 @@ class MeasureTotals {
                     const Kokkos::View<const std::int32_t*, memory_space>& perm) {
     if (first_row_ != 0 || rows_ != vertices_)
       throw Error("measures: half rows need every row on one rank");
+    if (!host_memory<ExecSpace> || !std::is_integral<T>::value)
+      throw Error("measures: whole rows in halves are a host backend's, of integer distances");
     low_ = low, high_ = high, perm_ = perm;
     half_ = true;
     if (!row_harmonic_.data())
       row_harmonic_ = ids<HarmonicSum<T>>("apsp::measures::row_harmonic", rows_);
-    // Host backends, int32: each row's harmonic sum from the columns' pass (ColumnTotals::
-    // row_limbs; its chunks go in any order, the limbs' integer sums are exact in any).
-    if (host_memory<ExecSpace> && std::is_integral<T>::value && !row_limbs_.data())
-      row_limbs_ = ids<std::int64_t>("apsp::measures::row_limbs", 3 * rows_);
+    // Each row's harmonic sum from the columns' pass (ColumnTotals::row_limbs; its chunks go in
+    // any order, the limbs' integer sums are exact in any).
+    if (!row_limbs_.data()) row_limbs_ = ids<std::int64_t>("apsp::measures::row_limbs", 3 * rows_);
   }
 
   // After a pass in halves: the mirrored pairs' totals into the columns' in-totals (on every

@@ -231,11 +231,10 @@ struct RowTotals {
   // Half rows (host backends, int32, rows and columns in a symmetric graph's plan order:
   // MeasureTotals::start_halves): row p's own columns are [low(p), V), those from high(p) on (the
   // supernodes above its own) are pairs counted twice in the histogram, and its harmonic sum over
-  // them goes to harmonic(offset + i). Empty: whole rows.
+  // them goes to harmonic(offset + i), read off limbs: ColumnTotals::row_limbs made it, the terms
+  // once for the row and the column alike. Empty: whole rows.
   Kokkos::View<const std::int32_t*, memory_space> low, high;
   Kokkos::View<HarmonicSum<T>*, memory_space> harmonic;
-  // Where set (host backends, halves): each row's harmonic sum as ColumnTotals::row_limbs left
-  // it (the terms made once for the row and the column alike), not made again here.
   Kokkos::View<const std::int64_t*, memory_space> limbs;
 
   static std::size_t scratch_bytes(int team, int bins) {
@@ -346,20 +345,8 @@ struct RowTotals {
     sum(offset + i) = row_sum;
     count(offset + i) = row_count;
     if constexpr (std::is_integral<T>::value) {
-      if (half && harmonic.data() && limbs.data()) {
+      if (half && harmonic.data())  // made by the columns' pass (ColumnTotals::row_limbs)
         harmonic(offset + i) = FixedSum::from_limbs(&limbs(3 * (offset + i)));
-      } else if (half && harmonic.data()) {  // as ColumnTotals::int_chunk, along the row
-        FixedSum h;
-        constexpr std::int64_t fold = std::int64_t(1) << 20;
-        for (std::int64_t from = own; from < vertices; from += fold) {
-          const std::int64_t to = from + fold < vertices ? from + fold : vertices;
-          std::int64_t hh = 0, hl = 0;
-          for (std::int64_t j = from; j < to; ++j)
-            FixedSum::add_parts_if(r[j] != inf, r[j], hh, hl);
-          h.add_parts(hh, hl);
-        }
-        harmonic(offset + i) = h;
-      }
     }
     if (bin.bins == 0) return;
     constexpr int step = 256, copies = 4;
