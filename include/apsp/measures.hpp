@@ -164,9 +164,9 @@ class MeasureTotals {
     Columns columns{rows,         count,       vertices_,     chunk,
                     column_most_, column_sum_, column_count_, harmonic_};
     columns.low = low_, columns.first_row = first;  // halves (start_halves)
-    // Halves: the columns' pass makes each row's harmonic sum too (ColumnTotals::row_limbs), so
-    // it goes first.
-    if (low_.data()) columns.high = high_, columns.row_limbs = row_limbs_;
+    // Halves: the columns' pass makes each row's harmonic sum too (ColumnTotals::row_limbs, set
+    // by start_halves alone), so it goes first.
+    columns.high = high_, columns.row_limbs = row_limbs_;
     Kokkos::parallel_for("apsp::measures::column_totals",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
                                              Kokkos::IndexType<std::int64_t>>(

@@ -484,37 +484,35 @@ struct ColumnTotals {
       const std::int64_t last = first + fold < rows_taken ? first + fold : rows_taken;
       for (std::int64_t i = first; i < last; ++i) {
         const T* row = &rows(i, from);
-        if (rows_too) {  // the row's own columns from j = own on
-          const std::int64_t own = std::int64_t(low(first_row + i)) - from;
-          std::int64_t row_hh = 0, row_hl = 0;
+        // The row's own columns are j >= own (with row_limbs); each term made once for both.
+        const std::int64_t own = rows_too ? std::int64_t(low(first_row + i)) - from : n;
+        std::int64_t row_hh = 0, row_hl = 0;
+        const auto chunk_row = [&](auto with_row) {
           for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
             const T d = row[j];
             const std::int64_t reached = d != Distance<T>::infinity;
-            const std::int64_t in_column = reached & (i < below[j]), in_row = reached & (j >= own);
+            const std::int64_t in_column = reached & (i < below[j]);
             const T m_j = m[j];
             m[j] = in_column && d > m_j ? d : m_j;
             s[j] += std::int64_t(d) & -in_column;
             c[j] += in_column;
             std::int64_t high_part, low_part;
             FixedSum::signed_parts(d, high_part, low_part);
-            const std::int64_t nonzero = d != 0;
-            const std::int64_t column_mask = -(in_column & nonzero), row_mask = -(in_row & nonzero);
+            const std::int64_t nonzero = d != 0, column_mask = -(in_column & nonzero);
             hh[j] += high_part & column_mask;
             hl[j] += low_part & column_mask;
-            row_hh += high_part & row_mask;
-            row_hl += low_part & row_mask;
+            if constexpr (decltype(with_row)::value) {
+              const std::int64_t row_mask = -(reached & (j >= own) & nonzero);
+              row_hh += high_part & row_mask;
+              row_hl += low_part & row_mask;
+            }
           }
+        };
+        if (rows_too) {
+          chunk_row(std::true_type{});
           FixedSum::add_to_limbs(row_hh, row_hl, &row_limbs(3 * (first_row + i)));
-          continue;
-        }
-        for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
-          const T d = row[j];
-          const std::int64_t reached = (d != Distance<T>::infinity) & (i < below[j]);
-          const T m_j = m[j];
-          m[j] = reached && d > m_j ? d : m_j;
-          s[j] += std::int64_t(d) & -reached;
-          c[j] += reached;
-          FixedSum::add_parts_if(reached, d, hh[j], hl[j]);
+        } else {
+          chunk_row(std::false_type{});
         }
       }
       for (std::int64_t j = 0; j < n; ++j)
