@@ -2,7 +2,7 @@
 # sssp-crossover.sh APSP [V] [DEGREES...]
 # Where --algorithm sssp stops beating --algorithm fw on this machine: for each average degree,
 # a random graph with V vertices (default 4000), both algorithms, best compute seconds of 3 runs
-# (from --stats), then E/V and E/V^2. The constant apsp::sssp_max_density (src/job/sssp.hpp)
+# (from --stats), then E/V and E/V^2. The constant apsp::sssp_max_density (src/plan/sssp_choice.hpp)
 # comes from this table (docs/PERFORMANCE.md, "Sparse graphs: SSSP vs FW").
 set -euo pipefail
 apsp=${1:?usage: sssp-crossover.sh APSP [V] [DEGREES...]}

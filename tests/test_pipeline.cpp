@@ -17,11 +17,11 @@
 
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
-#include "job/pipeline.hpp"
-#include "job/run_graph.hpp"
-#include "job/sssp.hpp"
-#include "job/verify_output.hpp"
+#include "plan/sssp_choice.hpp"
 #include "platform/backends.hpp"
+#include "run/pipeline.hpp"
+#include "run/run_graph.hpp"
+#include "verify/verify_output.hpp"
 #if defined(APSP_HAVE_MPI)
 #include "platform/mpi.hpp"
 #endif
@@ -493,7 +493,7 @@ TEST(RowBlocks, FloydWarshallOnEachRanksRows) {
   EXPECT_EQ(wrong, 0) << "rank " << ranks.rank() << " of " << ranks.size();
 }
 
-// run_graph (job/run_graph.hpp), the in-memory run of the Python module and apsp path, on each
+// run_graph (run/run_graph.hpp), the in-memory run of the Python module and apsp path, on each
 // algorithm of all pairs: the distances of the plain reference, predecessor rows of a range that
 // follow shortest paths and agree between the algorithms (one rule, paths.hpp), the measures of
 // those distances, and the destination's memory refused before any row.

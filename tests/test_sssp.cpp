@@ -8,7 +8,7 @@
 #include <apsp/error.hpp>
 #include <apsp/floyd_warshall.hpp>
 
-#include "job/sssp.hpp"
+#include "plan/sssp_choice.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// The tuning cache (src/job/tuning.hpp, src/job/tuning_cache.cpp): stores that run at once keep
+// The tuning cache (src/plan/tuning.hpp, src/plan/tuning_cache.cpp): stores that run at once keep
 // each other's entries, and an entry never speaks for sizes far from the one it was measured at.
 #include "temp_dir.hpp"
 
-#include "job/tuning.hpp"
+#include "plan/tuning.hpp"
 
 #include <gtest/gtest.h>
 

@@ -16,9 +16,9 @@
 #include "io/generate.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
-#include "job/verify_certificate.hpp"
-#include "job/verify_output.hpp"
 #include "platform/backends.hpp"
+#include "verify/verify_certificate.hpp"
+#include "verify/verify_output.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The plan of a run: everything decided once, from the request and the data, before any work.
 //
-// A run goes read -> plan -> partition -> solve -> write (src/job/pipeline.cpp). The plan is the
+// A run goes read -> plan -> partition -> solve -> write (src/run/pipeline.cpp). The plan is the
 // second stage's result and everything below it reads the plan, never the raw request: the
 // algorithm, the tile shape (an index in the backend's table, detail/tile_shapes.hpp), the padded
 // size N (V rounded up to the tile: the extra vertices are isolated, so the leading V x V block is

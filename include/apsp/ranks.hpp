@@ -1,7 +1,7 @@
 // The ranks of a run and how its rows are partitioned among them.
 //
 // One process is one rank (OneRank, no MPI needed); under MPI, apsp::mpi::ranks(comm)
-// (src/platform/mpi.hpp) wraps an MPI communicator. The pipeline (src/job/pipeline.cpp) and the
+// (src/platform/mpi.hpp) wraps an MPI communicator. The pipeline (src/run/pipeline.cpp) and the
 // row-block rounds (detail/row_block_rounds.hpp) are written once against this interface: with
 // one rank every collective is a no-op or a copy, so P = 1 is the same path as P > 1.
 //

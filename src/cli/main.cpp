@@ -25,10 +25,10 @@
 #include "io/generate.hpp"
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
-#include "job/pipeline.hpp"
-#include "job/tuning.hpp"
 #include "options.hpp"
+#include "plan/tuning.hpp"
 #include "platform/backends.hpp"
+#include "run/pipeline.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

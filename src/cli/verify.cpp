@@ -4,10 +4,10 @@
 #include <apsp/error.hpp>
 
 #include "io/read_graph.hpp"
-#include "job/verify_certificate.hpp"
-#include "job/verify_output.hpp"
 #include "options.hpp"
 #include "platform/backends.hpp"
+#include "verify/verify_certificate.hpp"
+#include "verify/verify_output.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -5,7 +5,7 @@
 // rows of the current round, so a graph too large for one device runs on several. The owner of
 // each round's pivot rows broadcasts them; every rank updates its own rows with the same kernels
 // and the same round loop as one process (detail/row_block_rounds.hpp). The whole job under
-// mpirun is apsp::solve with apsp::mpi::ranks(MPI_COMM_WORLD) (job/pipeline.hpp).
+// mpirun is apsp::solve with apsp::mpi::ranks(MPI_COMM_WORLD) (run/pipeline.hpp).
 #pragma once
 
 // apsp uses MPI's C API only: leave out the deprecated C++ bindings (their warnings, their

@@ -1,7 +1,7 @@
 // apsp._native's batched part: many graphs in one call on the library's batched solver
 // (apsp/batched.hpp), and one small graph on the caller's thread. SciPy's conventions for 3-D
 // arrays live in apsp/__init__.py; here: edge lists in the concatenated numbering (PyG's), each
-// checked to stay inside its graph (job/array_inputs.hpp, which also picks the types to solve
+// checked to stay inside its graph (run/array_inputs.hpp, which also picks the types to solve
 // them in), dense (B, n, n) weights, results ragged or padded.
 #include "batch.hpp"
 
@@ -12,9 +12,9 @@
 #include <apsp/paths.hpp>
 #include <apsp/ranks.hpp>
 
-#include "job/array_inputs.hpp"
 #include "platform/backends.hpp"
 #include "platform/kokkos_thread.hpp"
+#include "run/array_inputs.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

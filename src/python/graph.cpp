@@ -1,5 +1,5 @@
 // apsp._native's prepared graphs, the native part of apsp.Graph (apsp/graph.py): a graph planned
-// and factored once (PreparedGraph, src/job/prepared_graph.hpp) and kept on the device for many
+// and factored once (PreparedGraph, src/run/prepared_graph.hpp) and kept on the device for many
 // queries: tables of distances, the measures, new weights on the same edges; saved to and
 // loaded from apsp prepare's file (io/prepared_file.hpp).
 //
@@ -16,8 +16,8 @@
 
 #include "io/outputs.hpp"
 #include "io/prepared_file.hpp"
-#include "job/prepared_graph.hpp"
 #include "platform/kokkos_thread.hpp"
+#include "run/prepared_graph.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

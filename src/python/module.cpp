@@ -1,5 +1,5 @@
 // apsp._native: the Python module's native part, a binding over the library and the in-memory
-// run of every driver (run_graph, src/job/run_graph.hpp): an edge list or a dense matrix solved
+// run of every driver (run_graph, src/run/run_graph.hpp): an edge list or a dense matrix solved
 // into NumPy arrays, in int32, float32 or float64, with the predecessor rows by the library's
 // rule (paths.hpp), or its measures (measures.hpp); many small graphs at once in batch.cpp.
 // SciPy's conventions (dense, masked and sparse inputs, directed, unweighted, -9999) live in
@@ -19,11 +19,11 @@
 
 #include "batch.hpp"
 #include "io/measures_output.hpp"
-#include "job/array_inputs.hpp"
-#include "job/run_graph.hpp"
 #include "module.hpp"
 #include "platform/backends.hpp"
 #include "platform/kokkos_thread.hpp"
+#include "run/array_inputs.hpp"
+#include "run/run_graph.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -10,7 +10,7 @@
 #include <apsp/row_sink.hpp>
 
 #include "io/measures_output.hpp"
-#include "job/run_graph.hpp"
+#include "run/run_graph.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

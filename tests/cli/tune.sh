@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tune.sh APSP WORKDIR TESTCASES
-# `apsp tune` and its cache (src/job/tuning.hpp), in a private cache directory: the cache
+# `apsp tune` and its cache (src/plan/tuning.hpp), in a private cache directory: the cache
 # it writes, a run that takes the tuned shape ("shape_source": "tuned") and the same distances;
 # --tile wins ("user"); APSP_TUNING=off, a broken cache, a cache of another shape table and a
 # tuned shape the device cannot run all fall back to the table (the last three with one warning

@@ -13,7 +13,7 @@
 
 #include "io/hw3_io.hpp"
 #include "io/outputs.hpp"
-#include "job/verify_output.hpp"
+#include "verify/verify_output.hpp"
 
 #include <algorithm>
 #include <cstdint>

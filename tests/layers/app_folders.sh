@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # app_folders.sh SRC_DIR
-# The application's folders include one way: cli, python -> job -> platform -> io (and each
-# folder itself; all of them the algorithm layer, <apsp/...>). Prints each include against that
-# order and fails when there is one, so that no circle of includes between folders comes back.
+# The application's folders include one way: cli, python -> run -> plan, verify -> platform -> io
+# (and each folder itself; all of them the algorithm layer, <apsp/...>): a run is planned, then
+# made; a check (verify) trusts no plan and no run. Prints each include against that order and
+# fails when there is one, so that no circle of includes between folders comes back.
 # The command line (cli) is a user of the library like any other: it includes the public headers
 # of the algorithm layer, never its internals (<apsp/detail/...>).
 set -euo pipefail
@@ -10,9 +11,11 @@ set -euo pipefail
 declare -A allowed=(
   [io]="io"
   [platform]="platform io"
-  [job]="job platform io"
-  [cli]="job platform io"
-  [python]="job platform io"
+  [plan]="plan platform io"
+  [verify]="verify platform io"
+  [run]="run plan verify platform io"
+  [cli]="run plan verify platform io"
+  [python]="run plan verify platform io"
 )
 bad=0
 for folder in "${!allowed[@]}"; do
@@ -23,15 +26,16 @@ for folder in "${!allowed[@]}"; do
     [[ " ${allowed[$folder]} " == *" $target "* ]] && continue
     echo "$hit"
     bad=1
-  done < <(grep -rnE '^#include "(io|job|platform|cli|python)/' "$1/$folder" || true)
+  done < <(grep -rnE '^#include "(io|plan|run|verify|platform|cli|python)/' "$1/$folder" || true)
 done
 if [[ $bad -ne 0 ]]; then
-  echo "app_folders: the includes above go against cli, python -> job -> platform -> io" >&2
+  echo "app_folders: the includes above go against cli, python -> run -> plan, verify -> platform" \
+    "-> io" >&2
   exit 1
 fi
 if [[ -d $1/cli ]] && grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<apsp/detail/' "$1/cli"; then
   echo "app_folders: the command line includes the library's internals above (apsp/detail/)" >&2
   exit 1
 fi
-echo "app_folders: every include of src/ goes cli, python -> job -> platform -> io;" \
+echo "app_folders: every include of src/ goes cli, python -> run -> plan, verify -> platform -> io;" \
   "cli includes no apsp/detail/"

@@ -3,7 +3,7 @@
 
 1. CONTRIBUTING.md's layout names every source file of the two layers (include/apsp/ and src/):
    a file is named by its path below include/apsp/ or src/ ("detail/staging.hpp",
-   "job/pipeline.cpp"), by its stem with ".*" ("job/pipeline.*") where a header and a source go
+   "run/pipeline.cpp"), by its stem with ".*" ("run/pipeline.*") where a header and a source go
    together, and a top-level public header by its name ("solver.hpp").
 2. Every relative link of README.md, CONTRIBUTING.md and docs/*.md reaches a file of the tree,
    and its #anchor a heading (GitHub's slug) or an <a id="..."> of that file.

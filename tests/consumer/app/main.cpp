@@ -2,7 +2,7 @@
 // input, runs the job of `apsp IN OUT` (apsp::solve: read, plan, solve, write) and compares OUT
 // with a plain triple loop. Exit code 0 only when every distance agrees.
 #include "io/hw3_io.hpp"
-#include "job/pipeline.hpp"
+#include "run/pipeline.hpp"
 
 #include <Kokkos_Core.hpp>
 

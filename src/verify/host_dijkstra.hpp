@@ -1,9 +1,9 @@
 // One host Dijkstra (Dijkstra 1959) for the checks that do not trust the solver: `apsp verify`
-// (the sampled rows and columns, job/verify_output.cpp) and `apsp path` (the true distance a path
-// is checked against, job/find_path.cpp; the one search of its predecessor row, pipeline.cpp's
+// (the sampled rows and columns, verify/verify_output.cpp) and `apsp path` (the true distance a
+// path is checked against, run/find_path.cpp; the one search of its predecessor row, pipeline.cpp's
 // predecessor_row: distances_from, with Bellman-Ford where weights are negative). Host code only,
 // no Kokkos: the fuzzing build compiles verify_output.cpp without one. (`--algorithm sssp` is
-// another thing: a bucket queue per thread on a Kokkos Kernels graph, job/sssp.hpp.)
+// another thing: a bucket queue per thread on a Kokkos Kernels graph, plan/sssp_choice.hpp.)
 #pragma once
 
 #include <apsp/error.hpp>

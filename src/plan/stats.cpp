@@ -3,7 +3,7 @@
 #include <apsp/shapes.hpp>
 
 #include "io/json.hpp"
-#include "job/stats.hpp"
+#include "plan/stats.hpp"
 #include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -1,4 +1,4 @@
-// The tuning cache (src/job/tuning.hpp): one JSON object per entry, one entry per line,
+// The tuning cache (src/plan/tuning.hpp): one JSON object per entry, one entry per line,
 // written with the output files' atomic replace and read back by a small parser that knows
 // exactly the keys it writes.
 #include <apsp/error.hpp>
@@ -6,7 +6,7 @@
 #include "io/json.hpp"
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"
-#include "job/tuning.hpp"
+#include "plan/tuning.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,5 +1,5 @@
 // `apsp path IN U V`: one shortest path, read from a saved predecessor matrix (checked against
-// the graph) or computed with the library (src/job/pipeline.hpp, find_path).
+// the graph) or computed with the library (src/run/pipeline.hpp, find_path).
 
 #include <apsp/distance.hpp>
 #include <apsp/paths.hpp>
@@ -10,8 +10,8 @@
 #include "io/posix_files.hpp"
 #include "io/prepared_file.hpp"
 #include "io/read_graph.hpp"
-#include "job/host_dijkstra.hpp"
-#include "job/pipeline.hpp"
+#include "run/pipeline.hpp"
+#include "verify/host_dijkstra.hpp"
 
 #include <sys/stat.h>
 

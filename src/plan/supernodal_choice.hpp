@@ -8,7 +8,7 @@
 #include <apsp/plan.hpp>
 #include <apsp/supernodal.hpp>
 
-#include "job/stats.hpp"
+#include "plan/stats.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -9,8 +9,8 @@
 #include <apsp/solver.hpp>
 
 #include "io/posix_files.hpp"
-#include "job/stats.hpp"
-#include "job/tuning.hpp"
+#include "plan/stats.hpp"
+#include "plan/tuning.hpp"
 #include "platform/backends.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -11,7 +11,7 @@
 #include "io/outputs.hpp"
 #include "io/prepared_file.hpp"
 #include "io/read_graph.hpp"
-#include "job/stats.hpp"
+#include "plan/stats.hpp"
 #include "platform/device_links.hpp"
 
 #include <algorithm>
@@ -30,7 +30,7 @@ struct SolveConfig {
   Format format = Format::automatic;
   OutputFormat output_format = OutputFormat::hw3;
   std::string backend;                         // "" = the build's default
-  Algorithm algorithm = Algorithm::automatic;  // automatic: chosen from the graph (sssp.hpp)
+  Algorithm algorithm = Algorithm::automatic;  // automatic: chosen from the graph (sssp_choice.hpp)
   ShapeRequest shape;                          // --tile, --shape
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
   bool allow_negative = false;   // accept negative weights in the input

@@ -23,7 +23,7 @@
 #include <apsp/solver_interface.hpp>
 #include <apsp/supernodal.hpp>
 
-#include "job/run_plan.hpp"
+#include "plan/run_plan.hpp"
 #include "platform/backends.hpp"
 
 #include <cstdint>

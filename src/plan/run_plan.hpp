@@ -1,7 +1,7 @@
 // The plan of a run, by one rule for every driver (the pipeline's rank 0, `apsp path`, the
 // Python module): the dense plan in the run's distance type with its tile shape
 // (choose_planned_shape), then the algorithm: the one asked for, or auto's choice between
-// Dijkstra (sssp.hpp) and dense Floyd-Warshall, then supernodal Floyd-Warshall where asked for or
+// Dijkstra (sssp_choice.hpp) and dense Floyd-Warshall, then supernodal Floyd-Warshall where asked for or
 // where its ordering predicts less work than that choice (supernodal_choice.hpp), with its plan.
 #pragma once
 
@@ -12,10 +12,10 @@
 
 #include "io/output_formats.hpp"
 #include "io/prepared_file.hpp"
-#include "job/device_choices.hpp"
-#include "job/sssp.hpp"
-#include "job/stats.hpp"
-#include "job/supernodal_choice.hpp"
+#include "plan/device_choices.hpp"
+#include "plan/sssp_choice.hpp"
+#include "plan/stats.hpp"
+#include "plan/supernodal_choice.hpp"
 #include "platform/backends.hpp"
 
 #include <cstdint>

@@ -1,8 +1,8 @@
-// apsp tune (src/job/tuning.hpp): every shape of the backend's table, timed on this device.
+// apsp tune (src/plan/tuning.hpp): every shape of the backend's table, timed on this device.
 #include <apsp/floyd_warshall.hpp>
 
-#include "job/device_choices.hpp"
-#include "job/tuning.hpp"
+#include "plan/device_choices.hpp"
+#include "plan/tuning.hpp"
 
 #include <Kokkos_Core.hpp>
 

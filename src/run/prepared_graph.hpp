@@ -26,8 +26,8 @@
 #include <apsp/supernodal.hpp>
 
 #include "io/prepared_file.hpp"
-#include "job/run_graph.hpp"
-#include "job/run_plan.hpp"
+#include "plan/run_plan.hpp"
+#include "run/run_graph.hpp"
 
 #include <cmath>
 #include <cstdint>

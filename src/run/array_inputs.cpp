@@ -1,5 +1,5 @@
 // Graphs handed over in memory as arrays (array_inputs.hpp).
-#include "job/array_inputs.hpp"
+#include "run/array_inputs.hpp"
 
 #include <apsp/error.hpp>
 

@@ -2,7 +2,7 @@
 // the tests hand to apsp::verify as VerifyOptions::certificate.
 #pragma once
 
-#include "job/verify_output.hpp"
+#include "verify/verify_output.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "job/supernodal_choice.hpp"
+#include "plan/supernodal_choice.hpp"
 
 #include <apsp/detail/measure.hpp>
 #include <apsp/error.hpp>

@@ -1,6 +1,6 @@
-// Choosing sssp (the algorithm itself is the core's apsp/sssp.hpp; src/job/pipeline.cpp runs it
+// Choosing sssp (the algorithm itself is the core's apsp/sssp.hpp; src/run/pipeline.cpp runs it
 // on each rank's sources).
-#include "job/sssp.hpp"
+#include "plan/sssp_choice.hpp"
 
 #include <cstdint>
 #include <string>

@@ -11,8 +11,8 @@
 #include "io/outputs.hpp"
 #include "io/posix_files.hpp"
 #include "io/read_graph.hpp"
-#include "job/host_dijkstra.hpp"
-#include "job/verify_output.hpp"
+#include "verify/host_dijkstra.hpp"
+#include "verify/verify_output.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -55,9 +55,9 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "job/verify_certificate.hpp"
-#include "job/verify_output.hpp"
 #include "platform/backends.hpp"
+#include "verify/verify_certificate.hpp"
+#include "verify/verify_output.hpp"
 
 #include <algorithm>
 #include <cstdint>
