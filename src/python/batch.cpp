@@ -8,13 +8,11 @@
 #include <apsp/batched.hpp>
 #include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
-#include <apsp/negative_cycles.hpp>
 #include <apsp/paths.hpp>
-#include <apsp/ranks.hpp>
 
-#include "platform/backends.hpp"
 #include "platform/kokkos_thread.hpp"
 #include "run/array_inputs.hpp"
+#include "run/run_batch.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -40,41 +38,21 @@ constexpr int scipy_none = -9999;  // SciPy's "no predecessor"
 template <class T>
 using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
-// A batched solver's memory check (MemoryError before any work), with what the device and the
-// host have free.
-template <class Solver>
-void check_memory(const Solver& solver, std::int64_t edges) {
-  std::uint64_t device_free = 0, host_free = 0;
+// The batch on the Kokkos thread (run_batch, run/run_batch.hpp), the GIL released: its solver
+// made and its memory checked (MemoryError before any work), then `allocate(solver)` with the
+// GIL (the NumPy results), then the solve into the pointers it returns.
+template <class T, class U, class Allocate, class Load>
+void solve_on_kokkos(std::vector<std::int64_t> sizes, const batched::BatchOptions<U>& options,
+                     std::int64_t edges, const Allocate& allocate, const Load& load) {
+  std::unique_ptr<BatchedSolver<Exec, T, U>> solver;
   {
     py::gil_scoped_release release;
-    kokkos_thread().run([&] {
-      device_free = available_memory(Exec());
-      host_free = available_memory(Kokkos::DefaultHostExecutionSpace());
-    });
+    kokkos_thread().run(
+        [&] { solver = batch_solver<Exec, T, U>(Exec(), std::move(sizes), options, edges); });
   }
-  solver.check_memory({device_free, 0, backend_name<Exec>()}, edges, host_free);
-}
-
-// The batch on the Kokkos thread, where the solver ends too (its Views): load(solver), the
-// solve into `out`, the predecessors into `pred` where asked for and no graph has a negative
-// cycle. Then the first graph with one raises (NegativeCycleError with the graph).
-template <class T, class U, class Load>
-void solve_on_kokkos(std::unique_ptr<BatchedSolver<Exec, T, U>> solver, const Load& load, U* out,
-                     int* pred) {
-  int bad = -1;
-  CycleVerdict verdict;
+  const std::pair<U*, int*> to = allocate(*solver);
   py::gil_scoped_release release;
-  kokkos_thread().run([&] {
-    std::unique_ptr<BatchedSolver<Exec, T, U>> ends_here = std::move(solver);
-    load(*ends_here);
-    ends_here->compute(out);
-    bad = ends_here->first_negative_cycle();
-    if (bad >= 0)
-      verdict = ends_here->verdicts()[std::size_t(bad)];
-    else if (pred)
-      ends_here->predecessor_rows(pred);
-  });
-  if (bad >= 0) throw_negative_cycle(verdict, Distance<T>::type, bad);
+  kokkos_thread().run([&] { run_batch(std::move(solver), load, to.first, to.second); });
 }
 
 // ---- apsp.solve_batch: ragged edge lists ----
@@ -84,40 +62,27 @@ template <class T, class U>
 py::tuple solve_batch_in(const EdgeBatch& batch, const HostArray<std::int64_t>& src,
                          const HostArray<std::int64_t>& dst, const HostArray<double>& weight,
                          bool directed, bool predecessors, bool padded) {
-  const std::int64_t count = batch.graphs(), largest = batch.largest;
-  std::vector<std::int64_t> sizes(std::size_t(count), 0);
-  for (std::int64_t g = 0; g < count; ++g)
-    sizes[std::size_t(g)] = batch.vertices(g);
-  batched::BatchOptions<U> options;
-  options.negative_weights = batch.negative;
-  options.predecessors = predecessors;
-  options.padded = padded;
-  options.none = scipy_none;
-  options.integer_weights = batch.whole;
-  options.largest_magnitude = batch.max_abs;
-  OneRank one;
-  auto solver = std::make_unique<BatchedSolver<Exec, T, U>>(Exec(), one, sizes, options);
-  check_memory(*solver, std::int64_t(batch.graph.size()) * (directed ? 1 : 2));
-
-  const std::int64_t values = solver->values();
-  HostArray<U> dist(padded ? std::vector<py::ssize_t>{py::ssize_t(count), largest, largest}
-                           : std::vector<py::ssize_t>{py::ssize_t(values)});
-  HostArray<std::int32_t> pred(predecessors ? dist.request().shape : std::vector<py::ssize_t>{0});
-  HostArray<std::int64_t> offsets_out(py::ssize_t(count + 1));
-  std::copy(solver->value_offsets().begin(), solver->value_offsets().end(),
-            offsets_out.mutable_data());
-  std::vector<batched::BatchEdge<double>> packed;
-  std::vector<std::int64_t> edge_offsets;
-  {
-    py::gil_scoped_release release;
+  const py::ssize_t count = batch.graphs(), largest = batch.largest;
+  HostArray<U> dist;
+  HostArray<std::int32_t> pred;
+  HostArray<std::int64_t> offsets(count + 1);
+  const auto allocate = [&](const BatchedSolver<Exec, T, U>& solver) {
+    dist = HostArray<U>(padded ? std::vector<py::ssize_t>{count, largest, largest}
+                               : std::vector<py::ssize_t>{py::ssize_t(solver.values())});
+    pred =
+        HostArray<std::int32_t>(predecessors ? dist.request().shape : std::vector<py::ssize_t>{0});
+    std::copy(solver.value_offsets().begin(), solver.value_offsets().end(), offsets.mutable_data());
+    return std::make_pair(dist.mutable_data(), predecessors ? pred.mutable_data() : nullptr);
+  };
+  const auto load = [&](BatchedSolver<Exec, T, U>& solver) {
+    std::vector<batched::BatchEdge<double>> packed;
+    std::vector<std::int64_t> edge_offsets;
     pack_edges(batch, src.data(), dst.data(), weight.data(), directed, packed, edge_offsets);
-  }
-  solve_on_kokkos(
-      std::move(solver),
-      [&](BatchedSolver<Exec, T, U>& s) { s.load(edge_offsets, std::move(packed)); },
-      dist.mutable_data(), predecessors ? pred.mutable_data() : nullptr);
-  py::object p = predecessors ? py::object(pred) : py::object(py::none());
-  return py::make_tuple(dist, p, offsets_out);
+    solver.load(edge_offsets, std::move(packed));
+  };
+  solve_on_kokkos<T>(batch.sizes(), batch_options<U>(batch, predecessors, padded, scipy_none),
+                     std::int64_t(batch.graph.size()) * (directed ? 1 : 2), allocate, load);
+  return py::make_tuple(dist, predecessors ? py::object(pred) : py::object(py::none()), offsets);
 }
 
 // apsp.solve_batch's native part: (distances, predecessors or None, value offsets); distances
@@ -153,26 +118,20 @@ py::tuple solve_batch(const HostArray<std::int64_t>& sizes, const HostArray<std:
 template <class T>
 py::tuple solve_dense_batch_in(const HostArray<double>& weights, std::int64_t count, std::int64_t n,
                                const DenseBatch& batch, bool predecessors) {
-  batched::BatchOptions<double> options;
-  options.negative_weights = batch.negative;
-  options.predecessors = predecessors;
-  options.dense_weights = true;
-  options.integer_weights = batch.whole;
-  options.largest_magnitude = batch.max_abs;
-  OneRank one;
-  auto solver = std::make_unique<BatchedSolver<Exec, T, double>>(
-      Exec(), one, std::vector<std::int64_t>(std::size_t(count), n), options);
-  // The predecessors' edges: at most every entry.
-  check_memory(*solver, predecessors ? count * n * n : 0);
-  HostArray<double> dist(std::vector<py::ssize_t>{count, n, n});
-  HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{count, n, n}
-                                            : std::vector<py::ssize_t>{0});
+  HostArray<double> dist;
+  HostArray<std::int32_t> pred;
+  const auto allocate = [&](const BatchedSolver<Exec, T, double>&) {
+    dist = HostArray<double>(std::vector<py::ssize_t>{count, n, n});
+    pred = HostArray<std::int32_t>(predecessors ? std::vector<py::ssize_t>{count, n, n}
+                                                : std::vector<py::ssize_t>{0});
+    return std::make_pair(dist.mutable_data(), predecessors ? pred.mutable_data() : nullptr);
+  };
   const double* w = weights.data();
-  solve_on_kokkos(
-      std::move(solver), [&](BatchedSolver<Exec, T, double>& s) { s.load_dense(w); },
-      dist.mutable_data(), predecessors ? pred.mutable_data() : nullptr);
-  if (!predecessors) return py::make_tuple(dist, py::none());
-  return py::make_tuple(dist, pred);
+  // The predecessors' edges: at most every entry.
+  solve_on_kokkos<T>(std::vector<std::int64_t>(std::size_t(count), n),
+                     batch_options<double>(batch, predecessors), predecessors ? count * n * n : 0,
+                     allocate, [w](BatchedSolver<Exec, T, double>& s) { s.load_dense(w); });
+  return py::make_tuple(dist, predecessors ? py::object(pred) : py::object(py::none()));
 }
 
 // (B, n, n) float64 weights (C order, +inf: no edge, the diagonal not read) into (distances

@@ -51,6 +51,12 @@ struct EdgeBatch {
   std::int64_t vertices(std::int64_t g) const {
     return offsets[std::size_t(g) + 1] - offsets[std::size_t(g)];
   }
+  std::vector<std::int64_t> sizes() const {
+    std::vector<std::int64_t> n(static_cast<std::size_t>(graphs()));
+    for (std::int64_t g = 0; g < graphs(); ++g)
+      n[std::size_t(g)] = vertices(g);
+    return n;
+  }
 };
 
 // `count` graphs of sizes[g] vertices and their `edges` edges; an edge that leaves its graph, a

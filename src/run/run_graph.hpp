@@ -178,14 +178,24 @@ std::string run_graph(const ExecSpace& exec, Ranks& ranks, const Graph& graph,
   return run.warning;
 }
 
-// The memory check of run_graph alone, for a driver that must know before it makes the graph
-// (the Python module, before it allocates arrays of V): the destination's `host_bytes`, and
-// with `dense` (a dense input's matrix) the dense solver's own for `edges` edges, its padded
-// matrix passing through the host. Throws MemoryError.
+// What a whole answer of V = `vertices` in T holds on the host: every distance row, and every
+// predecessor row where asked for (Answer::host_bytes of a driver that keeps them all).
+template <class T>
+std::uint64_t whole_answer_bytes(std::int64_t vertices, bool predecessors) {
+  return detail::saturating_sum({matrix_bytes(vertices, vertices, sizeof(T)),
+                                 predecessors ? matrix_bytes(vertices, vertices) : 0});
+}
+
+// The memory check of run_graph alone into a whole answer (whole_answer_bytes), for a driver
+// that must know before it makes the graph (the Python module, before it allocates arrays of V):
+// the answer and what the driver holds besides (`host_bytes`), and with `dense` (a dense input's
+// matrix) the dense solver's own for `edges` edges, its padded matrix passing through the host.
+// Throws MemoryError.
 template <class T, class ExecSpace>
 void check_answer_memory(const ExecSpace& exec, Ranks& ranks, std::int64_t vertices,
                          std::int64_t edges, std::uint64_t host_bytes, bool predecessors,
                          bool dense) {
+  host_bytes = detail::saturating_add(host_bytes, whole_answer_bytes<T>(vertices, predecessors));
   if (!dense) {
     answer_limits<T>(exec, vertices, host_bytes);
     return;
