@@ -1,8 +1,9 @@
 // The plan of a run, by one rule for every driver (the pipeline's rank 0, `apsp path`, the
 // Python module): the dense plan in the run's distance type with its tile shape
 // (choose_planned_shape), then the algorithm: the one asked for, or auto's choice between
-// Dijkstra (sssp_choice.hpp) and dense Floyd-Warshall, then supernodal Floyd-Warshall where asked for or
-// where its ordering predicts less work than that choice (supernodal_choice.hpp), with its plan.
+// Dijkstra (sssp_choice.hpp) and dense Floyd-Warshall, then supernodal Floyd-Warshall where asked
+// for or where its ordering predicts less work than that choice (supernodal_choice.hpp), with its
+// plan.
 #pragma once
 
 #include <apsp/error.hpp>
