@@ -668,9 +668,9 @@ class BatchedSolver {
       if (verdicts_[g].vertex >= 0) return int(g);
     return -1;
   }
-  // Throws graph g's NegativeCycleError, where it has a cycle.
+  // Throws graph g's NegativeCycleError, naming the graph, where it has a cycle.
   void throw_negative_cycle(int g) const {
-    apsp::throw_negative_cycle(verdicts_[std::size_t(g)], Distance<T>::type);
+    apsp::throw_negative_cycle(verdicts_[std::size_t(g)], Distance<T>::type, g);
   }
 
   // After compute, without negative cycles: the predecessor rows of every graph (paths.hpp's

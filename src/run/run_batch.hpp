@@ -11,7 +11,6 @@
 #pragma once
 
 #include <apsp/batched.hpp>
-#include <apsp/negative_cycles.hpp>
 #include <apsp/ranks.hpp>
 
 #include "platform/backends.hpp"
@@ -70,21 +69,16 @@ std::unique_ptr<BatchedSolver<ExecSpace, T, U>> batch_solver(
 
 // load(*solver), the distances into `distances` (solver->values() entries on the host), then
 // the predecessors into `predecessors` where not null and no graph has a negative cycle. The
-// solver ends here, where its Views were made. Throws the NegativeCycleError of the first graph
-// with one, naming the graph.
+// solver ends here, where its Views were made (on a throw too: it is this frame's). Throws the
+// NegativeCycleError of the first graph with one, naming the graph.
 template <class ExecSpace, class T, class U, class Load>
 void run_batch(std::unique_ptr<BatchedSolver<ExecSpace, T, U>> solver, const Load& load,
                U* distances, int* predecessors) {
   load(*solver);
   solver->compute(distances);
   const int bad = solver->first_negative_cycle();
-  if (bad < 0) {
-    if (predecessors) solver->predecessor_rows(predecessors);
-    return;
-  }
-  const CycleVerdict verdict = solver->verdicts()[std::size_t(bad)];
-  solver.reset();
-  throw_negative_cycle(verdict, Distance<T>::type, bad);
+  if (bad >= 0) solver->throw_negative_cycle(bad);
+  if (predecessors) solver->predecessor_rows(predecessors);
 }
 
 }  // namespace apsp
