@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -16,6 +17,24 @@ namespace apsp {
 template <class T>
 using RowSink =
     std::function<void(std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride)>;
+
+// The RowSink of a row-major matrix on the host at `to`, `columns` entries a row: the first
+// `columns` entries of each row handed over copied into its row (row i of the result as row i),
+// rows in parallel on the host's threads. (The Python module's NumPy results.)
+template <class T>
+RowSink<T> matrix_sink(T* to, std::int64_t columns) {
+  return [to, columns](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
+    Kokkos::parallel_for(
+        "apsp::matrix_sink",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+            0, count),
+        [&](std::int64_t i) {
+          std::memcpy(to + (first + i) * columns, rows + i * stride,
+                      std::size_t(columns) * sizeof(T));
+        });
+    Kokkos::DefaultHostExecutionSpace().fence();
+  };
+}
 
 // Rows [first, first + count) of a result where the solver made them (ExecSpace's memory: a GPU's
 // for GPU backends): rows(i, j) = d(first + i, j) for j < V, nothing copied. Called with blocks in

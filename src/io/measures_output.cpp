@@ -89,62 +89,41 @@ void append(std::string& out, X value) {
   out.append(raw, sizeof(X));
 }
 
-std::vector<Column> columns(const GraphMeasures& m, const MeasuresRequest& request,
+std::vector<Column> columns(const GraphMeasures& m, const std::vector<MeasureValue>& values,
                             DistanceType type) {
   const bool integral = m.integral;
   const char* distance_descr = type == DistanceType::int32     ? "<i4"
                                : type == DistanceType::float32 ? "<f4"
                                                                : "<f8";
-  const auto distances = [&, distance_descr](const std::vector<double>& values) {
-    const std::vector<double>* v = &values;
-    return std::make_pair(
-        std::function<void(std::size_t, std::string&, MeasuresFormat)>(
-            [v, integral](std::size_t i, std::string& out, MeasuresFormat format) {
-              append_number(out, (*v)[i], integral, format);
-            }),
-        std::function<void(std::size_t, std::string&)>([v, type](std::size_t i, std::string& out) {
-          if (type == DistanceType::int32)
-            append(out, std::int32_t((*v)[i]));
-          else if (type == DistanceType::float32)
-            append(out, float((*v)[i]));
-          else
-            append(out, (*v)[i]);
-        }));
-  };
-  const auto counts = [](const std::vector<std::int64_t>& values) {
-    const std::vector<std::int64_t>* v = &values;
-    return std::make_pair(
-        std::function<void(std::size_t, std::string&, MeasuresFormat)>(
-            [v](std::size_t i, std::string& out, MeasuresFormat) { append_text(out, (*v)[i]); }),
-        std::function<void(std::size_t, std::string&)>(
-            [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
-  };
-  const auto reals = [](const std::vector<double>& values) {
-    const std::vector<double>* v = &values;
-    return std::make_pair(std::function<void(std::size_t, std::string&, MeasuresFormat)>(
-                              [v](std::size_t i, std::string& out, MeasuresFormat format) {
-                                append_real(out, (*v)[i], format);
-                              }),
-                          std::function<void(std::size_t, std::string&)>(
-                              [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }));
-  };
   std::vector<Column> all;
-  const auto add = [&](const std::string& name, const char* descr, auto pair) {
-    if (request.wants(name)) all.push_back(Column{name, descr, pair.first, pair.second});
-  };
-  add("eccentricity", distance_descr, distances(m.eccentricity));
-  add("in_eccentricity", distance_descr, distances(m.in_eccentricity));
-  add("reachable", "<i8", counts(m.reachable));
-  add("in_reachable", "<i8", counts(m.in_reachable));
-  if (integral) {
-    add("distance_sum", "<i8", counts(m.distance_sum_exact));
-    add("in_distance_sum", "<i8", counts(m.in_distance_sum_exact));
-  } else {
-    add("distance_sum", "<f8", reals(m.distance_sum));
-    add("in_distance_sum", "<f8", reals(m.in_distance_sum));
+  for (const MeasureValue& value : values) {
+    const std::vector<double>* v = value.reals;
+    const std::vector<std::int64_t>* c = value.counts;
+    if (value.kind == MeasureValue::Kind::distances)
+      all.push_back(Column{value.name, distance_descr,
+                           [v, integral](std::size_t i, std::string& out, MeasuresFormat format) {
+                             append_number(out, (*v)[i], integral, format);
+                           },
+                           [v, type](std::size_t i, std::string& out) {
+                             if (type == DistanceType::int32)
+                               append(out, std::int32_t((*v)[i]));
+                             else if (type == DistanceType::float32)
+                               append(out, float((*v)[i]));
+                             else
+                               append(out, (*v)[i]);
+                           }});
+    else if (value.kind == MeasureValue::Kind::counts)
+      all.push_back(Column{
+          value.name, "<i8",
+          [c](std::size_t i, std::string& out, MeasuresFormat) { append_text(out, (*c)[i]); },
+          [c](std::size_t i, std::string& out) { append(out, (*c)[i]); }});
+    else if (value.kind == MeasureValue::Kind::reals)
+      all.push_back(Column{value.name, "<f8",
+                           [v](std::size_t i, std::string& out, MeasuresFormat format) {
+                             append_real(out, (*v)[i], format);
+                           },
+                           [v](std::size_t i, std::string& out) { append(out, (*v)[i]); }});
   }
-  add("closeness_centrality", "<f8", reals(m.closeness_centrality));
-  add("harmonic_centrality", "<f8", reals(m.harmonic_centrality));
   return all;
 }
 
@@ -155,28 +134,28 @@ std::string id_list(const std::vector<std::int64_t>& ids) {
   return list + "]";
 }
 
-std::string json_file(const GraphMeasures& m, const MeasuresRequest& request,
+std::string json_file(const GraphMeasures& m, const std::vector<MeasureValue>& values,
                       const std::vector<Column>& vertex) {
-  const bool integral = m.integral;
   std::string graph = "  \"graph\": {\n    \"vertices\": " + std::to_string(m.vertices) +
                       ",\n    \"connected\": " + (m.connected ? "true" : "false");
-  const auto field = [&](const std::string& name, const std::string& value) {
-    if (request.wants(name)) graph += ",\n    " + detail::json_string(name) + ": " + value;
-  };
-  field("diameter", json_number(m.diameter, integral));
-  field("radius", json_number(m.radius, integral));
-  field("center", id_list(m.center));
-  field("periphery", id_list(m.periphery));
-  field("average_shortest_path_length", json_number(m.average_shortest_path_length, false));
-  field("wiener_index", integral ? m.wiener_exact.text() : json_number(m.wiener_index, false));
-  if (request.wants("histogram")) {
-    std::string counts = "[";
-    for (std::size_t b = 0; b < m.histogram.size(); ++b)
-      counts += (b ? ", " : "") + std::to_string(m.histogram[b]);
-    field("histogram",
-          "{\"bins\": " + std::to_string(m.bins) + ", \"low\": " + json_number(m.low, integral) +
-              ", \"high\": " + json_number(m.high, integral) + ", \"counts\": " + counts +
-              "], \"unreachable\": " + std::to_string(m.unreachable_pairs) + "}");
+  for (const MeasureValue& v : values) {
+    if (v.of_vertex()) continue;
+    graph += ",\n    " + detail::json_string(v.name) + ": ";
+    if (v.kind == MeasureValue::Kind::number) {
+      graph += json_number(v.x, v.integral);
+    } else if (v.kind == MeasureValue::Kind::digits) {
+      graph += v.digits;
+    } else if (v.kind == MeasureValue::Kind::ids) {
+      graph += id_list(*v.counts);
+    } else {  // the histogram
+      std::string counts = "[";
+      for (std::size_t b = 0; b < m.histogram.size(); ++b)
+        counts += (b ? ", " : "") + std::to_string(m.histogram[b]);
+      graph += "{\"bins\": " + std::to_string(m.bins) +
+               ", \"low\": " + json_number(m.low, m.integral) +
+               ", \"high\": " + json_number(m.high, m.integral) + ", \"counts\": " + counts +
+               "], \"unreachable\": " + std::to_string(m.unreachable_pairs) + "}";
+    }
   }
   std::string text = "{\n" + graph + "\n  },\n  \"vertex\": {";
   text.reserve(text.size() + vertex.size() * std::size_t(m.vertices) * 16 + 64);  // one buffer
@@ -233,6 +212,49 @@ std::string npy_file(const GraphMeasures& m, const std::vector<Column>& vertex) 
   return out;
 }
 
+// Every measure's value in m, the graph's then the vertices', in the files' order: the one list
+// of the measures, their names and their values; those `wanted` names.
+std::vector<MeasureValue> values_of(const GraphMeasures& m,
+                                    const std::function<bool(const std::string&)>& wanted) {
+  using Kind = MeasureValue::Kind;
+  const bool integral = m.integral;
+  std::vector<MeasureValue> all;
+  const auto add = [&](MeasureValue v) {
+    if (wanted(v.name)) all.push_back(std::move(v));
+  };
+  add({"diameter", Kind::number, m.diameter, integral});
+  add({"radius", Kind::number, m.radius, integral});
+  add({"center", Kind::ids, 0, false, {}, &m.center});
+  add({"periphery", Kind::ids, 0, false, {}, &m.periphery});
+  add({"average_shortest_path_length", Kind::number, m.average_shortest_path_length, false});
+  if (integral)
+    add({"wiener_index", Kind::digits, 0, false, m.wiener_exact.text()});
+  else
+    add({"wiener_index", Kind::number, m.wiener_index, false});
+  add({"histogram", Kind::histogram});
+  add({"eccentricity", Kind::distances, 0, false, {}, nullptr, &m.eccentricity});
+  add({"in_eccentricity", Kind::distances, 0, false, {}, nullptr, &m.in_eccentricity});
+  add({"reachable", Kind::counts, 0, false, {}, &m.reachable});
+  add({"in_reachable", Kind::counts, 0, false, {}, &m.in_reachable});
+  if (integral) {
+    add({"distance_sum", Kind::counts, 0, false, {}, &m.distance_sum_exact});
+    add({"in_distance_sum", Kind::counts, 0, false, {}, &m.in_distance_sum_exact});
+  } else {
+    add({"distance_sum", Kind::reals, 0, false, {}, nullptr, &m.distance_sum});
+    add({"in_distance_sum", Kind::reals, 0, false, {}, nullptr, &m.in_distance_sum});
+  }
+  add({"closeness_centrality", Kind::reals, 0, false, {}, nullptr, &m.closeness_centrality});
+  add({"harmonic_centrality", Kind::reals, 0, false, {}, nullptr, &m.harmonic_centrality});
+  return all;
+}
+
+std::vector<std::string> names_of(bool vertex) {
+  std::vector<std::string> names;
+  for (const MeasureValue& v : values_of(GraphMeasures(), [](const std::string&) { return true; }))
+    if (v.of_vertex() == vertex) names.push_back(v.name);
+  return names;
+}
+
 }  // namespace
 
 MeasuresFormat measures_format_of(const std::string& path) {
@@ -247,18 +269,14 @@ MeasuresFormat measures_format_of(const std::string& path) {
       path + "'");
 }
 
+// The names in the files' order, from the one list (values_of).
 const std::vector<std::string>& vertex_measure_names() {
-  static const std::vector<std::string> names = {
-      "eccentricity",         "in_eccentricity",    "reachable",
-      "in_reachable",         "distance_sum",       "in_distance_sum",
-      "closeness_centrality", "harmonic_centrality"};
+  static const std::vector<std::string> names = names_of(true);
   return names;
 }
 
 const std::vector<std::string>& graph_measure_names() {
-  static const std::vector<std::string> names = {
-      "diameter",     "radius",   "center", "periphery", "average_shortest_path_length",
-      "wiener_index", "histogram"};
+  static const std::vector<std::string> names = names_of(false);
   return names;
 }
 
@@ -298,16 +316,21 @@ MeasuresRequest measures_request(MeasuresFormat format, const std::string& list,
   return request;
 }
 
+std::vector<MeasureValue> measure_values(const GraphMeasures& m, const MeasuresRequest& request) {
+  return values_of(m, [&](const std::string& name) { return request.wants(name); });
+}
+
 std::string measures_file(const GraphMeasures& measures, const MeasuresRequest& request,
                           DistanceType type) {
-  const std::vector<Column> vertex = columns(measures, request, type);
+  const std::vector<MeasureValue> values = measure_values(measures, request);
+  const std::vector<Column> vertex = columns(measures, values, type);
   switch (request.format) {
     case MeasuresFormat::csv:
       return csv_file(measures, vertex);
     case MeasuresFormat::npy:
       return npy_file(measures, vertex);
     default:
-      return json_file(measures, request, vertex);
+      return json_file(measures, values, vertex);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <apsp/distance.hpp>
 #include <apsp/graph_measures.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,33 @@ struct MeasuresRequest {
 // format holds). Throws apsp::Error for an unknown name, and for a graph's measure in .csv or
 // .npy, which hold the vertices' only.
 MeasuresRequest measures_request(MeasuresFormat format, const std::string& list, int bins);
+
+// One measure as every writer takes it (the files here, the Python module's dict): its name, its
+// kind and its values, pointing into the GraphMeasures it was taken from.
+struct MeasureValue {
+  enum class Kind {
+    number,     // of the graph: x, an integer where `integral`
+    digits,     // of the graph: int32's Wiener index, the digits of an integer beyond 2^53
+    ids,        // of the graph: vertex ids (center, periphery), *counts
+    histogram,  // of the graph: GraphMeasures' bins, low, high, histogram, unreachable_pairs
+    distances,  // a vertex's distance (in the run's distance type), *reals
+    counts,     // a vertex's count, or int32's sum, *counts
+    reals,      // a vertex's real, *reals
+  };
+  std::string name;
+  Kind kind = Kind::number;
+  double x = 0;
+  bool integral = false;
+  std::string digits;
+  const std::vector<std::int64_t>* counts = nullptr;
+  const std::vector<double>* reals = nullptr;
+
+  bool of_vertex() const { return kind >= Kind::distances; }
+};
+
+// The measures `request` names, each once: the graph's, then the vertices' in the files' order.
+// The one list of which value each name takes, for every writer.
+std::vector<MeasureValue> measure_values(const GraphMeasures& m, const MeasuresRequest& request);
 
 // The file's bytes; `type`: the distances' (the eccentricities' field type in .npy).
 std::string measures_file(const GraphMeasures& measures, const MeasuresRequest& request,

@@ -3,7 +3,7 @@
 // arrays live in apsp/__init__.py; here: edge lists in the concatenated numbering (PyG's), each
 // checked to stay inside its graph (run/array_inputs.hpp, which also picks the types to solve
 // them in), dense (B, n, n) weights, results ragged or padded.
-#include "batch.hpp"
+#include "module.hpp"
 
 #include <apsp/batched.hpp>
 #include <apsp/distance.hpp>
@@ -34,9 +34,6 @@ namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 constexpr int scipy_none = -9999;  // SciPy's "no predecessor"
-
-template <class T>
-using HostArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
 // The batch on the Kokkos thread (run_batch, run/run_batch.hpp), the GIL released: its solver
 // made and its memory checked (MemoryError before any work), then `allocate(solver)` with the

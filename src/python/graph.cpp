@@ -13,6 +13,7 @@
 #include <apsp/graph.hpp>
 #include <apsp/measures.hpp>
 #include <apsp/memory.hpp>
+#include <apsp/row_sink.hpp>
 
 #include "io/outputs.hpp"
 #include "io/prepared_file.hpp"
@@ -69,21 +70,12 @@ class TypedGraph final : public AnyGraph {
       : prepared_(Exec(), std::move(file), request) {}
   void distances(const std::vector<std::int32_t>& sources, const std::vector<std::int32_t>& targets,
                  std::uint64_t host_bytes, void* out, std::int64_t columns) override {
-    T* to = static_cast<T*>(out);
-    prepared_.distances(
-        sources, targets, host_bytes,
-        [to, columns](std::int64_t first, std::int64_t count, const T* rows, std::int64_t stride) {
-          copy_rows(rows, stride, first, count, columns, to);
-        });
+    prepared_.distances(sources, targets, host_bytes, matrix_sink(static_cast<T*>(out), columns));
   }
   void predecessors(const std::vector<std::int32_t>& sources,
                     const std::vector<std::int32_t>& targets, std::uint64_t host_bytes, int* out,
                     std::int64_t columns) override {
-    prepared_.predecessors(sources, targets, host_bytes,
-                           [out, columns](std::int64_t first, std::int64_t count, const int* rows,
-                                          std::int64_t stride) {
-                             copy_rows(rows, stride, first, count, columns, out);
-                           });
+    prepared_.predecessors(sources, targets, host_bytes, matrix_sink(out, columns));
   }
   GraphMeasures measures(const MeasureOptions& options) override {
     return prepared_.measures(options);

@@ -15,9 +15,9 @@
 #include <apsp/measures.hpp>
 #include <apsp/memory.hpp>
 #include <apsp/ordering.hpp>
+#include <apsp/row_sink.hpp>
 #include <apsp/version.hpp>
 
-#include "batch.hpp"
 #include "io/measures_output.hpp"
 #include "module.hpp"
 #include "platform/backends.hpp"
@@ -83,56 +83,37 @@ Graph edge_list_graph(const HostArray<std::int64_t>& src, const HostArray<std::i
 }
 
 // The measures as apsp.measures returns them, named and ordered as the .json that `apsp measures`
-// writes for the same request: the graph's values as Python numbers (int32's exact integers, the
-// Wiener index in all its digits), each vertex's as NumPy arrays: distances in T, counts and
-// int32's sums in int64, the rest in float64.
+// writes for the same request (measure_values, io/measures_output.hpp): the graph's values as
+// Python numbers (int32's exact integers, the Wiener index in all its digits), each vertex's as
+// NumPy arrays: distances in T, counts and int32's sums in int64, the rest in float64.
 py::dict measures_dict(const GraphMeasures& m, const MeasuresRequest& request, DistanceType type) {
-  const auto number = [&](double x) -> py::object {
-    if (m.integral) return py::int_(std::int64_t(x));
+  using Kind = MeasureValue::Kind;
+  const auto number = [](double x, bool integral) -> py::object {
+    if (integral) return py::int_(std::int64_t(x));
     return py::float_(x);
   };
-  const auto array = [](const auto& values, auto like) {
+  const auto array = [](const auto& values, auto like) -> py::object {
     HostArray<decltype(like)> a(py::ssize_t(values.size()));
     std::copy(values.begin(), values.end(), a.mutable_data());
     return a;
   };
+  const auto value = [&](const MeasureValue& v) -> py::object {
+    if (v.kind == Kind::number) return number(v.x, v.integral);
+    if (v.kind == Kind::digits) return py::int_(py::str(v.digits));
+    if (v.kind == Kind::ids || v.kind == Kind::counts) return array(*v.counts, std::int64_t());
+    if (v.kind == Kind::reals) return array(*v.reals, double());
+    if (v.kind == Kind::distances)
+      return visit_distance_type(type, [&](auto t) { return array(*v.reals, t); });
+    return py::dict(py::arg("bins") = m.bins, py::arg("low") = number(m.low, m.integral),
+                    py::arg("high") = number(m.high, m.integral),
+                    py::arg("counts") = array(m.histogram, std::int64_t()),
+                    py::arg("unreachable") = m.unreachable_pairs);  // the histogram
+  };
   py::dict d;
   d["vertices"] = m.vertices;
   d["connected"] = m.connected;
-  if (request.wants("diameter")) d["diameter"] = number(m.diameter);
-  if (request.wants("radius")) d["radius"] = number(m.radius);
-  if (request.wants("center")) d["center"] = array(m.center, std::int64_t());
-  if (request.wants("periphery")) d["periphery"] = array(m.periphery, std::int64_t());
-  if (request.wants("average_shortest_path_length"))
-    d["average_shortest_path_length"] = m.average_shortest_path_length;
-  if (request.wants("wiener_index"))
-    d["wiener_index"] = m.integral ? py::int_(py::str(m.wiener_exact.text()))
-                                   : py::object(py::float_(m.wiener_index));
-  if (request.wants("histogram")) {
-    py::dict h;
-    h["bins"] = m.bins;
-    h["low"] = number(m.low);
-    h["high"] = number(m.high);
-    h["counts"] = array(m.histogram, std::int64_t());
-    h["unreachable"] = m.unreachable_pairs;
-    d["histogram"] = h;
-  }
-  visit_distance_type(type, [&](auto t) {
-    if (request.wants("eccentricity")) d["eccentricity"] = array(m.eccentricity, t);
-    if (request.wants("in_eccentricity")) d["in_eccentricity"] = array(m.in_eccentricity, t);
-  });
-  if (request.wants("reachable")) d["reachable"] = array(m.reachable, std::int64_t());
-  if (request.wants("in_reachable")) d["in_reachable"] = array(m.in_reachable, std::int64_t());
-  if (request.wants("distance_sum"))
-    d["distance_sum"] = m.integral ? py::object(array(m.distance_sum_exact, std::int64_t()))
-                                   : py::object(array(m.distance_sum, double()));
-  if (request.wants("in_distance_sum"))
-    d["in_distance_sum"] = m.integral ? py::object(array(m.in_distance_sum_exact, std::int64_t()))
-                                      : py::object(array(m.in_distance_sum, double()));
-  if (request.wants("closeness_centrality"))
-    d["closeness_centrality"] = array(m.closeness_centrality, double());
-  if (request.wants("harmonic_centrality"))
-    d["harmonic_centrality"] = array(m.harmonic_centrality, double());
+  for (const MeasureValue& v : measure_values(m, request))
+    d[py::str(v.name)] = value(v);
   return d;
 }
 
@@ -199,8 +180,8 @@ py::tuple solve_in(const Graph& graph, const WeightRange& weights, bool predeces
   HostArray<T> dist({n, n});
   HostArray<std::int32_t> pred(predecessors ? std::vector<py::ssize_t>{n, n}
                                             : std::vector<py::ssize_t>{0, 0});
-  to.distances = rows_into(dist);
-  if (predecessors) to.predecessors = rows_into(pred);
+  to.distances = matrix_sink(dist.mutable_data(), n);
+  if (predecessors) to.predecessors = matrix_sink(pred.mutable_data(), n);
   to.dense = dense;
   run_on_kokkos(graph, weights, request, to);
   // Two returns, not ?:, since pybind11 3's make_tuple gives each element list its own type.
@@ -407,6 +388,12 @@ PYBIND11_MODULE(_native, m) {
   m.attr("SUPERNODAL_MAX_DEGREE") = supernodal_max_degree;
   // The most histogram bins apsp.measures takes (as --bins: 1 to this).
   m.attr("MAX_HISTOGRAM_BINS") = max_histogram_bins;
+  // The measures' names (the vertices', then the graph's), as the files order them.
+  py::list names;
+  for (const auto* list : {&vertex_measure_names(), &graph_measure_names()})
+    for (const std::string& name : *list)
+      names.append(name);
+  m.attr("MEASURES") = py::tuple(names);
   python::register_graph(m);
   python::register_batch(m);
 }

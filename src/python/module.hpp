@@ -7,17 +7,15 @@
 #include <apsp/distance.hpp>
 #include <apsp/graph.hpp>
 #include <apsp/measures.hpp>
-#include <apsp/row_sink.hpp>
+#include <apsp/negative_cycles.hpp>
 
 #include "io/measures_output.hpp"
 #include "run/run_graph.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
-#include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 namespace apsp {
@@ -25,32 +23,6 @@ namespace python {
 
 template <class T>
 using HostArray = pybind11::array_t<T, pybind11::array::c_style | pybind11::array::forcecast>;
-
-// Rows [first, first + count) that the solver hands over on the host (row r at rows + r *
-// stride), their first n entries, into the NumPy array at `to` (n per row), in parallel.
-template <class V>
-void copy_rows(const V* rows, std::int64_t stride, std::int64_t first, std::int64_t count,
-               std::int64_t n, V* to) {
-  Kokkos::parallel_for(
-      "apsp::python::copy_rows",
-      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-          0, count),
-      [&](std::int64_t i) {
-        std::memcpy(to + (first + i) * n, rows + i * stride, std::size_t(n) * sizeof(V));
-      });
-  Kokkos::DefaultHostExecutionSpace().fence();
-}
-
-// The RowSink of a 2-D NumPy array: the rows the solver hands over (row i as the array's row i),
-// copied in.
-template <class V>
-RowSink<V> rows_into(HostArray<V>& array) {
-  const std::int64_t n = array.shape(1);
-  V* to = array.mutable_data();
-  return [n, to](std::int64_t first, std::int64_t count, const V* rows, std::int64_t stride) {
-    copy_rows(rows, stride, first, count, n, to);
-  };
-}
 
 // A warning of the library (a tuning cache that cannot be used) as Python's RuntimeWarning, once
 // per process and message; never printed to C's stderr. The GIL is held.
@@ -79,6 +51,20 @@ pybind11::dict measures_dict(const GraphMeasures& m, const MeasuresRequest& requ
 // Registers apsp.Graph's native part, PreparedGraph (graph.cpp); `on_kokkos` runs a function on
 // the module's Kokkos thread.
 void register_graph(pybind11::module_& m);
+
+// Registers apsp.solve_batch and the (B, n, n) path of apsp.floyd_warshall (batch.cpp).
+void register_batch(pybind11::module_& m);
+
+// Graphs of up to this many vertices are solved by one call of the closure on the caller's
+// thread: no Kokkos launch, no plan, no padding to a tile.
+constexpr std::int64_t small_graph_limit = 128;
+
+// The one-small-graph path of solve_dense_float64 (batch.cpp): the V x V weights w (C order,
+// +inf: no edge, the diagonal not read) into (distances, predecessors or None), predecessors -1
+// where none. On a negative cycle returns an empty tuple and sets `verdict` (the vertex every
+// algorithm names).
+pybind11::tuple solve_small_dense(const double* w, std::int64_t n, bool predecessors,
+                                  CycleVerdict& verdict);
 
 // Frees every prepared graph's device memory (at exit, before Kokkos is finalized); a graph
 // used afterwards says it is closed.

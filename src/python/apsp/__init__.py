@@ -347,10 +347,7 @@ def solve_batch(sizes, src, dst, weight=None, dtype="float64", directed=True,
     return (dist, pred) if predecessors else dist
 
 
-_MEASURES = ("eccentricity", "in_eccentricity", "reachable", "in_reachable", "distance_sum",
-             "in_distance_sum", "closeness_centrality", "harmonic_centrality", "diameter",
-             "radius", "center", "periphery", "average_shortest_path_length", "wiener_index",
-             "histogram")
+_MEASURES = _native.MEASURES  # the vertices' names, then the graph's (the files' order)
 
 
 def _edges(csgraph, directed, unweighted):
