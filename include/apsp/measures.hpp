@@ -80,10 +80,13 @@ std::vector<typename View::non_const_value_type> host_copy(const View& view) {
   return values;
 }
 
-// MeasureTotals::fold_mirror's kernel: column j's mirrored pairs into its totals (named
-// functors, not KOKKOS_LAMBDA: detail/supernodal_kernels.hpp says why).
-template <class Sum, class Counts, class Most, class Harmonic, class Mirror, class MirrorMost>
+// MeasureTotals::fold_mirror's kernel: the plan's column p's mirrored pairs into the totals of
+// its vertex j = perm(p) (named functors, not KOKKOS_LAMBDA: detail/supernodal_kernels.hpp says
+// why).
+template <class Perm, class Sum, class Counts, class Most, class Harmonic, class Mirror,
+          class MirrorMost>
 struct FoldMirror {
+  Perm perm;
   Sum sum;
   Counts count;
   Most most;
@@ -91,12 +94,13 @@ struct FoldMirror {
   Mirror m_sum, m_count, m_piece;
   MirrorMost m_most;
   std::int64_t v;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t j) const {
-    sum(j) += typename Sum::non_const_value_type(m_sum(j));
-    count(j) += std::int64_t(m_count(j));
-    if (m_count(j) > 0 && m_most(j) > most(j)) most(j) = m_most(j);
-    for (int p = 0; p < MirrorShare::pieces; ++p)
-      add_piece(harmonic(j), std::int64_t(m_piece(p * v + j)), MirrorShare::piece_bits * p);
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
+    const std::int64_t j = perm(p);
+    sum(j) += typename Sum::non_const_value_type(m_sum(p));
+    count(j) += std::int64_t(m_count(p));
+    if (m_count(p) > 0 && m_most(p) > most(j)) most(j) = m_most(p);
+    for (int q = 0; q < MirrorShare::pieces; ++q)
+      add_piece(harmonic(j), std::int64_t(m_piece(q * v + p)), MirrorShare::piece_bits * q);
   }
 };
 
@@ -195,11 +199,15 @@ class MeasureTotals {
       mirror_count_ = ids<Count>("apsp::measures::mirror_count", n);
       mirror_most_ = ids<T>("apsp::measures::mirror_max", n);
       mirror_piece_ = ids<Count>("apsp::measures::mirror_pieces", MirrorShare::pieces * n);
+      if (host_memory<ExecSpace>)
+        mirror_lock_ = ids<int>("apsp::measures::mirror_locks", mirror_locks(n));
     }
     half_ = half_ || half;
     c.half = half;
     c.mirror_sum = mirror_sum_, c.mirror_count = mirror_count_, c.mirror_most = mirror_most_;
     c.mirror_piece = mirror_piece_;
+    c.mirror_lock = mirror_lock_;
+    if (mirror) mirror_perm_ = perm;
     c.perm = perm;
     c.out_row = out_row;
     c.row_offset = first - first_row_;
@@ -252,11 +260,13 @@ class MeasureTotals {
     Kokkos::parallel_for(
         "apsp::measures::fold_mirror",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec_, 0, v),
-        FoldMirror<ids<DistanceSum<T>>, ids<std::int64_t>, ids<T>, ids<HarmonicSum<T>>, ids<Count>,
-                   ids<T>>{column_sum_, column_count_, column_most_, harmonic_, mirror_sum_,
-                           mirror_count_, mirror_piece_, mirror_most_, v});
+        FoldMirror<decltype(mirror_perm_), ids<DistanceSum<T>>, ids<std::int64_t>, ids<T>,
+                   ids<HarmonicSum<T>>, ids<Count>, ids<T>>{
+            mirror_perm_, column_sum_, column_count_, column_most_, harmonic_, mirror_sum_,
+            mirror_count_, mirror_piece_, mirror_most_, v});
     exec_.fence();
-    mirror_sum_ = {}, mirror_count_ = {}, mirror_most_ = {}, mirror_piece_ = {};
+    mirror_sum_ = {}, mirror_count_ = {}, mirror_most_ = {}, mirror_piece_ = {}, mirror_lock_ = {};
+    mirror_perm_ = {};
   }
 
   // After a pass in halves (start_halves): each vertex's totals, its row's and its column's, as its
@@ -344,6 +354,8 @@ class MeasureTotals {
   using Count = unsigned long long;  // MeasureColumns' mirror arrays
   ids<Count> mirror_sum_, mirror_count_, mirror_piece_;
   ids<T> mirror_most_;
+  ids<int> mirror_lock_;  // host backends' (MeasureColumns::mirror_lock)
+  Kokkos::View<const std::int32_t*, memory_space> mirror_perm_;  // the plan's column -> vertex
 };
 
 // The histogram's range guessed from the rows of a few vertices: sweeps from spread-out starts,
@@ -411,8 +423,9 @@ std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
   using Sum = detail::DistanceSum<T>;
   const auto n = [](std::int64_t x) { return std::uint64_t(x < 0 ? 0 : x); };
   // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns), 84 bytes
-  // a vertex, which also hold host backends' halves (the rows' harmonic sums and limbs and
-  // fold_halves' new arrays, 80 bytes a vertex: start_halves).
+  // a vertex and on host backends a lock each mirror_window vertices, which also hold host
+  // backends' halves (the rows' harmonic sums and limbs and fold_halves' new arrays, 80 bytes a
+  // vertex: start_halves).
   const std::uint64_t mirror = std::is_integral<T>::value
                                    ? 2 * sizeof(std::int64_t) + sizeof(T) +
                                          detail::MirrorShare::pieces * sizeof(std::int64_t) +
@@ -421,7 +434,10 @@ std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
   return n(rows) * (2 * sizeof(T) + sizeof(Sum) + sizeof(std::int64_t)) +
          n(vertices) * (sizeof(T) + sizeof(Sum) + sizeof(std::int64_t) +
                         sizeof(detail::HarmonicSum<T>) + mirror) +
-         std::uint64_t(max_histogram_bins) * sizeof(std::int64_t);
+         std::uint64_t(max_histogram_bins) * sizeof(std::int64_t) +
+         (std::is_integral<T>::value
+              ? std::uint64_t(detail::mirror_locks(n(vertices))) * sizeof(int)
+              : 0);
 }
 
 // `limits` less what graph_measures keeps on the device beside the solver of V = `vertices`

@@ -994,17 +994,17 @@ class SupernodalSolver {
   }
 
   // Before check_memory: the rows will be reduced into measures (reduce_rows with a
-  // MeasureSink). by_columns (default: on GPUs), with integer distances: each row is reduced
-  // where the sweeps finish its columns, so no row is ever whole and a block holds as many rows
-  // as their path arrays allow (every row of a million-vertex road on a GPU: docs/PERFORMANCE.md
-  // entry 52): a column's in-totals are a row's of the reversed graph, whose factor compute
-  // makes too where the graph is not symmetric (its bytes are counted from here on). Otherwise,
-  // and always for floats (their sums depend on the order), whole rows. Host backends take
-  // whole rows by default: their reductions vectorize over a row's columns, the finished
-  // columns' over a host vector's rows do not (the harmonic terms, the histogram), and every
-  // measure of a 30,000-vertex road took 3.7 s against 6.3 s on 2 EPYC cores (entry 54).
+  // MeasureSink). by_columns (the default), with integer distances: each row is reduced where
+  // the sweeps finish its columns, so no row is ever whole and a block holds as many rows as
+  // their path arrays allow (every row of a million-vertex road on a GPU: docs/PERFORMANCE.md
+  // entry 52): a column's in-totals are a row's of the reversed graph, whose factor compute makes
+  // too where the graph is not symmetric (its bytes are counted from here on). Otherwise, and
+  // always for floats (their sums depend on the order), whole rows. Host backends too since
+  // their reductions of finished columns vectorize over a host vector's rows
+  // (MeasureColumns::host_finished): every measure of a 30,000-vertex road, grid and one-way road
+  // took 1.2, 1.4 and 3.2 s against whole rows' 1.5, 1.7 and 4.0 s on 2 EPYC cores (entry 82).
   // Either way compute finds whether the graph is symmetric: its measures take half rows.
-  void expect_measures(bool by_columns = !host_path) {
+  void expect_measures(bool by_columns = true) {
     measures_ = by_columns && capabilities().columns_by_supernode;
     any_measures_ = true;
   }

@@ -651,6 +651,13 @@ struct MirrorShare {
   }
 };
 
+// Host backends add the mirrored pairs' shares under a lock of each window of this many columns of
+// the plan's order (MeasureColumns::host_finished): mirror_locks(V) of them.
+constexpr int mirror_window = 64;
+inline std::int64_t mirror_locks(std::int64_t vertices) {
+  return (vertices + mirror_window - 1) / mirror_window;
+}
+
 // A piece of the mirrored pairs' harmonic sums into a column's (integer distances only: the
 // floats' rows are never made in halves).
 KOKKOS_INLINE_FUNCTION void add_piece(FixedSum& sum, std::int64_t piece, int by) {
@@ -729,12 +736,17 @@ struct MeasureColumns {
   // each warp's share summed first: MirrorShare). Every pair is then taken once each way; the
   // rows' totals are the columns' (MeasureTotals::fold_mirror).
   bool half = false;
-  // The mirror arrays, vertex v's at v, piece p of its harmonic sum at p V + v: unsigned 64-bit,
+  // The mirror arrays in the plan's order (MeasureTotals::fold_mirror puts them in the user's),
+  // column p's at p, piece q of its harmonic sum at q V + p: neighbouring columns at neighbouring
+  // places (the user's order had scattered them: docs/PERFORMANCE.md entry 82); unsigned 64-bit,
   // whose atomic add GPUs do in one instruction (a signed one, a compare-and-swap loop with Kokkos
   // 3.4, took a million-vertex road's sweeps from 9.4 to 32.5 s: docs/PERFORMANCE.md entry 75).
   ids<Count> mirror_sum, mirror_count;
   ids<T> mirror_most;
   ids<Count> mirror_piece;
+  // Host backends: a lock for each window of mirror_window columns of the plan's order, under
+  // which host_finished adds a window's shares to the mirror arrays (0: free).
+  ids<int> mirror_lock;
   Binning<T> bin;
   ids<std::int64_t> histogram;
   ids<T> row_most, row_least;
@@ -745,7 +757,13 @@ struct MeasureColumns {
 
   std::size_t scratch_bytes(int team) const {
     return Scratch<Lane>::shmem_size(std::size_t(team) * Item) +
-           (out && bin.bins > 0 ? Scratch<Count>::shmem_size(std::size_t(bin.bins)) : 0);
+           (out && bin.bins > 0 ? Scratch<Count>::shmem_size(bin_counts()) : 0);
+  }
+  // The team's bin counts: host backends keep a copy of the bins for each lane (lane e's bin b
+  // at e bins + b: the rows of an item are neighbours, whose distances mostly fall in one bin,
+  // and a single copy would make each count wait on the last one's store).
+  KOKKOS_INLINE_FUNCTION std::size_t bin_counts() const {
+    return std::size_t(bin.bins) * (host ? Item : 1);
   }
 
   KOKKOS_INLINE_FUNCTION void begin(const member& team, State& st, std::int64_t slot,
@@ -760,8 +778,8 @@ struct MeasureColumns {
     }
     st.bins = nullptr;
     if (!out || bin.bins == 0) return;
-    st.bins = Scratch<Count>(team.team_scratch(int(level)), std::size_t(bin.bins)).data();
-    for (int b = team.team_rank(); b < bin.bins; b += team.team_size())
+    st.bins = Scratch<Count>(team.team_scratch(int(level)), bin_counts()).data();
+    for (std::size_t b = team.team_rank(); b < bin_counts(); b += team.team_size())
       st.bins[b] = 0;
     team.team_barrier();
   }
@@ -770,6 +788,7 @@ struct MeasureColumns {
   KOKKOS_INLINE_FUNCTION void finished(const member& team, State& st, std::int64_t,
                                        const std::int32_t* row, std::int32_t f, int c, const T* y,
                                        std::int64_t stride) const {
+    if constexpr (host) return host_finished(st, row, f, c, y, stride);
     constexpr T inf = Distance<T>::infinity;
     Lane l[Item];
     bool own[Item], mirrored[Item];
@@ -801,7 +820,7 @@ struct MeasureColumns {
       if (mirror) {
         share.warp_reduce();
         if (team.team_rank() % warp_size() == 0 && share.count != 0) {
-          const std::int64_t vertices = std::int64_t(perm.extent(0)), v = perm(f + k);
+          const std::int64_t vertices = std::int64_t(perm.extent(0)), v = f + k;
           Kokkos::atomic_add(&mirror_sum(v), Count(share.low) + (Count(share.high) << 16));
           Kokkos::atomic_add(&mirror_count(v), Count(share.count));
           Kokkos::atomic_fetch_max(&mirror_most(v), T(share.most));
@@ -830,6 +849,144 @@ struct MeasureColumns {
       st.lane[e] = l[e];
   }
 
+  // finished() on host backends: a team is one thread, its Item lanes a host vector's rows (or
+  // one row). The same totals, in loops over the lanes that vectorize, each harmonic term made
+  // once for the lane's sum and the mirrored pairs' share; a column's share summed over the lanes
+  // and the shares of a window of columns added to the mirror arrays under the window's lock,
+  // with plain adds (seven atomics a column an item had made these reductions five times the
+  // sweeps' time: docs/PERFORMANCE.md entry 82); the histogram in the lanes' own bins.
+  void host_finished(State& st, const std::int32_t* row, std::int32_t f, int c, const T* y,
+                     std::int64_t stride) const {
+    constexpr T inf = Distance<T>::infinity;
+    constexpr std::uint64_t limb = (std::uint64_t(1) << 29) - 1;
+    T most[Item], least[Item];
+    std::int64_t sum[Item], count[Item], h0[Item], h1[Item], h2[Item];
+    std::int32_t own[Item], mirrored[Item], counted[Item];  // 0 or 1
+    Count times[Item];
+    bool any_mirrored = false;
+    for (int e = 0; e < Item; ++e) {
+      const Lane& l = st.lane[e];
+      most[e] = l.most, least[e] = l.least, sum[e] = l.sum, count[e] = l.count;
+      h0[e] = l.harmonic.l0, h1[e] = l.harmonic.l1, h2[e] = l.harmonic.l2;
+      own[e] = !half || row[e] < f + c;
+      mirrored[e] = half && row[e] < f && l.index >= 0;
+      counted[e] = own[e] && l.index >= 0;
+      times[e] = mirrored[e] ? 2 : 1;
+      any_mirrored = any_mirrored || mirrored[e];
+    }
+    // The current window's shares, column f + k at k - k0, the harmonic terms' sum in the lanes'
+    // limbs (HarmonicLimbs).
+    Count w_sum[mirror_window], w_count[mirror_window], w_limb[3][mirror_window];
+    T w_most[mirror_window];
+    int k0 = 0;
+    const int nb = bin.bins;
+    // The loop over the columns with `in` and the mirror known when compiled: no branch inside
+    // the loop over the lanes, which then vectorizes.
+    const auto columns = [&](auto with_in, auto with_mirror) {
+      constexpr bool in_totals = decltype(with_in)::value, mirror = decltype(with_mirror)::value;
+      for (int k = 0; k < c; ++k) {
+        const T* yk = y + k * stride;
+        Count s_sum = 0, s_count = 0, s0 = 0, s1 = 0, s2 = 0;
+        T s_most = T(0);
+        for (int e = 0; e < Item; ++e) {
+          const T d = yk[e];
+          const std::int32_t reached = own[e] & (d != inf);
+          const T kept = d & -reached;
+          most[e] = kept > most[e] ? kept : most[e];
+          sum[e] += kept;
+          count[e] += reached;
+          const std::int32_t lower = reached & (f + k != row[e]) & (d < least[e]);
+          least[e] = lower ? d : least[e];
+          if constexpr (in_totals) {
+            std::uint64_t low, high;
+            HarmonicLimbs::term(d, low, high);
+            const std::int64_t use = -std::int64_t(reached & (d != T(0))), negative = d >> 31;
+            // +-(x & use): x where used, negated for d < 0, else 0
+            const auto signed_part = [&](std::uint64_t x) {
+              return ((std::int64_t(x) & use) ^ negative) - negative;
+            };
+            const std::uint64_t l0 = low & limb, l1 = (low >> 29) & limb,
+                                l2 = (low >> 58) | (high << 6);
+            h0[e] += signed_part(l0);
+            h1[e] += signed_part(l1);
+            h2[e] += signed_part(l2);
+            if constexpr (mirror) {  // half rows: d >= 0 (no negative weight)
+              const Count u = Count(mirrored[e] & reached), t = -(u & Count(d != T(0)));
+              s_sum += Count(kept) & -u;
+              s_count += u;
+              const T m = d & -T(u);
+              s_most = m > s_most ? m : s_most;
+              s0 += l0 & t, s1 += l1 & t, s2 += l2 & t;
+            }
+          }
+        }
+        if constexpr (mirror) {
+          const int w = k - k0;
+          w_sum[w] = s_sum, w_count[w] = s_count, w_most[w] = s_most;
+          w_limb[0][w] = s0, w_limb[1][w] = s1, w_limb[2][w] = s2;
+          if (k + 1 == c || (f + k + 1) % mirror_window == 0) {
+            add_window(f + k0, k - k0 + 1, w_sum, w_count, w_most, w_limb);
+            k0 = k + 1;
+          }
+        }
+        if (!st.bins) continue;
+        std::int32_t at[Item];  // below Item max_histogram_bins
+        Count add[Item];
+        for (int e = 0; e < Item;
+             ++e) {  // every lane's bin (no branch: it vectorizes), then chosen
+          const T d = yk[e];
+          at[e] = e * nb + bin(d);
+          add[e] = times[e] & -Count(counted[e] & (d != inf) & (f + k != row[e]));
+        }
+        for (int e = 0; e < Item; ++e)
+          st.bins[at[e]] += add[e];
+      }
+    };
+    if (!in)
+      columns(std::false_type{}, std::false_type{});
+    else if (half && any_mirrored)
+      columns(std::true_type{}, std::true_type{});
+    else
+      columns(std::true_type{}, std::false_type{});
+    for (int e = 0; e < Item; ++e) {
+      Lane& l = st.lane[e];
+      l.most = most[e], l.least = least[e], l.sum = sum[e], l.count = count[e];
+      l.harmonic.l0 = h0[e], l.harmonic.l1 = h1[e], l.harmonic.l2 = h2[e];
+    }
+  }
+
+  // The shares of the plan's columns [first, first + n), within one window, into the mirror
+  // arrays, under the window's lock: a harmonic sum in limbs of 29 bits is put in MirrorShare's
+  // pieces of 22 (the last one taking every bit from 66 on; fold_mirror adds each at its place).
+  void add_window(std::int32_t first, int n, const Count* w_sum, const Count* w_count,
+                  const T* w_most, const Count (*w_limb)[mirror_window]) const {
+    constexpr int bits = MirrorShare::piece_bits;
+    static_assert(MirrorShare::pieces == 4 && 3 * bits == 66, "");
+    constexpr std::uint64_t piece = (std::uint64_t(1) << bits) - 1;
+    int& lock = mirror_lock(first / mirror_window);
+    while (Kokkos::atomic_compare_exchange(&lock, 0, 1) != 0) {
+    }
+    const std::int64_t vertices = std::int64_t(perm.extent(0));
+    for (int w = 0; w < n; ++w) {
+      if (w_count[w] == 0) continue;
+      const std::int64_t v = first + w;
+      mirror_sum(v) += w_sum[w];
+      mirror_count(v) += w_count[w];
+      mirror_most(v) = w_most[w] > mirror_most(v) ? w_most[w] : mirror_most(v);
+      FixedSum h;
+      h.add_unsigned(w_limb[0][w], 0);
+      h.add_unsigned(w_limb[1][w], 29);
+      h.add_unsigned(w_limb[2][w], 58);
+      mirror_piece(v) += h.low & piece;
+      mirror_piece(vertices + v) += (h.low >> bits) & piece;
+      mirror_piece(2 * vertices + v) +=
+          ((h.low >> (2 * bits)) | (h.high << (64 - 2 * bits))) & piece;
+      mirror_piece(3 * vertices + v) += h.high >> (3 * bits - 64);
+    }
+    Kokkos::memory_fence();
+    Kokkos::atomic_exchange(&lock, 0);
+  }
+
   KOKKOS_INLINE_FUNCTION void end(const member& team, State& st, std::int64_t,
                                   const std::int32_t* row, const T*, std::int64_t) const {
     for (int e = 0; e < Item; ++e) {
@@ -849,6 +1006,15 @@ struct MeasureColumns {
       }
     }
     if (!st.bins) return;
+    if constexpr (host) {  // the lanes' copies (bin_counts)
+      for (int b = 0; b < bin.bins; ++b) {
+        Count sum = 0;
+        for (int e = 0; e < Item; ++e)
+          sum += st.bins[std::size_t(e) * bin.bins + b];
+        if (sum != 0) Kokkos::atomic_add(&histogram(b), std::int64_t(sum));
+      }
+      return;
+    }
     for (int e = 0; e < Item; ++e)
       if (st.lane[e].run != 0) Kokkos::atomic_add(&st.bins[st.lane[e].run_bin], st.lane[e].run);
     team.team_barrier();
