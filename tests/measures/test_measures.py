@@ -427,9 +427,9 @@ def test_stats_count_the_rows_made():
             s = json.load(f)
         rows = s["rows_made"]
         sn = s["supernodal"]
-        # A GPU's measures of this directed graph come from its rows and the reversed graph's
-        # (a factor of its own): each row twice. Host backends reduce whole rows, once.
-        assert sn["factors"] == (1 if s["backend"] in ("serial", "openmp", "threads") else 2), s
+        # The measures of this directed graph come from its rows and the reversed graph's (a
+        # factor of its own), on every backend: each row twice.
+        assert sn["factors"] == 2, s
         if options:  # no histogram: each row once a factor
             assert rows == sn["factors"] * n, s
         else:  # the probes' rows, and the rows again where the histogram needs a pass of its own
