@@ -56,26 +56,6 @@ TEST(FixedSum, TwoPartsAreTheTerm) {
   }
 }
 
-// A row's share of harmonic terms through three limbs (the host backends' halves: a chunk's share
-// a time, added in any order) is the sum of the terms, to the unit.
-TEST(FixedSum, LimbsHoldTheSumOfTheirShares) {
-  std::mt19937 rng(20261202u);
-  std::int64_t limb[3] = {0, 0, 0};
-  apsp::detail::FixedSum whole;
-  for (int share = 0; share < 3000; ++share) {
-    std::int64_t hh = 0, hl = 0;
-    for (int k = 0; k < 1024; ++k) {  // a chunk's columns
-      const int d = share < 1000 ? 1 + k % 3 : int(rng() % 1073741823u) + 1;
-      whole.add_reciprocal(d);
-      apsp::detail::FixedSum::add_parts_if(1, d, hh, hl);
-    }
-    apsp::detail::FixedSum::add_to_limbs(hh, hl, limb);
-  }
-  const apsp::detail::FixedSum sum = apsp::detail::FixedSum::from_limbs(limb);
-  EXPECT_EQ(sum.low, whole.low);
-  EXPECT_EQ(sum.high, whole.high);
-}
-
 // An int32 distance's bin is floor((d - low) bins / (high - low)), clamped to the bins, exactly:
 // at the bins' edges (where the quotient is an integer), two below and two above them, over
 // ranges from one value to 2^31 (from negative lows too) and up to the most bins.

@@ -667,9 +667,10 @@ void expect_same_measures(const apsp::GraphMeasures& a, const apsp::GraphMeasure
 // those of whole rows (every type: the totals of RowTotals and ColumnTotals), bit for bit:
 // negative weights, disconnected graphs, deep trees; blocks of one row, a few, all; histograms
 // of a few bins and of more than a GPU thread keeps for itself; a budget that holds few rows.
-// Symmetric graphs' rows are made in halves (MeasureColumns::half, and on host backends whole
-// rows in halves: MeasureTotals::start_halves): grids, trees, stars, paths,
-// geometric graphs in spread-out orders, zero weights, disconnected, one and two vertices.
+// Symmetric graphs' rows are made in halves (MeasureColumns::half; on host backends the mirrored
+// pairs' shares a window of columns at a time: MeasureColumns::host_finished): grids, trees,
+// stars, paths, geometric graphs in spread-out orders, zero weights, disconnected, one and two
+// vertices.
 TYPED_TEST(Supernodal, MeasuresFromFinishedColumns) {
   using T = typename TestFixture::T;
   using ExecSpace = typename TestFixture::ExecSpace;
@@ -693,12 +694,10 @@ TYPED_TEST(Supernodal, MeasuresFromFinishedColumns) {
     const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm);
     for (const int bins : {0, 10, 100}) {
       // whole: the rows' sink (every row whole, the reference); else the measures' sink, by
-      // finished columns or (by_columns false) the backend's way: host backends' whole rows, in
-      // halves where the graph is symmetric (SupernodalSolver::whole_halves).
-      const auto measures = [&](bool whole, std::int64_t block, std::uint64_t budget,
-                                bool by_columns = true) {
+      // finished columns.
+      const auto measures = [&](bool whole, std::int64_t block, std::uint64_t budget) {
         apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
-        if (!whole) solver.expect_measures(by_columns);
+        if (!whole) solver.expect_measures();
         solver.check_memory({budget, 0, "the test's device"}, e);
         if (block > 0) solver.set_block_rows(block);
         solver.load(g.edges);
@@ -721,13 +720,10 @@ TYPED_TEST(Supernodal, MeasuresFromFinishedColumns) {
       for (const std::int64_t block : {1, 5, 0}) {
         const auto got = measures(false, block, plenty);
         expect_same_measures(got.first, want, what + ", blocks of " + std::to_string(block));
-        const auto rows = measures(false, block, plenty, false);
-        expect_same_measures(rows.first, want,
-                             what + ", the backend's way, blocks of " + std::to_string(block));
       }
       // Room for the fixed part, whole rows' least and a few rows of path arrays: more blocks.
       apsp::SupernodalSolver<ExecSpace, T> probe(exec, one, sn, false, apsp::weight_range(g));
-      probe.expect_measures(true);
+      probe.expect_measures();
       const std::uint64_t tight =
           probe.device_bytes(e) +
           3 * apsp::SupernodalSolver<ExecSpace, T>::path_bytes(sn.prediction);

@@ -104,24 +104,6 @@ struct FoldMirror {
   }
 };
 
-// MeasureTotals::fold_halves's kernel: vertex perm(p)'s totals, its row's and its column's.
-template <class Perm, class Most, class Sum, class Counts, class Harmonic>
-struct FoldHalves {
-  Perm perm;
-  Most most, least, r_most, r_least, c_most;
-  Sum sum, r_sum, c_sum;
-  Counts count, r_count, c_count;
-  Harmonic harmonic, r_harmonic, c_harmonic;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
-    const std::int64_t u = perm(p);
-    most(u) = r_most(p) > c_most(p) ? r_most(p) : c_most(p);
-    least(u) = r_least(p);
-    sum(u) = r_sum(p) + c_sum(p);
-    count(u) = r_count(p) + c_count(p);
-    harmonic(u) = add_sums(r_harmonic(p), c_harmonic(p));
-  }
-};
-
 // The totals of one rank's rows and of every column over them, on the device.
 template <class ExecSpace, class T>
 class MeasureTotals {
@@ -167,16 +149,12 @@ class MeasureTotals {
     const std::int64_t chunk = host_memory<ExecSpace> ? Columns::host_chunk : 1;
     Columns columns{rows,         count,       vertices_,     chunk,
                     column_most_, column_sum_, column_count_, harmonic_};
-    columns.low = low_, columns.first_row = first;  // halves (start_halves)
-    // Halves: the columns' pass makes each row's harmonic sum too (ColumnTotals::row_limbs, set
-    // by start_halves alone), so it goes first.
-    columns.high = high_, columns.row_limbs = row_limbs_;
     Kokkos::parallel_for("apsp::measures::column_totals",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
                                              Kokkos::IndexType<std::int64_t>>(
                              exec_, 0, (vertices_ + chunk - 1) / chunk),
                          columns);
-    row_totals(first, count, rows, true);
+    row_totals(first, count, rows);
     exec_.fence();
   }
 
@@ -223,38 +201,13 @@ class MeasureTotals {
     return c;
   }
 
-  // Whether the rows were made in halves (columns(..., half) or start_halves): every row's totals
+  // Whether the rows were made in halves (columns(..., half)): every row's totals
   // are then its vertex's in-totals, complete once fold_mirror has run (the graph is symmetric).
   bool half() const { return half_; }
-
-  // Before a pass of whole rows in halves (host backends, one rank, its rows all V, a symmetric
-  // graph, integer distances): low(p) and high(p) the first columns of plan vertex p's supernode
-  // and of the next one, perm the plan's vertex -> the user's. The blocks that distances() and
-  // histogram() then take are rows in the plan's order, each made from its own supernode up: row
-  // p's totals are taken over its columns from low(p) (the histogram counts those from high(p),
-  // the supernodes above its own, twice), column j's over the rows below low(j) (RowTotals::low,
-  // ColumnTotals::low). fold_mirror then adds each vertex's row and column and puts them in the
-  // user's order.
-  void start_halves(const Kokkos::View<const std::int32_t*, memory_space>& low,
-                    const Kokkos::View<const std::int32_t*, memory_space>& high,
-                    const Kokkos::View<const std::int32_t*, memory_space>& perm) {
-    if (first_row_ != 0 || rows_ != vertices_)
-      throw Error("measures: half rows need every row on one rank");
-    if (!host_memory<ExecSpace> || !std::is_integral<T>::value)
-      throw Error("measures: whole rows in halves are a host backend's, of integer distances");
-    low_ = low, high_ = high, perm_ = perm;
-    half_ = true;
-    if (!row_harmonic_.data())
-      row_harmonic_ = ids<HarmonicSum<T>>("apsp::measures::row_harmonic", rows_);
-    // Each row's harmonic sum from the columns' pass (ColumnTotals::row_limbs; its chunks go in
-    // any order, the limbs' integer sums are exact in any).
-    if (!row_limbs_.data()) row_limbs_ = ids<std::int64_t>("apsp::measures::row_limbs", 3 * rows_);
-  }
 
   // After a pass in halves: the mirrored pairs' totals into the columns' in-totals (on every
   // rank: each holds its own rows' share).
   void fold_mirror() {
-    if (perm_.data()) return fold_halves();
     if (!mirror_sum_.data()) return;
     const std::int64_t v = vertices_;
     Kokkos::parallel_for(
@@ -269,29 +222,6 @@ class MeasureTotals {
     mirror_perm_ = {};
   }
 
-  // After a pass in halves (start_halves): each vertex's totals, its row's and its column's, as its
-  // in-totals, in the user's order (and its row's least value, all its own: every pair is in some
-  // row's half).
-  void fold_halves() {
-    const std::int64_t v = vertices_;
-    ids<T> most(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::measures::column_max"), v);
-    ids<T> least(Kokkos::view_alloc(Kokkos::WithoutInitializing, "apsp::measures::row_min"), v);
-    ids<DistanceSum<T>> sum("apsp::measures::column_sum", v);
-    ids<std::int64_t> count("apsp::measures::column_count", v);
-    ids<HarmonicSum<T>> harmonic("apsp::measures::harmonic", v);
-    Kokkos::parallel_for(
-        "apsp::measures::fold_halves",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec_, 0, v),
-        FoldHalves<decltype(perm_), ids<T>, ids<DistanceSum<T>>, ids<std::int64_t>,
-                   ids<HarmonicSum<T>>>{perm_, most, least, row_most_, row_least_, column_most_,
-                                        sum, row_sum_, column_sum_, count, row_count_,
-                                        column_count_, harmonic, row_harmonic_, harmonic_});
-    exec_.fence();
-    column_most_ = most, row_least_ = least, column_sum_ = sum, column_count_ = count;
-    harmonic_ = harmonic;
-    low_ = {}, high_ = {}, perm_ = {}, row_limbs_ = {};
-  }
-
   // Bins over [low, high] for the blocks from now on.
   void start_histogram(int bins, double low, double high) {
     binning_ = Binning<T>(bins, low, high);
@@ -304,7 +234,7 @@ class MeasureTotals {
     ScopedRegion region("apsp::measures::histogram");
     check(first, count, rows);
     if (count == 0) return;
-    row_totals(first, count, rows, false);
+    row_totals(first, count, rows);
     exec_.fence();
   }
 
@@ -327,9 +257,7 @@ class MeasureTotals {
                   std::to_string(first_row_ + rows_) + ") of V = " + std::to_string(vertices_));
   }
 
-  // with_harmonic: in halves, each row's own harmonic sum too (not in the histogram's pass).
-  void row_totals(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows,
-                  bool with_harmonic) {
+  void row_totals(std::int64_t first, std::int64_t count, const RowBlock<ExecSpace, T>& rows) {
     using Totals = RowTotals<ExecSpace, T>;
     const int team = team_size();
     const std::size_t bytes = Totals::scratch_bytes(team, binning_.bins);
@@ -338,8 +266,6 @@ class MeasureTotals {
     const int level = detail::scratch_level<Policy>(bytes);
     Totals totals{rows,     first,      first - first_row_, vertices_,  row_most_, row_least_,
                   row_sum_, row_count_, binning_,           histogram_, level};
-    totals.low = low_, totals.high = high_;  // halves (start_halves)
-    if (with_harmonic) totals.harmonic = row_harmonic_, totals.limbs = row_limbs_;
     Kokkos::parallel_for("apsp::measures::row_totals",
                          policy.set_scratch_size(level, Kokkos::PerTeam(bytes)), totals);
   }
@@ -348,9 +274,6 @@ class MeasureTotals {
   std::int64_t vertices_, first_row_, rows_;
   Binning<T> binning_;
   bool half_ = false;
-  Kokkos::View<const std::int32_t*, memory_space> low_, high_, perm_;  // start_halves'
-  ids<HarmonicSum<T>> row_harmonic_;
-  ids<std::int64_t> row_limbs_;      // start_halves' on host backends: ColumnTotals::row_limbs
   using Count = unsigned long long;  // MeasureColumns' mirror arrays
   ids<Count> mirror_sum_, mirror_count_, mirror_piece_;
   ids<T> mirror_most_;
@@ -422,14 +345,11 @@ template <class T>
 std::uint64_t measure_device_bytes(std::int64_t vertices, std::int64_t rows) {
   using Sum = detail::DistanceSum<T>;
   const auto n = [](std::int64_t x) { return std::uint64_t(x < 0 ? 0 : x); };
-  // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns), 84 bytes
-  // a vertex and on host backends a lock each mirror_window vertices, which also hold host
-  // backends' halves (the rows' harmonic sums and limbs and fold_halves' new arrays, 80 bytes a
-  // vertex: start_halves).
+  // Integer distances: the mirror arrays of rows made in halves (MeasureTotals::columns), 52 bytes
+  // a vertex, and on host backends a lock each mirror_window vertices.
   const std::uint64_t mirror = std::is_integral<T>::value
                                    ? 2 * sizeof(std::int64_t) + sizeof(T) +
-                                         detail::MirrorShare::pieces * sizeof(std::int64_t) +
-                                         2 * sizeof(detail::HarmonicSum<T>)
+                                         detail::MirrorShare::pieces * sizeof(std::int64_t)
                                    : 0;
   return n(rows) * (2 * sizeof(T) + sizeof(Sum) + sizeof(std::int64_t)) +
          n(vertices) * (sizeof(T) + sizeof(Sum) + sizeof(std::int64_t) +

@@ -615,12 +615,10 @@ struct Identity {
 // vectors each item's rows in its team's scratch, written out by the item (RowsInScratch);
 // elsewhere (GPUs) the rows transposed in a temporary the size of out, written out by tiles
 // (write_rows).
-// `half`: each row from its own supernode up alone (RowSweeps::half); its other columns are
-// left as the sweeps left them.
 template <bool HostPath, class ExecSpace, class T>
 void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
                      std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order,
-                     const std::int32_t* list = nullptr, bool half = false) {
+                     const std::int32_t* list = nullptr) {
   using memory_space = typename ExecSpace::memory_space;
   using Shape = RowSweepShape<T, HostPath>;
   const SupernodalPlan& plan = factor.plan();
@@ -643,23 +641,20 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
     column = identity;
   }
   if constexpr (Shape::in_scratch) {
-    sweep_rows<HostPath>(
-        exec, factor, first, count, list, user, true,
-        [&](const auto& slots, auto item) {
-          RowsInScratch<ExecSpace, T, decltype(item)::value> dest;
-          dest.vertices = std::int32_t(vertices);
-          dest.out = out.data();
-          dest.out_ld = std::int64_t(out.extent(1));
-          dest.out_row = slots.out_row;
-          dest.column = column;
-          return dest;
-        },
-        {}, half);
+    sweep_rows<HostPath>(exec, factor, first, count, list, user, true,
+                         [&](const auto& slots, auto item) {
+                           RowsInScratch<ExecSpace, T, decltype(item)::value> dest;
+                           dest.vertices = std::int32_t(vertices);
+                           dest.out = out.data();
+                           dest.out_ld = std::int64_t(out.extent(1));
+                           dest.out_row = slots.out_row;
+                           dest.column = column;
+                           return dest;
+                         });
   } else {
     const Swept<ExecSpace, T> swept = sweep_rows<HostPath>(
         exec, factor, first, count, list, user, true,
-        [&](const auto&, auto item) { return RowsKept<ExecSpace, T, decltype(item)::value>{}; }, {},
-        half);
+        [&](const auto&, auto item) { return RowsKept<ExecSpace, T, decltype(item)::value>{}; });
     write_rows(exec, swept.arrays.data(), swept.slots.n, std::int32_t(vertices),
                swept.slots.out_row, column, out.data(), std::int64_t(out.extent(1)));
     exec.fence();
@@ -994,20 +989,16 @@ class SupernodalSolver {
   }
 
   // Before check_memory: the rows will be reduced into measures (reduce_rows with a
-  // MeasureSink). by_columns (the default), with integer distances: each row is reduced where
-  // the sweeps finish its columns, so no row is ever whole and a block holds as many rows as
-  // their path arrays allow (every row of a million-vertex road on a GPU: docs/PERFORMANCE.md
-  // entry 52): a column's in-totals are a row's of the reversed graph, whose factor compute makes
-  // too where the graph is not symmetric (its bytes are counted from here on). Otherwise, and
-  // always for floats (their sums depend on the order), whole rows. Host backends too since
-  // their reductions of finished columns vectorize over a host vector's rows
+  // MeasureSink). With integer distances each row is reduced where the sweeps finish its columns,
+  // so no row is ever whole and a block holds as many rows as their path arrays allow (every row
+  // of a million-vertex road on a GPU: docs/PERFORMANCE.md entry 52): a column's in-totals are a
+  // row's of the reversed graph, whose factor compute makes too where the graph is not symmetric
+  // (its bytes are counted from here on), and a symmetric graph's rows are made in halves. Host
+  // backends alike, whose reductions of finished columns vectorize over a host vector's rows
   // (MeasureColumns::host_finished): every measure of a 30,000-vertex road, grid and one-way road
   // took 1.2, 1.4 and 3.2 s against whole rows' 1.5, 1.7 and 4.0 s on 2 EPYC cores (entry 82).
-  // Either way compute finds whether the graph is symmetric: its measures take half rows.
-  void expect_measures(bool by_columns = true) {
-    measures_ = by_columns && capabilities().columns_by_supernode;
-    any_measures_ = true;
-  }
+  // Floats (their sums depend on the order): whole rows.
+  void expect_measures() { measures_ = capabilities().columns_by_supernode; }
 
   // The graph's edges (every rank has them all), kept until compute.
   void load(const std::vector<Edge>& edges) { edges_host_ = &edges; }
@@ -1041,14 +1032,14 @@ class SupernodalSolver {
     collectively(ranks_, [&] {
       // Whether the graph is symmetric, on the host beside the factor.
       std::future<bool> symmetric;
-      if (any_measures_)
+      if (measures_)
         symmetric = std::async(std::launch::async, [&edges] { return detail::symmetric(edges); });
       factor_ = factor_host_ ? supernodal_factor_of<T>(exec_, plan_, factor_host_, factor_count_,
                                                        weights_.negative())
                              : supernodal_factor<T>(exec_, plan_, edges, weights_.negative());
       factor_host_ = nullptr;
-      if (any_measures_) symmetric_ = symmetric.get();
       if (measures_) {
+        symmetric_ = symmetric.get();
         if (!symmetric_)
           reversed_ =
               supernodal_factor<T>(exec_, plan_, detail::reversed(edges), weights_.negative());
@@ -1164,22 +1155,6 @@ class SupernodalSolver {
         if (!symmetric_ && !sink.histogram_only) pass(reversed_, false, true);
         return seconds;
       }
-      if (host_path && whole_halves(sink)) {
-        // Whole rows in the plan's order, each made from its own supernode up: each row's totals
-        // over its columns from there, each column's over the rows below its supernode
-        // (MeasureTotals::start_halves).
-        const std::int64_t v = vertices_;
-        std::vector<std::int32_t> low(static_cast<std::size_t>(v)), high(low.size());
-        for (std::int64_t p = 0; p < v; ++p) {
-          const std::int32_t sn = plan_.supernode_of[std::size_t(p)];
-          low[std::size_t(p)] = plan_.first[std::size_t(sn)];
-          high[std::size_t(p)] = plan_.first[std::size_t(sn) + 1];
-        }
-        sink.totals->start_halves(detail::to_device(exec_, low, "apsp::supernodal::low"),
-                                  detail::to_device(exec_, high, "apsp::supernodal::high"),
-                                  factor_.perm());
-        return reduce_blocks(sink.rows, done, true);
-      }
     }
     return reduce_rows(sink.rows, done);
   }
@@ -1188,16 +1163,14 @@ class SupernodalSolver {
   // memory): nothing is copied off the device (measures.hpp). RowSeconds::compute: making the
   // rows; sink: the sink's time.
   RowSeconds reduce_rows(const DeviceRowSink<ExecSpace, T>& sink, const BlockDone& done = {}) {
-    return reduce_blocks(sink, done, false);
+    return reduce_blocks(sink, done);
   }
 
   // After compute: whether reduce_rows(MeasureSink) makes each row in half (a symmetric graph's
-  // integer measures, no negative weight: by finished columns, MeasureColumns::half, or on a host
-  // backend and one rank by whole rows, whole_halves), about half the rows' updates
-  // (detail::half_row_updates).
+  // integer measures by finished columns, no negative weight: MeasureColumns::half), about half
+  // the rows' updates (detail::half_row_updates).
   bool rows_in_halves() const {
-    return std::is_integral<T>::value && symmetric_ && !factor_.negative_weights() &&
-           (measures_ || (host_path && any_measures_ && ranks_.size() == 1));
+    return std::is_integral<T>::value && symmetric_ && !factor_.negative_weights() && measures_;
   }
 
   // Frees the block of whole rows that distance_rows and distance_rows_of keep between calls (a
@@ -1258,13 +1231,6 @@ class SupernodalSolver {
     return std::is_integral<T>::value && sink.totals && measures_ && (symmetric_ || has_reversed());
   }
 
-  // Whether reduce_rows(sink) makes whole rows in halves (host backends, whose whole rows'
-  // reductions vectorize: docs/PERFORMANCE.md entry 75): integer distances, a symmetric graph with
-  // no negative weight, on one rank (the halves are in the plan's order).
-  bool whole_halves(const MeasureSink<ExecSpace, T>& sink) const {
-    return host_path && sink.totals && !measures_ && rows_in_halves();
-  }
-
   // Whether compute made the reversed graph's factor.
   bool has_reversed() const { return reversed_.values().data() != nullptr; }
 
@@ -1286,28 +1252,23 @@ class SupernodalSolver {
     return std::min(most, (block + item_rows - 1) / item_rows * item_rows);
   }
 
-  // reduce_rows(sink): this rank's rows, or (halves, after MeasureTotals::start_halves) every row
-  // in the plan's order, each from its own supernode up.
-  RowSeconds reduce_blocks(const DeviceRowSink<ExecSpace, T>& sink, const BlockDone& done,
-                           bool halves) {
+  // reduce_rows(sink): this rank's rows.
+  RowSeconds reduce_blocks(const DeviceRowSink<ExecSpace, T>& sink, const BlockDone& done) {
     RowSeconds seconds;
-    each_block(
-        seconds, done, first_row_, first_row_ + real_rows_,
-        [&](std::int64_t first, std::int64_t count, const Matrix& part) {
-          const auto start = detail::Clock::now();
-          sink(first, count, part);
-          seconds.sink += detail::seconds_since(start);
-        },
-        halves);
+    each_block(seconds, done, first_row_, first_row_ + real_rows_,
+               [&](std::int64_t first, std::int64_t count, const Matrix& part) {
+                 const auto start = detail::Clock::now();
+                 sink(first, count, part);
+                 seconds.sink += detail::seconds_since(start);
+               });
     seconds.made = real_rows_;
     return seconds;
   }
 
-  // Each block of distance rows [from, to) made, then handed to work(first, count, rows); halves:
-  // the rows and columns in the plan's order, each row from its own supernode up.
+  // Each block of distance rows [from, to) made, then handed to work(first, count, rows).
   template <class Work>
   void each_block(RowSeconds& seconds, const BlockDone& done, std::int64_t from, std::int64_t to,
-                  const Work& work, bool halves = false) {
+                  const Work& work) {
     const std::int64_t v = vertices_;
     if (from >= to) return;
     if (!rows_.data())
@@ -1317,11 +1278,7 @@ class SupernodalSolver {
       const std::int64_t count = std::min(block_, to - first);
       const Matrix part(rows_.data(), count, v);
       const auto start = detail::Clock::now();
-      if (halves)
-        detail::supernodal_rows<host_path>(exec_, factor_, first, part, RowOrder::plan, nullptr,
-                                           true);
-      else
-        supernodal_rows(exec_, factor_, first, part);
+      supernodal_rows(exec_, factor_, first, part);
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
       work(first, count, part);
@@ -1345,7 +1302,6 @@ class SupernodalSolver {
   bool rows_passed_ = false;  // distance_rows has run (select_paths)
   SupernodalFactor<ExecSpace, T> factor_;
   bool measures_ = false, symmetric_ = false;  // expect_measures; the graph's, found by compute
-  bool any_measures_ = false;                  // expect_measures, by columns or not
   SupernodalFactor<ExecSpace, T> reversed_;    // the reversed graph's (measures, not symmetric)
   Matrix rows_;
   detail::RowDownload<ExecSpace, T> download_;

@@ -90,27 +90,6 @@ struct FixedSum {
     hl += low_part & mask;
   }
 
-  // A nonnegative sum of at most 2^10 terms, high_part 2^42 + low_part (below 2^96), as three
-  // limbs of 32 bits added to limb[0 .. 2] (atomics: 2^21 such sums stay below 2^53 a limb);
-  // from_limbs makes the sum of what the limbs hold.
-  KOKKOS_INLINE_FUNCTION static void add_to_limbs(std::int64_t high_part, std::int64_t low_part,
-                                                  std::int64_t* limb) {
-    if ((high_part | low_part) == 0) return;
-    FixedSum f;
-    f.add_parts(high_part, low_part);
-    const std::uint64_t mask = (std::uint64_t(1) << 32) - 1;
-    Kokkos::atomic_add(&limb[0], std::int64_t(f.low & mask));
-    Kokkos::atomic_add(&limb[1], std::int64_t(f.low >> 32));
-    Kokkos::atomic_add(&limb[2], std::int64_t(f.high));
-  }
-  KOKKOS_INLINE_FUNCTION static FixedSum from_limbs(const std::int64_t* limb) {
-    FixedSum f;
-    f.add_unsigned(std::uint64_t(limb[0]), 0);
-    f.add_unsigned(std::uint64_t(limb[1]), 32);
-    f.add_unsigned(std::uint64_t(limb[2]), 64);
-    return f;
-  }
-
   // Adds x 2^by (x signed, 0 < by < 64).
   KOKKOS_INLINE_FUNCTION void add_shifted(std::int64_t x, int by) {
     add(std::uint64_t(x) << by, std::uint64_t(x >> (64 - by)));
@@ -228,14 +207,6 @@ struct RowTotals {
   // The scratch level of the counts: 0 where scratch_bytes fits the backend's level-0 room, else 1
   // (Kokkos 4 and later give a host team 32 KiB of level 0: 4,096 bins of four copies do not fit).
   int level = 0;
-  // Half rows (host backends, int32, rows and columns in a symmetric graph's plan order:
-  // MeasureTotals::start_halves): row p's own columns are [low(p), V), those from high(p) on (the
-  // supernodes above its own) are pairs counted twice in the histogram, and its harmonic sum over
-  // them goes to harmonic(offset + i), read off limbs: ColumnTotals::row_limbs made it, the terms
-  // once for the row and the column alike. Empty: whole rows.
-  Kokkos::View<const std::int32_t*, memory_space> low, high;
-  Kokkos::View<HarmonicSum<T>*, memory_space> harmonic;
-  Kokkos::View<const std::int64_t*, memory_space> limbs;
 
   static std::size_t scratch_bytes(int team, int bins) {
     if (host_memory<ExecSpace> && team == 1) return Counts::shmem_size(4 * (bins + 1));
@@ -316,8 +287,6 @@ struct RowTotals {
     const std::int64_t i = team.league_rank(), row = first + i;
     const T* r = &rows(i, 0);
     const T inf = Distance<T>::infinity;
-    const bool half = low.data() != nullptr;
-    const std::int64_t own = half ? low(row) : 0, twice = half ? high(row) : vertices;
     T row_most = T(0), row_least = inf;
     DistanceSum<T> row_sum = 0;
     std::int64_t row_count = 0;
@@ -336,7 +305,7 @@ struct RowTotals {
       }
       row_most = m, row_least = l, row_sum = s, row_count = c;
     };
-    add(own, row);
+    add(0, row);
     add(row + 1, vertices);
     const T least_off_diagonal = row_least;
     add(row, row + 1);  // the diagonal: in every total but the least
@@ -344,10 +313,6 @@ struct RowTotals {
     least(offset + i) = least_off_diagonal;
     sum(offset + i) = row_sum;
     count(offset + i) = row_count;
-    if constexpr (std::is_integral<T>::value) {
-      if (half && harmonic.data())  // made by the columns' pass (ColumnTotals::row_limbs)
-        harmonic(offset + i) = FixedSum::from_limbs(&limbs(3 * (offset + i)));
-    }
     if (bin.bins == 0) return;
     constexpr int step = 256, copies = 4;
     const int nb = bin.bins;
@@ -357,29 +322,24 @@ struct RowTotals {
       counts(b) = 0;
     int bins[step];
     const Binning<T> binning = bin;  // in registers for the loop
-    // [begin, end) of the row, each entry `times`.
-    const auto count_bins = [&](std::int64_t begin, std::int64_t end, std::int64_t times) {
-      for (std::int64_t from = begin; from < end; from += step) {
-        const int n = int(end - from < step ? end - from : step);
-        for (int k = 0; k < n; ++k) {
-          const T d = r[from + k];
-          const bool counted = d != inf && from + k != row;
-          // The count's place, copy and bin, made here where it vectorizes.
-          const int copy = (k % copies) * int(stride);
-          if constexpr (std::is_integral<T>::value) {
-            const int b = binning(d);  // of every entry, then chosen: no branch, it vectorizes
-            bins[k] = copy + (counted ? b : nb);
-          } else {
-            bins[k] = copy + (counted ? binning(d) : nb);  // not of infinity
-          }
+    for (std::int64_t from = 0; from < vertices; from += step) {
+      const int n = int(vertices - from < step ? vertices - from : step);
+      for (int k = 0; k < n; ++k) {
+        const T d = r[from + k];
+        const bool counted = d != inf && from + k != row;
+        // The count's place, copy and bin, made here where it vectorizes.
+        const int copy = (k % copies) * int(stride);
+        if constexpr (std::is_integral<T>::value) {
+          const int b = binning(d);  // of every entry, then chosen: no branch, it vectorizes
+          bins[k] = copy + (counted ? b : nb);
+        } else {
+          bins[k] = copy + (counted ? binning(d) : nb);  // not of infinity
         }
-        std::int64_t* c = counts.data();
-        for (int k = 0; k < n; ++k)
-          c[bins[k]] += times;
       }
-    };
-    count_bins(own, twice, 1);
-    count_bins(twice, vertices, 2);
+      std::int64_t* c = counts.data();
+      for (int k = 0; k < n; ++k)
+        ++c[bins[k]];
+    }
     for (int b = 0; b < nb; ++b) {
       std::int64_t c = 0;
       for (int copy = 0; copy < copies; ++copy)
@@ -400,15 +360,6 @@ struct ColumnTotals {
   Kokkos::View<DistanceSum<T>*, memory_space> sum;
   Kokkos::View<std::int64_t*, memory_space> count;
   Kokkos::View<HarmonicSum<T>*, memory_space> harmonic;
-  // Half rows (host backends, int32: RowTotals::low): column j takes the block's rows below its
-  // supernode alone, first_row + i < low(j) (the rows' order is the plan's). Empty: every row.
-  Kokkos::View<const std::int32_t*, memory_space> low;
-  std::int64_t first_row = 0;
-  // Where set (host backends, halves, with high: RowTotals::high): each row's harmonic sum over
-  // its own columns, [low(row), V), the chunk's share added to row_limbs(3 (first_row + i) ...)
-  // (FixedSum::add_to_limbs), from the terms the columns' sums make (RowTotals::limbs).
-  Kokkos::View<const std::int32_t*, memory_space> high;
-  Kokkos::View<std::int64_t*, memory_space> row_limbs;
 
   // Host backends: columns a work item.
   static constexpr std::int64_t host_chunk = 1024;
@@ -455,64 +406,27 @@ struct ColumnTotals {
   KOKKOS_INLINE_FUNCTION void int_chunk(std::int64_t from, std::int64_t to) const {
     const std::int64_t n = to - from;
     T m[host_chunk];
-    std::int64_t s[host_chunk], c[host_chunk], hh[host_chunk], hl[host_chunk], below[host_chunk];
-    std::int64_t rows_taken = count_rows;  // half rows: up to the chunk's last supernode
+    std::int64_t s[host_chunk], c[host_chunk], hh[host_chunk], hl[host_chunk];
     for (std::int64_t j = 0; j < n; ++j) {
       m[j] = most(from + j);
       s[j] = sum(from + j);
       c[j] = count(from + j);
-      below[j] = low.data() ? std::int64_t(low(from + j)) - first_row : count_rows;
-    }
-    if (low.data() && n > 0) {
-      std::int64_t most_below = 0;
-      for (std::int64_t j = 0; j < n; ++j)
-        most_below = below[j] > most_below ? below[j] : most_below;
-      rows_taken = most_below < count_rows ? most_below : count_rows;
-    }
-    // With row_limbs, the rows that own a column of the chunk too: low(first_row + i) < to, that
-    // is (low never decreases along the plan's order) the rows before the end of column to - 1's
-    // supernode.
-    const bool rows_too = row_limbs.data() != nullptr && n > 0;
-    if (rows_too) {
-      const std::int64_t own = std::int64_t(high(to - 1)) - first_row;
-      rows_taken = own > rows_taken ? (own < count_rows ? own : count_rows) : rows_taken;
     }
     constexpr std::int64_t fold = std::int64_t(1) << 20;
-    for (std::int64_t first = 0; first < rows_taken; first += fold) {
+    for (std::int64_t first = 0; first < count_rows; first += fold) {
       for (std::int64_t j = 0; j < n; ++j)
         hh[j] = hl[j] = 0;
-      const std::int64_t last = first + fold < rows_taken ? first + fold : rows_taken;
+      const std::int64_t last = first + fold < count_rows ? first + fold : count_rows;
       for (std::int64_t i = first; i < last; ++i) {
         const T* row = &rows(i, from);
-        // The row's own columns are j >= own (with row_limbs); each term made once for both.
-        const std::int64_t own = rows_too ? std::int64_t(low(first_row + i)) - from : n;
-        std::int64_t row_hh = 0, row_hl = 0;
-        const auto chunk_row = [&](auto with_row) {
-          for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
-            const T d = row[j];
-            const std::int64_t reached = d != Distance<T>::infinity;
-            const std::int64_t in_column = reached & (i < below[j]);
-            const T m_j = m[j];
-            m[j] = in_column && d > m_j ? d : m_j;
-            s[j] += std::int64_t(d) & -in_column;
-            c[j] += in_column;
-            std::int64_t high_part, low_part;
-            FixedSum::signed_parts(d, high_part, low_part);
-            const std::int64_t nonzero = d != 0, column_mask = -(in_column & nonzero);
-            hh[j] += high_part & column_mask;
-            hl[j] += low_part & column_mask;
-            if constexpr (decltype(with_row)::value) {
-              const std::int64_t row_mask = -(reached & (j >= own) & nonzero);
-              row_hh += high_part & row_mask;
-              row_hl += low_part & row_mask;
-            }
-          }
-        };
-        if (rows_too) {
-          chunk_row(std::true_type{});
-          FixedSum::add_to_limbs(row_hh, row_hl, &row_limbs(3 * (first_row + i)));
-        } else {
-          chunk_row(std::false_type{});
+        for (std::int64_t j = 0; j < n; ++j) {  // masks, not branches: it vectorizes
+          const T d = row[j];
+          const std::int64_t reached = d != Distance<T>::infinity;
+          const T m_j = m[j];
+          m[j] = reached && d > m_j ? d : m_j;
+          s[j] += std::int64_t(d) & -reached;
+          c[j] += reached;
+          FixedSum::add_parts_if(reached, d, hh[j], hl[j]);
         }
       }
       for (std::int64_t j = 0; j < n; ++j)
