@@ -996,7 +996,8 @@ class SupernodalSolver {
   // (its bytes are counted from here on), and a symmetric graph's rows are made in halves. Host
   // backends alike, whose reductions of finished columns vectorize over a host vector's rows
   // (MeasureColumns::host_finished): every measure of a 30,000-vertex road, grid and one-way road
-  // took 1.2, 1.4 and 3.2 s against whole rows' 1.5, 1.7 and 4.0 s on 2 EPYC cores (entry 82).
+  // took 1.22-1.26, 1.57-1.61 and 3.13-3.35 s against whole rows' 1.46-1.51, 1.73-1.87 and
+  // 3.96-4.10 s on 2 EPYC cores (entry 82).
   // Floats (their sums depend on the order): whole rows.
   void expect_measures() { measures_ = capabilities().columns_by_supernode; }
 

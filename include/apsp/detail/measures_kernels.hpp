@@ -596,8 +596,9 @@ KOKKOS_INLINE_FUNCTION double add_sums(double a, double b) {
 // nothing shared between rows but the histogram: a row's out-totals (and the histogram), or, on
 // the rows of the reversed graph, its vertex's in-totals (a column of the graph's matrix is a row
 // of the reversed graph's); where the graph is symmetric a row's totals are its vertex's in-totals
-// too. The histogram: counted in the team's scratch, added to the graph's at the end. A team of
-// one counts with plain increments; a team of many (GPUs) with atomics, and each thread first
+// too. The histogram: counted in the team's scratch, added to the graph's at the end. On host
+// backends (a team of one thread) each lane counts into its own copy of the bins (bin_counts,
+// host_finished); a team of many (GPUs) counts with atomics, and each thread first
 // counts runs of one bin in a register: the rows of a team are neighbours in the plan's order and
 // the columns of a supernode neighbours too, so most distances of a run share a bin, and every
 // thread of a warp would otherwise hit the same bin at once. The team's counts are 64-bit
@@ -846,8 +847,8 @@ struct MeasureColumns {
         if (!st.bins) continue;
         std::int32_t at[Item];  // below Item max_histogram_bins
         Count add[Item];
-        for (int e = 0; e < Item;
-             ++e) {  // every lane's bin (no branch: it vectorizes), then chosen
+        // Every lane's bin (no branch: it vectorizes), then the counts it adds.
+        for (int e = 0; e < Item; ++e) {
           const T d = yk[e];
           at[e] = e * nb + bin(d);
           add[e] = times[e] & -Count(counted[e] & (d != inf) & (f + k != row[e]));
