@@ -446,7 +446,6 @@ struct ColumnTotals {
 struct HarmonicLimbs {
   std::int64_t l0 = 0, l1 = 0, l2 = 0;
 
-  KOKKOS_INLINE_FUNCTION void add_reciprocal(int d) { add_reciprocal_if(true, d); }
   // The term of 1 / |d| (FixedSum's units, below 2^85) as its low and high 64 bits (d = 0 reads
   // as 1).
   KOKKOS_INLINE_FUNCTION static void term(int d, std::uint64_t& low, std::uint64_t& high) {
@@ -459,12 +458,6 @@ struct HarmonicLimbs {
     const std::uint64_t m = (bits & ((std::uint64_t(1) << 52) - 1)) | (std::uint64_t(1) << 52);
     const std::uint64_t shift = ((bits >> 52) & 0x7ff) - 1023 + 32;  // in [1, 32]
     low = m << shift, high = m >> (64 - shift);
-  }
-  // add_reciprocal(d) where `use`, without a branch (d = 0 reads as 1, unused).
-  KOKKOS_INLINE_FUNCTION void add_reciprocal_if(bool use, int d) {
-    std::uint64_t low, high;
-    term(d, low, high);
-    add_term_if(use, d < 0, low, high);
   }
   // Adds (or, `negative`, subtracts) the term low + high 2^64 where `use`.
   KOKKOS_INLINE_FUNCTION void add_term_if(bool use, bool negative, std::uint64_t low,
@@ -578,16 +571,6 @@ KOKKOS_INLINE_FUNCTION void add_piece(FixedSum& sum, std::int64_t piece, int by)
   sum.add_unsigned(std::uint64_t(piece), by);
 }
 KOKKOS_INLINE_FUNCTION void add_piece(double&, std::int64_t, int) {}
-
-// a + b, exactly (FixedSum) or in double.
-KOKKOS_INLINE_FUNCTION FixedSum add_sums(FixedSum a, const FixedSum& b) {
-  a.add_unsigned(b.low, 0);
-  a.add_unsigned(b.high, 64);
-  return a;
-}
-KOKKOS_INLINE_FUNCTION double add_sums(double a, double b) {
-  return a + b;
-}
 
 // The measures of a block of rows reduced from the columns a solver finishes as it makes them
 // (the supernodal row sweeps' destination: supernodal_kernels.hpp), for integer distances, whose
