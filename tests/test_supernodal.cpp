@@ -575,6 +575,16 @@ TYPED_TEST(Supernodal, RowsOfAList) {
   }
 }
 
+// A table's blocks of rows and threads a row (RowSweeps::split): blocks of 1, 3 and 64 rows,
+// and on GPUs 64 with two and four threads a row.
+template <class ExecSpace>
+std::vector<std::pair<std::int64_t, int>> table_blocks() {
+  std::vector<std::pair<std::int64_t, int>> out = {{1, 1}, {3, 1}, {64, 1}};
+  for (int split = 2; split <= apsp::detail::SweepLaunch<ExecSpace>::most_split; split *= 2)
+    out.emplace_back(64, split);
+  return out;
+}
+
 // A table of spread-out, unsorted and duplicated sources and targets (--sources, --targets):
 // each row keeps the targets' columns alone (TableColumns), in blocks that split the list, each
 // entry the dense one; deep trees (a path), a star, disconnected graphs, a single supernode;
@@ -605,12 +615,13 @@ TYPED_TEST(Supernodal, TablesKeepTheirColumnsAlone) {
     const std::vector<std::int32_t> sources = spread(58, 23);
     // Spread-out targets, and one alone (the backward sweep then makes its root path only).
     for (const auto& targets : {spread(59, 17), std::vector<std::int32_t>{std::int32_t(v / 2)}}) {
-      for (const std::int64_t block : {1, 3, 64}) {
-        const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm, options);
+      const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm, options);
+      for (const auto& [block, split] : table_blocks<ExecSpace>()) {
         apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
         solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"},
                             std::int64_t(g.edges.size()));
         solver.set_block_rows(block);
+        solver.set_row_split(split);
         solver.load(g.edges);
         solver.compute();
         std::vector<T> got(sources.size() * targets.size(), T(-7));
@@ -632,7 +643,8 @@ TYPED_TEST(Supernodal, TablesKeepTheirColumnsAlone) {
             ASSERT_EQ(
                 got[i * targets.size() + k],
                 reference.d[std::size_t(sources[i]) * std::size_t(v) + std::size_t(targets[k])])
-                << "V = " << v << ", blocks of " << block << ", source " << i << ", target " << k;
+                << "V = " << v << ", blocks of " << block << ", " << split
+                << " threads a row, source " << i << ", target " << k;
       }
     }
   }
@@ -695,11 +707,13 @@ TYPED_TEST(Supernodal, MeasuresFromFinishedColumns) {
     for (const int bins : {0, 10, 100}) {
       // whole: the rows' sink (every row whole, the reference); else the measures' sink, by
       // finished columns.
-      const auto measures = [&](bool whole, std::int64_t block, std::uint64_t budget) {
+      const auto measures = [&](bool whole, std::int64_t block, std::uint64_t budget,
+                                int split = 0) {
         apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
         if (!whole) solver.expect_measures();
         solver.check_memory({budget, 0, "the test's device"}, e);
         if (block > 0) solver.set_block_rows(block);
+        solver.set_row_split(split);
         solver.load(g.edges);
         solver.compute();
         std::int64_t blocks = 0;
@@ -717,10 +731,14 @@ TYPED_TEST(Supernodal, MeasuresFromFinishedColumns) {
       const std::uint64_t plenty = std::uint64_t(1) << 30;
       const auto want = measures(true, 0, plenty).first;
       const std::string what = "V = " + std::to_string(v) + ", " + std::to_string(bins) + " bins";
-      for (const std::int64_t block : {1, 5, 0}) {
-        const auto got = measures(false, block, plenty);
-        expect_same_measures(got.first, want, what + ", blocks of " + std::to_string(block));
-      }
+      // GPUs: one, two and four threads a row (RowSweeps::split).
+      for (const std::int64_t block : {1, 5, 0})
+        for (int split = 1; split <= apsp::detail::SweepLaunch<ExecSpace>::most_split; split *= 2) {
+          const auto got = measures(false, block, plenty, split);
+          expect_same_measures(got.first, want,
+                               what + ", blocks of " + std::to_string(block) + ", " +
+                                   std::to_string(split) + " threads a row");
+        }
       // Room for the fixed part, whole rows' least and a few rows of path arrays: more blocks.
       apsp::SupernodalSolver<ExecSpace, T> probe(exec, one, sn, false, apsp::weight_range(g));
       probe.expect_measures();
@@ -834,6 +852,55 @@ TEST(SupernodalSymbolic, PathPlaces) {
       const std::int32_t v = plan.border[e], a = plan.supernode_of[std::size_t(v)];
       EXPECT_EQ(plan.border_path[e],
                 plan.path_offset[std::size_t(a)] + v - plan.first[std::size_t(a)]);
+    }
+  }
+}
+
+// The groups of threads that make each supernode where a row has several (split_share): every
+// supernode by at least one group, none by a group that makes nothing below it (a child's
+// groups are its parent's), every group of a tree with room for them some supernode of its own,
+// and on a grid's nested dissection no group with much more than an even share of the work.
+TEST(SupernodalSymbolic, SplitShare) {
+  apsp::SupernodalOptions single;  // everything in one supernode
+  single.small_subtree = 1 << 20;
+  const std::vector<std::tuple<apsp::Graph, std::vector<std::int32_t>, apsp::SupernodalOptions>>
+      cases = {{grid(23, 19, 81, 0.05), grid_dissection(23, 19), {}},
+               {disjoint(grid(8, 9, 82), random_tree(40, 83)), {}, {}},
+               {disjoint(disjoint(path(30, 84), path(20, 85)), star(25, 86)), {}, {}},
+               {path(60, 87), {}, {}},
+               {star(30, 88), random_order(30, 89), {}},
+               {geometric(60, 0.25, 90), {}, single}};
+  for (const auto& [g, perm, options] : cases) {
+    const apsp::SupernodalPlan plan = apsp::supernodal_symbolic(g.vertices, g.edges, perm, options);
+    const std::int64_t count = plan.supernodes();
+    std::int64_t leaves = 0;
+    for (std::int64_t s = 0; s < count; ++s)
+      leaves += plan.child_start[std::size_t(s)] == plan.child_start[std::size_t(s) + 1];
+    for (const int split : {1, 2, 4}) {
+      const std::vector<std::uint8_t> share = apsp::detail::split_share(plan, split);
+      ASSERT_EQ(std::int64_t(share.size()), count);
+      std::vector<std::int64_t> own(std::size_t(split), 0);
+      std::vector<double> work(std::size_t(split), 0);
+      double total = 0;
+      for (std::int64_t s = 0; s < count; ++s) {
+        const unsigned groups = share[std::size_t(s)];
+        ASSERT_NE(groups, 0u) << s;
+        ASSERT_EQ(groups >> split, 0u) << s;
+        const std::int32_t p = plan.parent[std::size_t(s)];
+        if (p >= 0) ASSERT_EQ(groups & ~unsigned(share[std::size_t(p)]), 0u) << s;
+        const double c = plan.columns(s), w = c * (c + plan.border_size(s));
+        total += w;
+        for (int q = 0; q < split; ++q)
+          if ((groups >> q) & 1u) {
+            work[std::size_t(q)] += w;
+            if (groups == (1u << q)) ++own[std::size_t(q)];
+          }
+      }
+      for (int q = 0; q < split; ++q)
+        if (leaves >= split) EXPECT_GT(own[std::size_t(q)], 0) << split << " groups, " << q;
+      const double most = *std::max_element(work.begin(), work.end());
+      if (&g == &std::get<0>(cases.front()))  // 0.53 and 0.35 of the work
+        EXPECT_LE(most, (1.0 / split + 0.15) * total) << split << " groups";
     }
   }
 }

@@ -547,9 +547,83 @@ SweepSlots<ExecSpace> sweep_slots(const ExecSpace& exec, const SupernodalPlan& p
           to_device(exec, out_row, "apsp::supernodal::out_rows"), n};
 }
 
+// Which of `split` groups of threads make each supernode in the backward sweep (RowSweeps::
+// split; bit q: group q): the tree's subtrees shared out, a subtree to one group where there are
+// at least as many as groups (the largest first, each to the group with the least so far), else
+// the groups shared out among the subtrees by their work (each at least one) and so on down;
+// a supernode is made by every group that makes a supernode below it. Work: a row's products
+// with a supernode's factor, c (c + b).
+inline std::vector<std::uint8_t> split_share(const SupernodalPlan& plan, int split) {
+  const std::int64_t count = plan.supernodes();
+  std::vector<std::uint8_t> share(std::size_t(count), 1);
+  if (split <= 1) return share;
+  std::vector<double> work(std::size_t(count), 0);  // of each subtree
+  for (std::int64_t s = 0; s < count; ++s) {        // children before their parent
+    const double c = plan.columns(s);
+    work[std::size_t(s)] += c * (c + plan.border_size(s));
+    if (plan.parent[std::size_t(s)] >= 0)
+      work[std::size_t(plan.parent[std::size_t(s)])] += work[std::size_t(s)];
+  }
+  const auto whole_subtree = [&](std::int32_t s, int group) {
+    for (std::int32_t t = plan.supernode_of[std::size_t(plan.subtree_first[std::size_t(s)])];
+         t <= s; ++t)
+      share[std::size_t(t)] = std::uint8_t(1u << group);
+  };
+  struct Part {
+    std::vector<std::int32_t> trees;
+    int from, groups;
+  };
+  std::vector<Part> parts;
+  Part roots{{}, 0, split};
+  for (std::int32_t s = 0; s < count; ++s)
+    if (plan.parent[std::size_t(s)] < 0) roots.trees.push_back(s);
+  parts.push_back(roots);
+  while (!parts.empty()) {
+    Part part = std::move(parts.back());
+    parts.pop_back();
+    // One subtree and several groups: its root made by all, its children's subtrees shared.
+    while (part.trees.size() == 1 && part.groups > 1) {
+      const std::int32_t s = part.trees[0];
+      share[std::size_t(s)] = std::uint8_t(((1u << part.groups) - 1u) << part.from);
+      part.trees.assign(plan.child.begin() + plan.child_start[std::size_t(s)],
+                        plan.child.begin() + plan.child_start[std::size_t(s) + 1]);
+    }
+    std::vector<std::int32_t> trees = part.trees;  // none: a leaf made by several groups
+    if (trees.empty()) continue;
+    std::sort(trees.begin(), trees.end(), [&](std::int32_t a, std::int32_t b) {
+      return work[std::size_t(a)] > work[std::size_t(b)] ||
+             (work[std::size_t(a)] == work[std::size_t(b)] && a < b);
+    });
+    if (std::int64_t(trees.size()) >= part.groups) {
+      std::vector<double> load(std::size_t(part.groups), 0);
+      for (const std::int32_t s : trees) {
+        const int g = int(std::min_element(load.begin(), load.end()) - load.begin());
+        load[std::size_t(g)] += work[std::size_t(s)];
+        whole_subtree(s, part.from + g);
+      }
+      continue;
+    }
+    std::vector<int> groups(trees.size(), 1);  // by work, each at least one
+    for (int left = part.groups - int(trees.size()); left > 0; --left) {
+      std::size_t most = 0;
+      for (std::size_t i = 1; i < trees.size(); ++i)
+        if (work[std::size_t(trees[i])] / groups[i] > work[std::size_t(trees[most])] / groups[most])
+          most = i;
+      ++groups[most];
+    }
+    int from = part.from;
+    for (std::size_t i = 0; i < trees.size(); ++i) {
+      parts.push_back({{trees[i]}, from, groups[i]});
+      from += groups[i];
+    }
+  }
+  return share;
+}
+
 // The sweeps (RowSweeps) of a block of rows into the destination that make(slots, item)
 // gives. `whole`: each row kept whole, in one array of V (whole rows: the destination reads the
-// array, which this returns with the slots); otherwise in the two path arrays.
+// array, which this returns with the slots); otherwise in the path arrays: fwd, and cur for each
+// of `split` groups of threads a row (RowSweeps::split; path arrays on GPUs alone).
 template <class ExecSpace, class T>
 struct Swept {
   Kokkos::View<T*, typename ExecSpace::memory_space> arrays;  // not in scratch
@@ -561,7 +635,7 @@ Swept<ExecSpace, T> sweep_rows(
     const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor, std::int64_t first,
     std::int64_t count, const std::int32_t* list, bool user, bool whole, Make&& make,
     const Kokkos::View<const std::uint8_t*, typename ExecSpace::memory_space>& needed = {},
-    bool half = false) {
+    bool half = false, int split = 1) {
   ScopedRegion region("apsp::supernodal_rows");
   using Shape = RowSweepShape<T, HostPath>;
   const SupernodalPlan& plan = factor.plan();
@@ -575,12 +649,17 @@ Swept<ExecSpace, T> sweep_rows(
   const auto dest = make(swept.slots, std::integral_constant<int, Shape::item>{});
   const std::int32_t path =
       whole ? std::int32_t(plan.vertices) : std::int32_t(plan.prediction.largest_path);
+  if (whole || Shape::in_scratch || split > SweepLaunch<ExecSpace>::most_split) split = 1;
   if (!Shape::in_scratch)
     swept.arrays = Kokkos::View<T*, typename ExecSpace::memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing,
                            std::string(whole ? "apsp::supernodal::rows_transposed"
                                              : "apsp::supernodal::path_arrays")),
-        (whole ? 1 : 2) * std::int64_t(path) * n);
+        (whole ? 1 : 1 + split) * std::int64_t(path) * n);
+  const std::vector<std::uint8_t> share_host =
+      split > 1 ? split_share(plan, split) : std::vector<std::uint8_t>{};  // until the fence
+  Kokkos::View<const std::uint8_t*, typename ExecSpace::memory_space> share;
+  if (split > 1) share = to_device(exec, share_host, "apsp::supernodal::share");
   const auto& sn = factor.supernodes();
   visit_relaxation<T>(factor.negative_weights(), [&](auto relax) {
     RowSweeps<ExecSpace, typename decltype(relax)::product, Shape, std::decay_t<decltype(dest)>>
@@ -598,6 +677,8 @@ Swept<ExecSpace, T> sweep_rows(
     sweeps.dest = dest;
     sweeps.needed = needed;
     sweeps.half = half;
+    sweeps.split = split;
+    sweeps.share = share;
     sweeps.launch(exec);
   });
   exec.fence();  // before the slots go
@@ -765,7 +846,7 @@ template <bool HostPath, class ExecSpace, class T>
 void supernodal_table(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
                       const std::int32_t* list, std::int64_t first,
                       const TableTargets<ExecSpace>& targets,
-                      const DistanceMatrix<ExecSpace, T>& out) {
+                      const DistanceMatrix<ExecSpace, T>& out, int split = 1) {
   sweep_rows<HostPath>(
       exec, factor, first, std::int64_t(out.extent(0)), list, true, false,
       [&](const auto& slots, auto item) {
@@ -779,7 +860,7 @@ void supernodal_table(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T
         dest.out_ld = std::int64_t(out.extent(1));
         return dest;
       },
-      targets.needed);
+      targets.needed, false, split);
 }
 
 }  // namespace detail
@@ -988,6 +1069,35 @@ class SupernodalSolver {
     return std::max<std::int64_t>(1, std::int64_t(most));
   }
 
+  // The threads a row in the sweeps of path arrays on GPUs (detail::RowSweeps::split) for a
+  // block of n rows that keep `kept` columns each: set_row_split's, else the most (1, 2 or 4, the
+  // backend's most_split at most) that keep the block's threads within the device's concurrency
+  // (two waves of the sweeps' teams, which an SM holds at most 8 of). The groups of a row walk
+  // different subtrees and share fewer of the factor's values, so more threads help only where
+  // the rows alone leave the GPU idle: on an H200 the measures' sweeps of a 115,000-vertex road
+  // (0.85 waves) took 0.28 s with two threads a row, 0.31 s with one and 0.37 s with four; a
+  // 1,000,000-vertex road's (7.4 waves) 11.2 s with one, 17.4 s with two (docs/PERFORMANCE.md
+  // entry 83). Either way no more than the memory holds (a row's path arrays: fwd, and cur for
+  // each of its threads).
+  int row_split(std::int64_t n, std::int64_t kept) const {
+    int split = row_split_ > 0 ? row_split_ : detail::SweepLaunch<ExecSpace>::most_split;
+    split = std::min(split, detail::SweepLaunch<ExecSpace>::most_split);
+    const std::uint64_t rows = std::uint64_t(std::max<std::int64_t>(1, n)),
+                        path = std::uint64_t(plan_.prediction.largest_path);
+    const auto fits = [&](int p) {
+      return (rows * ((1 + std::uint64_t(p)) * path + std::uint64_t(kept)) * sizeof(T)) <= room_;
+    };
+    while (split > 1 &&
+           ((row_split_ == 0 && rows * std::uint64_t(split) > std::uint64_t(exec_.concurrency())) ||
+            !fits(split)))
+      split /= 2;
+    return split;
+  }
+  // 0: row_split chooses; else at most this many threads a row (1, 2 or 4).
+  void set_row_split(int split) { row_split_ = split; }
+  // The most threads a row that the sweeps of path arrays have had so far (0: none ran).
+  int row_threads() const { return row_threads_; }
+
   // Before check_memory: the rows will be reduced into measures (reduce_rows with a
   // MeasureSink). With integer distances each row is reduced where the sweeps finish its columns,
   // so no row is ever whole and a block holds as many rows as their path arrays allow (every row
@@ -1109,8 +1219,8 @@ class SupernodalSolver {
       const auto start = detail::Clock::now();
       const Matrix handed = c > 0 ? Matrix(kept.data(), count, c) : Matrix(rows_.data(), count, v);
       if (c > 0)
-        detail::supernodal_table<host_path>(exec_, factor_, vertices.data(), first, targets,
-                                            handed);
+        detail::supernodal_table<host_path>(exec_, factor_, vertices.data(), first, targets, handed,
+                                            split_for(count, c));
       else
         supernodal_rows_of(exec_, factor_, vertices.data(), first, handed);
       exec_.fence();
@@ -1146,7 +1256,7 @@ class SupernodalSolver {
                       first, slots.out_row, factor.perm(), out, in, sink.histogram_only,
                       half && in);
                 },
-                {}, half && in);
+                {}, half && in, split_for(count, 0));
             seconds.compute += detail::seconds_since(start);
             seconds.made += count;
             if (done && out) done(first, count);
@@ -1287,6 +1397,13 @@ class SupernodalSolver {
     }
   }
 
+  // row_split, kept for row_threads (as sweep_rows takes it: 1 on host backends).
+  int split_for(std::int64_t n, std::int64_t kept) {
+    const int split = host_path ? 1 : row_split(n, kept);
+    row_threads_ = std::max(row_threads_, split);
+    return split;
+  }
+
   ExecSpace exec_;
   Ranks& ranks_;
   SupernodalPlan plan_;
@@ -1297,6 +1414,8 @@ class SupernodalSolver {
   std::int64_t first_row_ = 0, real_rows_ = 0, block_ = 1;
   std::int64_t path_block_ = std::numeric_limits<std::int64_t>::max();  // rows keeping columns
   std::uint64_t room_ = std::numeric_limits<std::uint64_t>::max();      // bytes for rows
+  int row_split_ = 0;                                                   // set_row_split's
+  int row_threads_ = 0;                                                 // row_threads'
   const std::vector<Edge>* edges_host_ = nullptr;                       // between load and compute
   const T* factor_host_ = nullptr;  // load_factor's, until compute
   std::size_t factor_count_ = 0;

@@ -137,7 +137,8 @@ std::string SolveStats::to_json() const {
       << ", \"ordering\": " << s.ordering << ", \"symbolic\": " << s.symbolic
       << ", \"factor\": " << s.factor << ", \"factors\": " << s.factors << ", \"rows\": " << s.rows
       << ", \"supernodes\": " << s.supernodes << ", \"factor_bytes\": " << s.factor_bytes
-      << ", \"path_bytes\": " << s.path_bytes << ", \"predicted_updates\": " << s.predicted_updates
+      << ", \"path_bytes\": " << s.path_bytes << ", \"row_threads\": " << s.row_threads
+      << ", \"predicted_updates\": " << s.predicted_updates
       << ", \"factor_updates\": " << s.factor_updates << ", \"row_updates\": " << s.row_updates
       << ", \"half_rows\": " << (s.half_rows ? "true" : "false")
       << ", \"dense_updates\": " << s.dense_updates << "}";

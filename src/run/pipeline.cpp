@@ -545,6 +545,7 @@ class Pipeline {
     stats_.supernodal.rows =
         hand_over<T>(solver, seconds().compute, seconds().predecessors, progress,
                      [&] { work.path_edges_found(solver.path_edge_count()); });
+    stats_.supernodal.row_threads = solver.row_threads();
   }
 
   // --- sssp: every rank gets every edge and runs the sources of its rows.

@@ -415,7 +415,7 @@ def test_standard_output():
 @pytest.mark.skipif("supernodal" not in BUILT, reason="supernodal not built")
 def test_stats_count_the_rows_made():
     """--stats' rates count the updates supernodal made (issue 43): its factor and the rows of
-    every pass, each its share of the plan's row updates, not V^3."""
+    every pass, each its share of the plan's row updates, not V^3; the sweeps' threads a row."""
     n = GRAPHS["directed"][0]
     measures("directed", "supernodal")
     graph = os.path.join(WORK, "directed", "graph.txt")
@@ -430,6 +430,9 @@ def test_stats_count_the_rows_made():
         # The measures of this directed graph come from its rows and the reversed graph's (a
         # factor of its own), on every backend: each row twice.
         assert sn["factors"] == 2, s
+        # Threads a row in the sweeps: one on CPUs; on GPUs up to four where the rows are few.
+        gpu = any(b in run("--version").stdout for b in ("cuda", "hip"))
+        assert sn["row_threads"] in ((1, 2, 4) if gpu else (1,)), s
         if options:  # no histogram: each row once a factor
             assert rows == sn["factors"] * n, s
         else:  # the probes' rows, and the rows again where the histogram needs a pass of its own

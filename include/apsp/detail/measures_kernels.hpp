@@ -885,10 +885,23 @@ struct MeasureColumns {
     Kokkos::atomic_exchange(&lock, 0);
   }
 
+  // A row of `split` threads: the first group's thread adds up the row's lanes (exact in any
+  // order) and writes its totals.
   KOKKOS_INLINE_FUNCTION void end(const member& team, State& st, std::int64_t,
-                                  const std::int32_t* row, const T*, std::int64_t) const {
-    for (int e = 0; e < Item; ++e) {
-      const Lane& l = st.lane[e];
+                                  const std::int32_t* row, const T*, std::int64_t,
+                                  int split) const {
+    const int rows = team.team_size() / split;
+    if (split > 1) team.team_barrier();  // every group's lanes are done
+    for (int e = 0; e < Item && team.team_rank() < rows; ++e) {
+      Lane l = st.lane[e];
+      for (int g = 1; g < split; ++g) {
+        const Lane& o = st.lane[std::size_t(g) * rows * Item + e];
+        l.sum += o.sum, l.count += o.count;
+        l.harmonic.l0 += o.harmonic.l0, l.harmonic.l1 += o.harmonic.l1;
+        l.harmonic.l2 += o.harmonic.l2;
+        l.most = o.most > l.most ? o.most : l.most;
+        l.least = o.least < l.least ? o.least : l.least;
+      }
       if (l.index < 0 || histogram_only) continue;
       const std::int64_t i = row_offset + l.index;
       if (out) {

@@ -419,20 +419,22 @@ struct RowSweepShape {
 // of the SM's 65,536 registers: the measures' state had put the sweeps at 80 registers and 37.5%
 // occupancy (docs/PERFORMANCE.md entries 52 and 54). AMD GPUs: the team size alone (no AMD GPU
 // has run the sweeps; the blocked kernels' bound, tile_shapes.hpp).
+// most_split: the most threads a row (RowSweeps::split) where each group of a team's threads is
+// whole warps (the measures' reductions sum a warp's shares of one column: MirrorShare).
 template <class ExecSpace, class Enable = void>
 struct SweepLaunch {
-  static constexpr int team = 128;
+  static constexpr int team = 128, most_split = team / 32;
   using policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<team, 8>>;
 };
 template <class ExecSpace>
 struct SweepLaunch<ExecSpace, std::enable_if_t<host_memory<ExecSpace>>> {
-  static constexpr int team = 1;
+  static constexpr int team = 1, most_split = 1;
   using policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
 };
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
 struct SweepLaunch<HipExecutionSpace, void> {
-  static constexpr int team = 128;
+  static constexpr int team = 128, most_split = team / 64;
   using policy = Kokkos::TeamPolicy<HipExecutionSpace, Kokkos::LaunchBounds<team, 1>>;
 };
 #endif
@@ -479,6 +481,15 @@ struct RowSweeps {
   // below a row's is the mirror of a pair that the column's own row makes, and only that row's
   // descendants' columns read it.
   bool half = false;
+  // Threads a row (path arrays on GPUs, at most SweepLaunch::most_split): a team is `split`
+  // groups of team / split threads, thread t making row t % (team / split) with group t / (team
+  // / split). Group 0 makes the forward pass into fwd; each group q makes the backward pass of
+  // the supernodes whose share(s) has bit q in its own cur (cur + q path n), and hands to the
+  // destination those whose lowest bit q is. The subtrees below a supernode are independent, so
+  // the groups take disjoint subtrees and each makes the ancestors of its own (split_share);
+  // each value has the operations it has with one thread a row, in the same order.
+  int split = 1;
+  Kokkos::View<const std::uint8_t*, memory_space> share;
 
   // The n slots in one launch, teams of SweepLaunch's size. The team's scratch: at level 1 an
   // item's two path arrays where they are in scratch, then the destination's at its level.
@@ -487,7 +498,7 @@ struct RowSweeps {
     const std::size_t own =
         Shape::in_scratch ? scratch::shmem_size((whole ? 1 : 2) * std::size_t(path) * item) : 0;
     const std::size_t theirs = dest.scratch_bytes(team);
-    policy p(exec, int(n / (std::int64_t(team) * item)), team);
+    policy p(exec, int(n / (std::int64_t(team / split) * item)), team);
     if (Destination::level == 1) {
       p.set_scratch_size(1, Kokkos::PerTeam(own + theirs));
     } else {
@@ -630,8 +641,9 @@ struct RowSweeps {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
-    const std::int64_t slot =
-        (std::int64_t(team.league_rank()) * team.team_size() + team.team_rank()) * item;
+    const int rows = team.team_size() / split, group = team.team_rank() / rows;
+    const std::int64_t first_slot = std::int64_t(team.league_rank()) * rows * item;
+    const std::int64_t slot = first_slot + std::int64_t(team.team_rank() % rows) * item;
     T *y, *z;  // fwd, cur
     std::int64_t stride;
     if constexpr (Shape::in_scratch) {
@@ -640,7 +652,7 @@ struct RowSweeps {
       stride = item;
     } else {
       y = fwd + slot;
-      z = cur + slot;
+      z = cur + group * std::int64_t(path) * n + slot;
       stride = n;
     }
     std::int32_t row[item];
@@ -649,31 +661,41 @@ struct RowSweeps {
     typename Destination::State state;
     dest.begin(team, state, slot, row);
     // Forward: Y starts as the rows of the identity, on their own paths.
-    for (std::int64_t j = 0; j < path; ++j)
-      for (int r = 0; r < R; ++r)
-        Lanes::store(y + j * stride + r * W, Lanes::broadcast(inf));
-    for (int e = 0; e < item; ++e) {
-      const std::int32_t s = sn.supernode_of(row[e]);
-      y[std::int64_t(offset(s) + row[e] - sn.first(s)) * stride + e] = T(0);
-    }
-    if constexpr (item == 1) {  // the row's own path, up the tree
-      for (int s = sn.supernode_of(row[0]); s >= 0; s = sn.parent(s))
-        forward_step(s, y, stride, 0, 1);
-    } else {  // the supernodes whose subtree holds a row of the item, each on those rows
-      for (int s = sn.supernode_of(row[0]); s < sn.supernodes; ++s) {
-        if (sn.subtree_first(s) > row[item - 1]) continue;
-        int e0, e1;
-        subtree_lanes(s, row, e0, e1);
-        if (e0 < e1) forward_step(s, y, stride, e0, e1);
+    if (group == 0) {
+      for (std::int64_t j = 0; j < path; ++j)
+        for (int r = 0; r < R; ++r)
+          Lanes::store(y + j * stride + r * W, Lanes::broadcast(inf));
+      for (int e = 0; e < item; ++e) {
+        const std::int32_t s = sn.supernode_of(row[e]);
+        y[std::int64_t(offset(s) + row[e] - sn.first(s)) * stride + e] = T(0);
+      }
+      if constexpr (item == 1) {  // the row's own path, up the tree
+        for (int s = sn.supernode_of(row[0]); s >= 0; s = sn.parent(s))
+          forward_step(s, y, stride, 0, 1);
+      } else {  // the supernodes whose subtree holds a row of the item, each on those rows
+        for (int s = sn.supernode_of(row[0]); s < sn.supernodes; ++s) {
+          if (sn.subtree_first(s) > row[item - 1]) continue;
+          int e0, e1;
+          subtree_lanes(s, row, e0, e1);
+          if (e0 < e1) forward_step(s, y, stride, e0, e1);
+        }
       }
     }
+    if (split > 1) team.team_barrier();  // fwd is read by every group
     // Backward: s's columns start from the forward pass's values on the rows whose path holds s.
     // Half rows: down to the supernode of the team's first (lowest) row.
-    const int lowest =
-        half ? sn.supernode_of(slot_row(std::int64_t(team.league_rank()) * team.team_size() * item))
-             : 0;
+    const int lowest = half ? sn.supernode_of(slot_row(first_slot)) : 0;
     for (int s = sn.supernodes - 1; s >= lowest; --s) {
       if (needed.data() != nullptr && needed(s) == 0) continue;
+      bool hand = true;  // to the destination
+      if (split > 1) {
+        const unsigned groups = share(s);
+        if (((groups >> group) & 1u) == 0) {  // s's subtree is other groups'
+          s = sn.supernode_of(sn.subtree_first(s));
+          continue;
+        }
+        hand = (groups & ((1u << group) - 1u)) == 0;
+      }
       const Step p = step(s);
       if (!whole) {
         int e0, e1;
@@ -686,18 +708,21 @@ struct RowSweeps {
       }
       product(z, stride, Consecutive{p.at}, p.c, Gathered{p.bd}, p.b, p.below, p.ldc);
       product(z, stride, Consecutive{p.at}, p.c, Consecutive{p.at}, p.c, p.square, p.ldc);
-      dest.finished(team, state, slot, row, p.f, p.c, z + std::int64_t(p.at) * stride, stride);
+      if (hand)
+        dest.finished(team, state, slot, row, p.f, p.c, z + std::int64_t(p.at) * stride, stride);
     }
-    dest.end(team, state, slot, row, z, stride);
+    dest.end(team, state, slot, row, z, stride, split);
   }
 };
 
 // Destinations of the sweeps' finished columns. Each has: State (what a thread keeps across
 // its item's supernodes), begin, finished(team, state, slot, row, f, c, y, stride) (the plan's
 // columns [f, f + c) of the item's rows, `row` in the plan's numbering: column f + k of lane e
-// at y[k * stride + e]), end(team, state, slot, row, y, stride) (y: the sweeps' array, the item's
-// first lane, rows `stride` apart), and scratch_bytes(team) at its scratch `level`, per team.
-// The measures' reductions are MeasureColumns (measures_kernels.hpp).
+// at y[k * stride + e]; each column of a row once, by one of its threads), end(team, state, slot,
+// row, y, stride, split) (y: the sweeps' array, the item's first lane, rows `stride` apart; split:
+// RowSweeps::split, the threads of each row), and scratch_bytes(team) at its scratch `level`, per
+// team. A destination that keeps totals per thread adds up a row's threads' in end. The
+// measures' reductions are MeasureColumns (measures_kernels.hpp).
 
 // Whole rows: the sweeps' own array holds them (RowSweeps::whole); nothing to hand over as they
 // go. On GPUs write_rows then turns the transposed array into rows.
@@ -712,7 +737,7 @@ struct RowsKept {
   KOKKOS_INLINE_FUNCTION void finished(const member&, State&, std::int64_t, const std::int32_t*,
                                        std::int32_t, int, const T*, std::int64_t) const {}
   KOKKOS_INLINE_FUNCTION void end(const member&, State&, std::int64_t, const std::int32_t*,
-                                  const T*, std::int64_t) const {}
+                                  const T*, std::int64_t, int) const {}
 };
 
 // Whole rows on host backends: the item's rows are the sweeps' own array in its team's scratch
@@ -736,7 +761,7 @@ struct RowsInScratch {
   KOKKOS_INLINE_FUNCTION void finished(const member&, State&, std::int64_t, const std::int32_t*,
                                        std::int32_t, int, const T*, std::int64_t) const {}
   KOKKOS_INLINE_FUNCTION void end(const member&, State&, std::int64_t slot, const std::int32_t*,
-                                  const T* y, std::int64_t) const {
+                                  const T* y, std::int64_t, int) const {
     constexpr std::int32_t block = 16;
     for (std::int32_t j0 = 0; j0 < vertices; j0 += block) {
       const std::int32_t j1 = j0 + block < vertices ? j0 + block : vertices;
@@ -780,7 +805,7 @@ struct TableColumns {
     }
   }
   KOKKOS_INLINE_FUNCTION void end(const member&, State&, std::int64_t, const std::int32_t*,
-                                  const T*, std::int64_t) const {}
+                                  const T*, std::int64_t, int) const {}
 };
 // out(out_row(slot), j) = yt(column(j) * n + slot) for slots with out_row >= 0, by tiles of
 // 32 x 32 through scratch, so that both the reads of yt and the writes of out are contiguous.
