@@ -798,7 +798,9 @@ struct MeasureColumns {
           if constexpr (in_totals) {
             std::uint64_t low, high;
             HarmonicLimbs::term(d, low, high);
-            const std::int64_t use = -std::int64_t(reached & (d != T(0))), negative = d >> 31;
+            // Half rows have no negative distance (mirror): no sign to apply.
+            const std::int64_t use = -std::int64_t(reached & (d != T(0))),
+                               negative = mirror ? 0 : d >> 31;
             // +-(x & use): x where used, negated for d < 0, else 0
             const auto signed_part = [&](std::uint64_t x) {
               return ((std::int64_t(x) & use) ^ negative) - negative;
