@@ -157,3 +157,27 @@ build_old() {
   old_apsp=/tmp/build-old/apsp
   [ -x "$old_apsp" ]
 }
+
+# with_old: trees=(new), and with OLD set the older tree built (build_old, its lines into
+# summary.txt) and `old` added where it built; old_apsp its apsp, else empty.
+with_old() {
+  trees=(new) old_apsp=''
+  [ -n "${OLD:-}" ] || return 0
+  build_old apsp_cli | tee -a "$out/summary.txt"
+  old_apsp=/tmp/build-old/apsp
+  if [ -x "$old_apsp" ]; then trees+=(old); else
+    log "the older tree's build failed: $out/old/build.log"
+    old_apsp=''
+  fi
+}
+
+# stage_line FILE LABEL: a --stats file's stages in one line (the supernodal solver's parts, its
+# supernodes and threads a row).
+stage_line() { python3 - "$@" <<'P'
+import json,sys
+r=json.load(open(sys.argv[1])); st=r['seconds']; sn=r.get('supernodal',{})
+print(sys.argv[2], ' '.join(f'{k} {st.get(k,0):.3f}' for k in ('plan','compute','write','total')),
+      '|', ' '.join(f'{k} {sn.get(k,0):.3f}' for k in ('ordering','symbolic','factor','rows')),
+      'supernodes', sn.get('supernodes'), 'row_threads', sn.get('row_threads', '-'))
+P
+}

@@ -14,42 +14,29 @@ w=/tmp/factor
 mkdir -p $w
 g++ -std=c++17 -O2 -shared -fPIC "$here/bench/kernel_timer.cpp" -o $w/kernel_timer.so ||
   { log "the kernel timer did not build"; exit 1; }
-trees=(new) o=""
-if [ -n "${OLD:-}" ]; then
-  build_old apsp_cli | tee -a "$out/summary.txt"
-  o=/tmp/build-old/apsp
-  [ -x "$o" ] && trees+=(old) || log "the older tree's build failed: $out/old/build.log"
-fi
-show() { python3 - "$@" <<'P'
-import json,sys
-r=json.load(open(sys.argv[1])); st=r['seconds']; sn=r.get('supernodal',{})
-print(sys.argv[2], ' '.join(f'{k} {st.get(k,0):.3f}' for k in ('plan','compute','write','total')),
-      '|', ' '.join(f'{k} {sn.get(k,0):.3f}' for k in ('ordering','symbolic','factor','rows')),
-      'supernodes', sn.get('supernodes'))
-P
-}
+with_old
 for v in ${VERTICES:-115000 1000000}; do
   $apsp generate --class road --vertices "$v" --seed 3 $w/g$v.in >/dev/null 2>&1
   for t in "${trees[@]}"; do
     x=$apsp
-    [ "$t" = old ] && x=$o
+    [ "$t" = old ] && x=$old_apsp
     $x measures $w/g$v.in $w/m-$t.json --algorithm supernodal --stats "$out/r$v-$t.json"
-    show "$out/r$v-$t.json" "$v $t plain" | tee -a "$out/summary.txt"
+    stage_line "$out/r$v-$t.json" "$v $t plain" | tee -a "$out/summary.txt"
     KOKKOS_PROFILE_LIBRARY=$w/kernel_timer.so KOKKOS_TOOLS_LIBS=$w/kernel_timer.so \
       KERNEL_TIMER_OUT="$out/kt$v-$t-blocking.txt" CUDA_LAUNCH_BLOCKING=1 \
       $x measures $w/g$v.in $w/m-$t-p.json --algorithm supernodal --stats "$out/r$v-$t-blocking.json"
-    show "$out/r$v-$t-blocking.json" "$v $t profiled, blocking" | tee -a "$out/summary.txt"
+    stage_line "$out/r$v-$t-blocking.json" "$v $t profiled, blocking" | tee -a "$out/summary.txt"
     cp $w/m-$t-p.json $w/m-$t-q.json
     if [ "${ASYNC:-1}" = 1 ]; then
       KOKKOS_PROFILE_LIBRARY=$w/kernel_timer.so KOKKOS_TOOLS_LIBS=$w/kernel_timer.so \
         KERNEL_TIMER_OUT="$out/kt$v-$t-async.txt" \
         $x measures $w/g$v.in $w/m-$t-q.json --algorithm supernodal --stats "$out/r$v-$t-async.json"
-      show "$out/r$v-$t-async.json" "$v $t profiled, asynchronous" | tee -a "$out/summary.txt"
+      stage_line "$out/r$v-$t-async.json" "$v $t profiled, asynchronous" | tee -a "$out/summary.txt"
     fi
     cmp -s $w/m-$t.json $w/m-$t-p.json && cmp -s $w/m-$t.json $w/m-$t-q.json ||
       log "$v $t: the profiled runs' measures DIFFER"
   done
-  [ -n "$o" ] && { cmp -s $w/m-new.json $w/m-old.json && r=same || r=DIFFER
+  [ -n "$old_apsp" ] && { cmp -s $w/m-new.json $w/m-old.json && r=same || r=DIFFER
     echo "$v measures: new and old $r" | tee -a "$out/summary.txt"; }
   head -n 30 "$out/kt$v-new-blocking.txt" >>"$out/summary.txt"
 done

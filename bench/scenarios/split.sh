@@ -10,20 +10,7 @@ targets=(apsp_cli)
 setup
 w=/tmp/split
 mkdir -p $w
-trees=(new) old_apsp=''
-if [ -n "${OLD:-}" ]; then
-  build_old apsp_cli | tee -a "$out/summary.txt"
-  old_apsp=/tmp/build-old/apsp
-  [ -x "$old_apsp" ] && trees+=(old) || log "the older tree's build failed: $out/old/build.log"
-fi
-show() { python3 - "$@" <<'P'
-import json,sys
-r=json.load(open(sys.argv[1])); st=r['seconds']; sn=r.get('supernodal',{})
-print(sys.argv[2], ' '.join(f'{k} {st.get(k,0):.3f}' for k in ('plan','compute','write','total')),
-      '|', ' '.join(f'{k} {sn.get(k,0):.3f}' for k in ('ordering','symbolic','factor','rows')),
-      'row_threads', sn.get('row_threads', '-'))
-P
-}
+with_old
 first=1
 for v in ${VERTICES:-115000 1000000}; do
   $apsp generate --class road --vertices "$v" --seed 3 $w/g$v.in >/dev/null 2>&1
@@ -33,7 +20,7 @@ for v in ${VERTICES:-115000 1000000}; do
       [ "$t" = old ] && x=$old_apsp
       $x measures $w/g$v.in $w/m-$t.json --algorithm supernodal --stats "$out/r$v-$t-$r.json" ||
         log "$v $t: exit $?"
-      show "$out/r$v-$t-$r.json" "$v $t round $r" | tee -a "$out/summary.txt"
+      stage_line "$out/r$v-$t-$r.json" "$v $t round $r" | tee -a "$out/summary.txt"
     done
     if [ -n "$old_apsp" ]; then
       cmp -s $w/m-new.json $w/m-old.json && s=same || s=DIFFER
