@@ -858,8 +858,9 @@ TEST(SupernodalSymbolic, PathPlaces) {
 
 // The groups of threads that make each supernode where a row has several (split_share): every
 // supernode by at least one group, none by a group that makes nothing below it (a child's
-// groups are its parent's), every group of a tree with room for them some supernode of its own,
-// and on a grid's nested dissection no group with much more than an even share of the work.
+// groups are its parent's); on these trees, where one has as many leaves as groups, every group
+// a supernode of its own, and on a grid's nested dissection no group with much more than an
+// even share of the work.
 TEST(SupernodalSymbolic, SplitShare) {
   apsp::SupernodalOptions single;  // everything in one supernode
   single.small_subtree = 1 << 20;

@@ -1397,9 +1397,9 @@ class SupernodalSolver {
     }
   }
 
-  // row_split, kept for row_threads (as sweep_rows takes it: 1 on host backends).
+  // row_split, kept for row_threads (1 on host backends, whose most_split is 1).
   int split_for(std::int64_t n, std::int64_t kept) {
-    const int split = host_path ? 1 : row_split(n, kept);
+    const int split = row_split(n, kept);
     row_threads_ = std::max(row_threads_, split);
     return split;
   }
