@@ -756,7 +756,8 @@ struct MeasureColumns {
   void host_finished(State& st, const std::int32_t* row, std::int32_t f, int c, const T* y,
                      std::int64_t stride) const {
     constexpr T inf = Distance<T>::infinity;
-    constexpr std::uint64_t limb = (std::uint64_t(1) << 29) - 1;
+    constexpr std::uint64_t limb = (std::uint64_t(1) << 29) - 1,
+                            part = (std::uint64_t(1) << 42) - 1;
     T most[Item], least[Item];
     std::int64_t sum[Item], count[Item], h0[Item], h1[Item], h2[Item];
     std::int32_t own[Item], mirrored[Item], counted[Item];  // 0 or 1
@@ -772,10 +773,14 @@ struct MeasureColumns {
       times[e] = mirrored[e] ? 2 : 1;
       any_mirrored = any_mirrored || mirrored[e];
     }
-    // The current window's shares, column f + k at k - k0, the harmonic terms' sum in the lanes'
-    // limbs (HarmonicLimbs).
-    Count w_sum[mirror_window], w_count[mirror_window], w_limb[3][mirror_window];
+    // The current window's shares, column f + k at k - k0, the harmonic terms' sum in two parts
+    // (term = low part + high part 2^42: below 2^42 and 2^43).
+    Count w_sum[mirror_window], w_count[mirror_window], w_part[2][mirror_window];
     T w_most[mirror_window];
+    // Half rows (the mirror): each lane's terms of the window in the same two parts, added to its
+    // limbs at the window's end (a window's 64 terms a lane stay far below 2^63): two sums an
+    // entry, not three limbs.
+    std::int64_t part_low[Item] = {}, part_high[Item] = {};
     int k0 = 0;
     const int nb = bin.bins;
     // The loop over the columns with `in` and the mirror known when compiled: no branch inside
@@ -784,7 +789,7 @@ struct MeasureColumns {
       constexpr bool in_totals = decltype(with_in)::value, mirror = decltype(with_mirror)::value;
       for (int k = 0; k < c; ++k) {
         const T* yk = y + k * stride;
-        Count s_sum = 0, s_count = 0, s0 = 0, s1 = 0, s2 = 0;
+        Count s_sum = 0, s_count = 0, s0 = 0, s1 = 0;
         T s_most = T(0);
         for (int e = 0; e < Item; ++e) {
           const T d = yk[e];
@@ -798,35 +803,47 @@ struct MeasureColumns {
           if constexpr (in_totals) {
             std::uint64_t low, high;
             HarmonicLimbs::term(d, low, high);
-            // Half rows have no negative distance (mirror): no sign to apply.
-            const std::int64_t use = -std::int64_t(reached & (d != T(0))),
-                               negative = mirror ? 0 : d >> 31;
-            // +-(x & use): x where used, negated for d < 0, else 0
-            const auto signed_part = [&](std::uint64_t x) {
-              return ((std::int64_t(x) & use) ^ negative) - negative;
-            };
-            const std::uint64_t l0 = low & limb, l1 = (low >> 29) & limb,
-                                l2 = (low >> 58) | (high << 6);
-            h0[e] += signed_part(l0);
-            h1[e] += signed_part(l1);
-            h2[e] += signed_part(l2);
-            if constexpr (mirror) {  // half rows: d >= 0 (no negative weight)
+            const std::int64_t use = -std::int64_t(reached & (d != T(0)));
+            if constexpr (mirror) {  // half rows: d >= 0 (no negative weight), no sign
+              const std::uint64_t p0 = low & part, p1 = (low >> 42) | (high << 22);
+              part_low[e] += std::int64_t(p0) & use;
+              part_high[e] += std::int64_t(p1) & use;
               const Count u = Count(mirrored[e] & reached), t = -(u & Count(d != T(0)));
               s_sum += Count(kept) & -u;
               s_count += u;
               const T m = d & -T(u);
               s_most = m > s_most ? m : s_most;
-              s0 += l0 & t, s1 += l1 & t, s2 += l2 & t;
+              s0 += p0 & t, s1 += p1 & t;
+            } else {
+              const std::int64_t negative = d >> 31;
+              // +-(x & use): x where used, negated for d < 0, else 0
+              const auto signed_part = [&](std::uint64_t x) {
+                return ((std::int64_t(x) & use) ^ negative) - negative;
+              };
+              const std::uint64_t l0 = low & limb, l1 = (low >> 29) & limb,
+                                  l2 = (low >> 58) | (high << 6);
+              h0[e] += signed_part(l0);
+              h1[e] += signed_part(l1);
+              h2[e] += signed_part(l2);
             }
           }
         }
         if constexpr (mirror) {
           const int w = k - k0;
           w_sum[w] = s_sum, w_count[w] = s_count, w_most[w] = s_most;
-          w_limb[0][w] = s0, w_limb[1][w] = s1, w_limb[2][w] = s2;
+          w_part[0][w] = s0, w_part[1][w] = s1;
           if (k + 1 == c || (f + k + 1) % mirror_window == 0) {
-            add_window(f + k0, k - k0 + 1, w_sum, w_count, w_most, w_limb);
+            add_window(f + k0, k - k0 + 1, w_sum, w_count, w_most, w_part);
             k0 = k + 1;
+            // The lanes' parts into their limbs: low part = l0 + l1 2^29, high part 2^42 =
+            // l1 2^29 + l2 2^58 (HarmonicLimbs: their sums stay below 2^63, being the parts' sums
+            // cut up).
+            for (int e = 0; e < Item; ++e) {
+              h0[e] += part_low[e] & std::int64_t(limb);
+              h1[e] += (part_low[e] >> 29) + ((part_high[e] & 0xffff) << 13);
+              h2[e] += part_high[e] >> 16;
+              part_low[e] = 0, part_high[e] = 0;
+            }
           }
         }
         if (!st.bins) continue;
@@ -856,10 +873,11 @@ struct MeasureColumns {
   }
 
   // The shares of the plan's columns [first, first + n), within one window, into the mirror
-  // arrays, under the window's lock: a harmonic sum in limbs of 29 bits is put in MirrorShare's
-  // pieces of 22 (the last one taking every bit from 66 on; fold_mirror adds each at its place).
+  // arrays, under the window's lock: a harmonic sum in two parts (low + high 2^42) is put in
+  // MirrorShare's pieces of 22 (the last one taking every bit from 66 on; fold_mirror adds each
+  // at its place).
   void add_window(std::int32_t first, int n, const Count* w_sum, const Count* w_count,
-                  const T* w_most, const Count (*w_limb)[mirror_window]) const {
+                  const T* w_most, const Count (*w_part)[mirror_window]) const {
     constexpr int bits = MirrorShare::piece_bits;
     static_assert(MirrorShare::pieces == 4 && 3 * bits == 66, "");
     constexpr std::uint64_t piece = (std::uint64_t(1) << bits) - 1;
@@ -874,9 +892,8 @@ struct MeasureColumns {
       mirror_count(v) += w_count[w];
       mirror_most(v) = w_most[w] > mirror_most(v) ? w_most[w] : mirror_most(v);
       FixedSum h;
-      h.add_unsigned(w_limb[0][w], 0);
-      h.add_unsigned(w_limb[1][w], 29);
-      h.add_unsigned(w_limb[2][w], 58);
+      h.add_unsigned(w_part[0][w], 0);
+      h.add_unsigned(w_part[1][w], 42);
       mirror_piece(v) += h.low & piece;
       mirror_piece(vertices + v) += (h.low >> bits) & piece;
       mirror_piece(2 * vertices + v) +=
