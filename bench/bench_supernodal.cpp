@@ -1,6 +1,6 @@
 // Supernodal against dense Floyd-Warshall on structured sparse graphs, in one run:
 //   apsp_bench_supernodal --graph grid|road --vertices V [--dense] [--check] [--block ROWS]
-//                         [--small-front N]
+//                         [--small-front N] [--row-threads 1|2|4]
 // grid: a sqrt(V) x sqrt(V) grid, weights 1..100, 5% of the edges deleted (mesh class); road: V
 // points in the unit square joined within the radius of expected degree 3 (road/power-grid
 // class), weight ~ length. Order: geometric nested dissection (recursive coordinate bisection,
@@ -8,7 +8,8 @@
 // order replaces it in the solver. Prints the symbolic predictions, then seconds of symbolic,
 // factor and all rows (blocks of ROWS rows into one device buffer, discarded), their sum
 // ("compute", ordering excluded and printed apart) and the rows' rate (the plan's predicted row
-// updates a second), and with --dense dense FW's compute time;
+// updates a second), and with --dense dense FW's compute time; --row-threads: the sweeps'
+// threads a row on GPUs (RowSweeps::split; default: the rule apsp::supernodal_rows follows);
 // --check compares every row with dense FW (int32).
 #include <apsp/detail/measure.hpp>
 #include <apsp/floyd_warshall.hpp>
@@ -162,7 +163,7 @@ std::vector<std::int32_t> dissection(const apsp::Graph& g, const Points& at) {
 
 int main(int argc, char** argv) {
   std::string kind = "grid";
-  int vertices = 5041, block = 0, repeats = 3;
+  int vertices = 5041, block = 0, repeats = 3, row_threads = 0;
   bool run_dense = false, check = false;
   apsp::SupernodalOptions options;
   for (int i = 1; i < argc; ++i) {
@@ -183,17 +184,18 @@ int main(int argc, char** argv) {
       options.tile = std::atoi(argv[++i]);
     else if (a == "--small-front" && i + 1 < argc)
       options.small_front = std::atoi(argv[++i]);
+    else if (a == "--row-threads" && i + 1 < argc)
+      row_threads = std::atoi(argv[++i]);
     else if (a == "--dense")
       run_dense = true;
     else if (a == "--check")
       check = true;
     else {
-      std::fprintf(
-          stderr,
-          "usage: %s [--graph grid|road] [--vertices V] [--block ROWS] "
-          "[--repeats N] [--small COLUMNS] [--fraction F] [--tile B] [--small-front N] [--dense] "
-          "[--check]\n",
-          argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--graph grid|road] [--vertices V] [--block ROWS] "
+                   "[--repeats N] [--small COLUMNS] [--fraction F] [--tile B] [--small-front N] "
+                   "[--row-threads 1|2|4] [--dense] [--check]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -211,15 +213,17 @@ int main(int argc, char** argv) {
   auto t0 = Clock::now();
   const std::vector<std::int32_t> perm = dissection(g, at);
   const double ordering = seconds_since(t0);
+  constexpr bool host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
   if (block <= 0) {
     // 256 MiB of rows on the host; 4 GiB on a device, where a block's rows are the parallelism
     // of the row sweeps (one thread a row).
-    const bool host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
     const std::int64_t elements = std::int64_t(1) << (host ? 26 : 30);
     block = int(std::max<std::int64_t>(1, std::min<std::int64_t>(v, elements / v)));
   }
-  std::printf("graph %s: V = %lld, E = %zu; geometric nested dissection %.4f s; row block %d\n",
-              kind.c_str(), (long long)v, g.edges.size(), ordering, block);
+  std::printf(
+      "graph %s: V = %lld, E = %zu; geometric nested dissection %.4f s; row block %d, threads a "
+      "row %d (0: the rule's)\n",
+      kind.c_str(), (long long)v, g.edges.size(), ordering, block, row_threads);
 
   double best[4] = {1e30, 1e30, 1e30, 1e30};
   double row_updates = 0;
@@ -247,9 +251,12 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     for (std::int64_t first = 0; first < v; first += block) {
       const std::int64_t count = std::min<std::int64_t>(block, v - first);
-      apsp::supernodal_rows(exec, factor, first,
-                            apsp::DistanceMatrix<Exec, T>(rows.data(), count, v),
-                            apsp::RowOrder::plan);
+      const apsp::DistanceMatrix<Exec, T> part(rows.data(), count, v);
+      if (row_threads > 0)
+        apsp::detail::supernodal_rows<host>(exec, factor, first, part, apsp::RowOrder::plan,
+                                            nullptr, row_threads);
+      else
+        apsp::supernodal_rows(exec, factor, first, part, apsp::RowOrder::plan);
     }
     exec.fence();
     const double swept = seconds_since(t0);

@@ -218,11 +218,12 @@ Dense<ExecSpace, T> dense(const apsp::Graph& g, bool negative) {
   return out;
 }
 
-// All rows in blocks of `block`, user order (or the plan's, mapped back), host-vector or
-// portable sweeps.
+// All rows in blocks of `block`, user order (or the plan's, mapped back), host-vector sweeps
+// (the threads a row that apsp::supernodal_rows picks on GPUs: four where the rows are few) or
+// portable ones (`split` threads a row on GPUs).
 template <class ExecSpace, class T>
 std::vector<T> supernodal_all(const apsp::SupernodalFactor<ExecSpace, T>& factor, int block,
-                              apsp::RowOrder order, bool host_path) {
+                              apsp::RowOrder order, bool host_path, int split = 1) {
   ExecSpace exec;
   const std::int64_t v = factor.plan().vertices;
   std::vector<T> out(std::size_t(v * v));
@@ -232,7 +233,7 @@ std::vector<T> supernodal_all(const apsp::SupernodalFactor<ExecSpace, T>& factor
     if (host_path)
       apsp::supernodal_rows(exec, factor, first, rows, order);
     else
-      apsp::detail::supernodal_rows<false>(exec, factor, first, rows, order);
+      apsp::detail::supernodal_rows<false>(exec, factor, first, rows, order, nullptr, split);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
     const auto& perm = factor.plan().perm;
     for (std::int64_t r = 0; r < count; ++r)
@@ -278,7 +279,7 @@ class Supernodal : public ::testing::Test {
     }
     EXPECT_EQ(supernodal_all(factor, 7, apsp::RowOrder::user, true), reference.d) << what;
     EXPECT_EQ(supernodal_all(factor, 64, apsp::RowOrder::plan, true), reference.d) << what;
-    EXPECT_EQ(supernodal_all(factor, 13, apsp::RowOrder::user, false), reference.d) << what;
+    EXPECT_EQ(supernodal_all(factor, 13, apsp::RowOrder::user, false, 2), reference.d) << what;
   }
 
   // Under the identity, a random order and, when given, another (nested dissection).
@@ -534,8 +535,20 @@ TYPED_TEST(Supernodal, SolverWithPredecessors) {
   check_solver<ExecSpace, T>(disjoint(grid(8, 9, 34), random_tree(40, 35)), {}, "grid and tree");
 }
 
+// A list's blocks of rows and threads a row (RowSweeps::split): blocks of 1, 3 and 64 rows,
+// and on GPUs 64 with two and four threads a row.
+template <class ExecSpace>
+std::vector<std::pair<std::int64_t, int>> list_blocks() {
+  std::vector<std::pair<std::int64_t, int>> out = {{1, 1}, {3, 1}, {64, 1}};
+  for (int split = 2; split <= apsp::detail::SweepLaunch<ExecSpace>::most_split; split *= 2)
+    out.emplace_back(64, split);
+  return out;
+}
+
 // The rows of a list of sources (--sources): unsorted, duplicated, in blocks that split it,
-// each row the dense one of its vertex.
+// each row the dense one of its vertex: grids, disconnected graphs, deep trees (a path); on GPUs
+// whole rows of two and four threads a row too (one group makes the top of the tree the groups
+// share, then each group its own subtrees).
 TYPED_TEST(Supernodal, RowsOfAList) {
   using T = typename TestFixture::T;
   using ExecSpace = typename TestFixture::ExecSpace;
@@ -543,17 +556,20 @@ TYPED_TEST(Supernodal, RowsOfAList) {
   apsp::OneRank one;
   for (const auto& [g, perm] :
        {std::make_pair(grid(17, 13, 41, 0.1), grid_dissection(17, 13)),
-        std::make_pair(geometric(90, 0.2, 42), std::vector<std::int32_t>{})}) {
+        std::make_pair(geometric(90, 0.2, 42), std::vector<std::int32_t>{}),
+        std::make_pair(disjoint(grid(8, 9, 43), random_tree(40, 44)), std::vector<std::int32_t>{}),
+        std::make_pair(path(70, 45), std::vector<std::int32_t>{})}) {
     const std::int64_t v = g.vertices;
     const auto reference = dense<ExecSpace, T>(g, false);
     const std::vector<std::int32_t> list = {
         std::int32_t(v - 1), 0, 5, 5, std::int32_t(v / 2), 3, std::int32_t(v - 1), 1, 2, 0, 7};
-    for (const std::int64_t block : {1, 3, 64}) {
+    for (const auto& [block, split] : list_blocks<ExecSpace>()) {
       const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm);
       apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
       solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"},
                           std::int64_t(g.edges.size()));
       solver.set_block_rows(block);
+      solver.set_row_split(split);
       solver.load(g.edges);
       solver.compute();
       std::vector<T> got(list.size() * std::size_t(v), T(-7));
@@ -570,19 +586,11 @@ TYPED_TEST(Supernodal, RowsOfAList) {
         for (std::int64_t j = 0; j < v; ++j)
           ASSERT_EQ(got[k * std::size_t(v) + std::size_t(j)],
                     reference.d[std::size_t(list[k]) * std::size_t(v) + std::size_t(j)])
-              << "V = " << v << ", blocks of " << block << ", row " << k << ", column " << j;
+              << "V = " << v << ", blocks of " << block << ", " << split << " threads a row, row "
+              << k << ", column " << j;
+      EXPECT_EQ(solver.row_threads(), split);
     }
   }
-}
-
-// A table's blocks of rows and threads a row (RowSweeps::split): blocks of 1, 3 and 64 rows,
-// and on GPUs 64 with two and four threads a row.
-template <class ExecSpace>
-std::vector<std::pair<std::int64_t, int>> table_blocks() {
-  std::vector<std::pair<std::int64_t, int>> out = {{1, 1}, {3, 1}, {64, 1}};
-  for (int split = 2; split <= apsp::detail::SweepLaunch<ExecSpace>::most_split; split *= 2)
-    out.emplace_back(64, split);
-  return out;
 }
 
 // A table of spread-out, unsorted and duplicated sources and targets (--sources, --targets):
@@ -616,7 +624,7 @@ TYPED_TEST(Supernodal, TablesKeepTheirColumnsAlone) {
     // Spread-out targets, and one alone (the backward sweep then makes its root path only).
     for (const auto& targets : {spread(59, 17), std::vector<std::int32_t>{std::int32_t(v / 2)}}) {
       const apsp::SupernodalPlan sn = apsp::supernodal_symbolic(v, g.edges, perm, options);
-      for (const auto& [block, split] : table_blocks<ExecSpace>()) {
+      for (const auto& [block, split] : list_blocks<ExecSpace>()) {
         apsp::SupernodalSolver<ExecSpace, T> solver(exec, one, sn, false, apsp::weight_range(g));
         solver.check_memory({std::uint64_t(1) << 30, 0, "the test's device"},
                             std::int64_t(g.edges.size()));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Supernodal Floyd-Warshall against dense on one GPU (issue 25): right, and how much faster?
-#   [PARTS="bench cli tests python"] [ROW_BLOCK=N] [DENSE=0] bench/device supernodal
+#   [PARTS="bench threads cli tests python"] [ROW_BLOCK=N] [DENSE=0] [THREADS="0 1 2 4"]
+#   bench/device supernodal
 # The parts (PARTS, default "bench cli"):
 #   bench   apsp_bench_supernodal (bench/bench_supernodal.cpp): every row against dense FW at
 #           V = 4096 (grid and road-like); the road-like class at V = 115,000 (target: compute
@@ -13,6 +14,10 @@
 #           rows of more than 2^31 values against fw's output; the road-like V = 115,000 and the
 #           mesh V = 65,536 to /dev/null (two runs each, then the road with --predecessors),
 #           dense fw on the mesh, `apsp path` on the road (cli.txt)
+#   threads apsp_bench_supernodal's whole rows at THREADS threads a row (RowSweeps::split;
+#           default "0 1 2 4", 0 the rule's) of the road-like class at V = 115,000 (set ROW_BLOCK
+#           to the command line's block: 57,500 rows on an H200), and at V = 20,000 every row
+#           against dense FW at each
 #   tests   the unit tests of supernodal.hpp and the pipeline on the GPU
 #   python  tests/python/test_scipy.py's supernodal tests through the module on the GPU
 # OUT gets summary.txt (every line printed) and one log per run.
@@ -22,7 +27,7 @@
 parts=${PARTS:-bench cli}
 part() { [[ " $parts " == *" $1 "* ]]; }
 targets=(apsp_cli)
-part bench && targets+=(apsp_bench_supernodal) && benchmarks=ON
+{ part bench || part threads; } && targets+=(apsp_bench_supernodal) && benchmarks=ON
 part tests && targets+=(apsp_tests) && tests=ON
 part python && targets+=(apsp_python) && python=ON
 setup
@@ -54,6 +59,11 @@ for v in 16384 32768; do
   run mesh-$v --graph grid --vertices $v --repeats 2
 done
 }
+part threads && for t in ${THREADS:-0 1 2 4}; do
+  run road-115k-threads-$t --graph road --vertices 115000 --repeats 3 --row-threads "$t"
+  block='' run check-road-20k-threads-$t --graph road --vertices 20000 --repeats 1 --check \
+    --row-threads "$t"
+done
 part tests && run_tests '*Supernodal*:*Pipeline*'
 c=$out/cli.txt
 stats() { python3 -c "

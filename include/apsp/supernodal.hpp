@@ -620,10 +620,24 @@ inline std::vector<std::uint8_t> split_share(const SupernodalPlan& plan, int spl
   return share;
 }
 
+// The threads a row (RowSweeps::split) of a block of n rows: the most (1, 2 or 4, the backend's
+// most_split at most) that keep the block's threads within the device's concurrency (two waves
+// of the sweeps' teams, which an SM holds at most 8 of). The groups of a row walk different
+// subtrees and share fewer of the factor's values, so more threads help only where the rows
+// alone leave the GPU idle (docs/PERFORMANCE.md entries 83 and 84).
+template <class ExecSpace>
+int row_threads_within(const ExecSpace& exec, std::int64_t n) {
+  int split = SweepLaunch<ExecSpace>::most_split;
+  while (split > 1 && std::uint64_t(std::max<std::int64_t>(1, n)) * std::uint64_t(split) >
+                          std::uint64_t(exec.concurrency()))
+    split /= 2;
+  return split;
+}
+
 // The sweeps (RowSweeps) of a block of rows into the destination that make(slots, item)
-// gives. `whole`: each row kept whole, in one array of V (whole rows: the destination reads the
-// array, which this returns with the slots); otherwise in the path arrays: fwd, and cur for each
-// of `split` groups of threads a row (RowSweeps::split; path arrays on GPUs alone).
+// gives, `split` threads a row (RowSweeps::split; GPUs alone). `whole`: each row kept whole, in
+// one array of V (whole rows: the destination reads the array, which this returns with the
+// slots); otherwise in the path arrays: fwd, and cur for each of the row's groups of threads.
 template <class ExecSpace, class T>
 struct Swept {
   Kokkos::View<T*, typename ExecSpace::memory_space> arrays;  // not in scratch
@@ -649,7 +663,7 @@ Swept<ExecSpace, T> sweep_rows(
   const auto dest = make(swept.slots, std::integral_constant<int, Shape::item>{});
   const std::int32_t path =
       whole ? std::int32_t(plan.vertices) : std::int32_t(plan.prediction.largest_path);
-  if (whole || Shape::in_scratch || split > SweepLaunch<ExecSpace>::most_split) split = 1;
+  if (Shape::in_scratch || split > SweepLaunch<ExecSpace>::most_split) split = 1;
   if (!Shape::in_scratch)
     swept.arrays = Kokkos::View<T*, typename ExecSpace::memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing,
@@ -694,12 +708,12 @@ struct Identity {
 
 // Rows [first, first + out.extent(0)) (or those of list[first ...]) whole into out: on host
 // vectors each item's rows in its team's scratch, written out by the item (RowsInScratch);
-// elsewhere (GPUs) the rows transposed in a temporary the size of out, written out by tiles
-// (write_rows).
+// elsewhere (GPUs) the rows transposed in a temporary the size of out, `split` threads a row,
+// written out by tiles (write_rows).
 template <bool HostPath, class ExecSpace, class T>
 void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>& factor,
                      std::int64_t first, const DistanceMatrix<ExecSpace, T>& out, RowOrder order,
-                     const std::int32_t* list = nullptr) {
+                     const std::int32_t* list, int split) {
   using memory_space = typename ExecSpace::memory_space;
   using Shape = RowSweepShape<T, HostPath>;
   const SupernodalPlan& plan = factor.plan();
@@ -735,7 +749,8 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
   } else {
     const Swept<ExecSpace, T> swept = sweep_rows<HostPath>(
         exec, factor, first, count, list, user, true,
-        [&](const auto&, auto item) { return RowsKept<ExecSpace, T, decltype(item)::value>{}; });
+        [&](const auto&, auto item) { return RowsKept<ExecSpace, T, decltype(item)::value>{}; }, {},
+        false, split);
     write_rows(exec, swept.arrays.data(), swept.slots.n, std::int32_t(vertices),
                swept.slots.out_row, column, out.data(), std::int64_t(out.extent(1)));
     exec.fence();
@@ -874,7 +889,8 @@ void supernodal_rows(const ExecSpace& exec, const SupernodalFactor<ExecSpace, T>
                      RowOrder order = RowOrder::user) {
   // The host-vector sweeps where the rows are in host memory; a team of rows elsewhere (GPUs).
   detail::supernodal_rows<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>(
-      exec, factor, first, out, order, nullptr);
+      exec, factor, first, out, order, nullptr,
+      detail::row_threads_within(exec, std::int64_t(out.extent(0))));
 }
 
 // Rows of the user's vertices list[first], ..., list[first + out.extent(0) - 1] (each in
@@ -885,7 +901,8 @@ void supernodal_rows_of(const ExecSpace& exec, const SupernodalFactor<ExecSpace,
                         const std::int32_t* list, std::int64_t first,
                         const DistanceMatrix<ExecSpace, T>& out) {
   detail::supernodal_rows<Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible>(
-      exec, factor, first, out, RowOrder::user, list);
+      exec, factor, first, out, RowOrder::user, list,
+      detail::row_threads_within(exec, std::int64_t(out.extent(0))));
 }
 
 // The supernodal solve behind the drivers, in the shape of Solver (solver.hpp): collective on
@@ -1069,33 +1086,31 @@ class SupernodalSolver {
     return std::max<std::int64_t>(1, std::int64_t(most));
   }
 
-  // The threads a row in the sweeps of path arrays on GPUs (detail::RowSweeps::split) for a
-  // block of n rows that keep `kept` columns each: set_row_split's, else the most (1, 2 or 4, the
-  // backend's most_split at most) that keep the block's threads within the device's concurrency
-  // (two waves of the sweeps' teams, which an SM holds at most 8 of). The groups of a row walk
-  // different subtrees and share fewer of the factor's values, so more threads help only where
-  // the rows alone leave the GPU idle: on an H200 the measures' sweeps of a 115,000-vertex road
-  // (0.85 waves) took 0.28 s with two threads a row, 0.31 s with one and 0.37 s with four; a
-  // 1,000,000-vertex road's (7.4 waves) 11.2 s with one, 17.4 s with two (docs/PERFORMANCE.md
-  // entry 83). Either way no more than the memory holds (a row's path arrays: fwd, and cur for
-  // each of its threads).
+  // The threads a row in the sweeps of a block of n whole rows on GPUs (detail::RowSweeps::
+  // split): set_row_split's, else detail::row_threads_within's.
+  int row_split(std::int64_t n) const {
+    return row_split_ > 0 ? std::min(row_split_, detail::SweepLaunch<ExecSpace>::most_split)
+                          : detail::row_threads_within(exec_, n);
+  }
+  // ... and of n rows that keep `kept` columns each in path arrays: no more than the memory holds
+  // (a row's path arrays: fwd, and cur for each of its threads). On an H200 the measures' sweeps
+  // of a 115,000-vertex road (0.85 waves) took 0.28 s with two threads a row, 0.31 s with one and
+  // 0.37 s with four; a 1,000,000-vertex road's (7.4 waves) 11.2 s with one, 17.4 s with two
+  // (docs/PERFORMANCE.md entry 83).
   int row_split(std::int64_t n, std::int64_t kept) const {
-    int split = row_split_ > 0 ? row_split_ : detail::SweepLaunch<ExecSpace>::most_split;
-    split = std::min(split, detail::SweepLaunch<ExecSpace>::most_split);
+    int split = row_split(n);
     const std::uint64_t rows = std::uint64_t(std::max<std::int64_t>(1, n)),
                         path = std::uint64_t(plan_.prediction.largest_path);
     const auto fits = [&](int p) {
       return (rows * ((1 + std::uint64_t(p)) * path + std::uint64_t(kept)) * sizeof(T)) <= room_;
     };
-    while (split > 1 &&
-           ((row_split_ == 0 && rows * std::uint64_t(split) > std::uint64_t(exec_.concurrency())) ||
-            !fits(split)))
+    while (split > 1 && !fits(split))
       split /= 2;
     return split;
   }
   // 0: row_split chooses; else at most this many threads a row (1, 2 or 4).
   void set_row_split(int split) { row_split_ = split; }
-  // The most threads a row that the sweeps of path arrays have had so far (0: none ran).
+  // The most threads a row that the sweeps have had so far (0: none ran).
   int row_threads() const { return row_threads_; }
 
   // Before check_memory: the rows will be reduced into measures (reduce_rows with a
@@ -1220,9 +1235,10 @@ class SupernodalSolver {
       const Matrix handed = c > 0 ? Matrix(kept.data(), count, c) : Matrix(rows_.data(), count, v);
       if (c > 0)
         detail::supernodal_table<host_path>(exec_, factor_, vertices.data(), first, targets, handed,
-                                            split_for(count, c));
+                                            split_for(row_split(count, c)));
       else
-        supernodal_rows_of(exec_, factor_, vertices.data(), first, handed);
+        detail::supernodal_rows<host_path>(exec_, factor_, first, handed, RowOrder::user,
+                                           vertices.data(), split_for(row_split(count)));
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
       download_(exec_, handed, first, count, sink, seconds);
@@ -1256,7 +1272,7 @@ class SupernodalSolver {
                       first, slots.out_row, factor.perm(), out, in, sink.histogram_only,
                       half && in);
                 },
-                {}, half && in, split_for(count, 0));
+                {}, half && in, split_for(row_split(count, 0)));
             seconds.compute += detail::seconds_since(start);
             seconds.made += count;
             if (done && out) done(first, count);
@@ -1389,7 +1405,8 @@ class SupernodalSolver {
       const std::int64_t count = std::min(block_, to - first);
       const Matrix part(rows_.data(), count, v);
       const auto start = detail::Clock::now();
-      supernodal_rows(exec_, factor_, first, part);
+      detail::supernodal_rows<host_path>(exec_, factor_, first, part, RowOrder::user, nullptr,
+                                         split_for(row_split(count)));
       exec_.fence();
       seconds.compute += detail::seconds_since(start);
       work(first, count, part);
@@ -1397,9 +1414,9 @@ class SupernodalSolver {
     }
   }
 
-  // row_split, kept for row_threads (1 on host backends, whose most_split is 1).
-  int split_for(std::int64_t n, std::int64_t kept) {
-    const int split = row_split(n, kept);
+  // A block's threads a row (row_split's), kept for row_threads (1 on host backends, whose
+  // most_split is 1).
+  int split_for(int split) {
     row_threads_ = std::max(row_threads_, split);
     return split;
   }

@@ -87,9 +87,9 @@ struct SupernodalStats {
   std::int64_t supernodes = 0;
   std::uint64_t factor_bytes = 0;
   std::uint64_t path_bytes = 0;  // a row's two path arrays in the sweeps (2 x the longest path)
-  int row_threads = 0;           // the most threads a row in those sweeps (0: none ran; GPUs:
-                                 // each further thread one more path array, SupernodalSolver::
-                                 // row_split)
+  int row_threads = 0;           // the most threads a row in the sweeps (0: none ran; GPUs:
+                                 // SupernodalSolver::row_split; each further one more path array
+                                 // where the rows keep some columns)
   double predicted_updates = 0;  // factor + rows, from the symbolic phase
   double factor_updates = 0;     // ... of them the factor's
   double row_updates = 0;        // ... and those of all V rows

@@ -481,13 +481,16 @@ struct RowSweeps {
   // below a row's is the mirror of a pair that the column's own row makes, and only that row's
   // descendants' columns read it.
   bool half = false;
-  // Threads a row (path arrays on GPUs, at most SweepLaunch::most_split): a team is `split`
-  // groups of team / split threads, thread t making row t % (team / split) with group t / (team
-  // / split). Group 0 makes the forward pass into fwd; each group q makes the backward pass of
-  // the supernodes whose share(s) has bit q in its own cur (cur + q path n), and hands to the
-  // destination those whose lowest bit q is. The subtrees below a supernode are independent, so
-  // the groups take disjoint subtrees and each makes the ancestors of its own (split_share);
-  // each value has the operations it has with one thread a row, in the same order.
+  // Threads a row (GPUs, at most SweepLaunch::most_split): a team is `split` groups of team /
+  // split threads, thread t making row t % (team / split) with group t / (team / split). Group 0
+  // makes the forward pass into fwd. The subtrees below a supernode are independent, so the
+  // groups take disjoint subtrees (split_share: group q makes the supernodes whose share(s) has
+  // bit q). Path arrays: each group makes the backward pass of its subtrees and of their
+  // ancestors in its own cur (cur + q path n), and hands to the destination the supernodes whose
+  // lowest bit q is. Whole rows (one array a row, which no two groups may write at once): group 0
+  // makes the supernodes several groups share (the top of the tree), then, after a team barrier,
+  // each group those that are its alone. Either way each value has the operations it has with
+  // one thread a row, in the same order.
   int split = 1;
   Kokkos::View<const std::uint8_t*, memory_space> share;
 
@@ -652,7 +655,7 @@ struct RowSweeps {
       stride = item;
     } else {
       y = fwd + slot;
-      z = cur + group * std::int64_t(path) * n + slot;
+      z = whole ? y : cur + group * std::int64_t(path) * n + slot;
       stride = n;
     }
     std::int32_t row[item];
@@ -685,31 +688,40 @@ struct RowSweeps {
     // Backward: s's columns start from the forward pass's values on the rows whose path holds s.
     // Half rows: down to the supernode of the team's first (lowest) row.
     const int lowest = half ? sn.supernode_of(slot_row(first_slot)) : 0;
-    for (int s = sn.supernodes - 1; s >= lowest; --s) {
-      if (needed.data() != nullptr && needed(s) == 0) continue;
-      bool hand = true;  // to the destination
-      if (split > 1) {
-        const unsigned groups = share(s);
-        if (((groups >> group) & 1u) == 0) {  // s's subtree is other groups'
-          s = sn.supernode_of(sn.subtree_first(s));
-          continue;
+    // Whole rows in groups: pass 0 the shared supernodes (group 0), pass 1 each group's own.
+    const bool passes = whole && split > 1;
+    for (int pass = passes ? 0 : 1; pass < 2; ++pass) {
+      if (pass == 1 && passes) team.team_barrier();  // the shared columns are read by every group
+      if (pass == 0 && group != 0) continue;
+      for (int s = sn.supernodes - 1; s >= lowest; --s) {
+        if (needed.data() != nullptr && needed(s) == 0) continue;
+        bool hand = true;  // to the destination
+        if (split > 1) {
+          const unsigned groups = share(s);
+          const bool shared = (groups & (groups - 1u)) != 0;
+          // s's subtree is other groups' (pass 1), or one group's (pass 0: none shared below).
+          if (pass == 0 ? !shared : ((groups >> group) & 1u) == 0) {
+            s = sn.supernode_of(sn.subtree_first(s));
+            continue;
+          }
+          if (passes && pass == 1 && shared) continue;  // made by group 0 in pass 0
+          hand = passes || (groups & ((1u << group) - 1u)) == 0;
         }
-        hand = (groups & ((1u << group) - 1u)) == 0;
-      }
-      const Step p = step(s);
-      if (!whole) {
-        int e0, e1;
-        subtree_lanes(s, row, e0, e1);
-        for (int k = 0; k < p.c; ++k) {
-          const std::int64_t at = std::int64_t(p.at + k) * stride;
-          for (int e = 0; e < item; ++e)
-            z[at + e] = e >= e0 && e < e1 ? y[at + e] : inf;
+        const Step p = step(s);
+        if (!whole) {
+          int e0, e1;
+          subtree_lanes(s, row, e0, e1);
+          for (int k = 0; k < p.c; ++k) {
+            const std::int64_t at = std::int64_t(p.at + k) * stride;
+            for (int e = 0; e < item; ++e)
+              z[at + e] = e >= e0 && e < e1 ? y[at + e] : inf;
+          }
         }
+        product(z, stride, Consecutive{p.at}, p.c, Gathered{p.bd}, p.b, p.below, p.ldc);
+        product(z, stride, Consecutive{p.at}, p.c, Consecutive{p.at}, p.c, p.square, p.ldc);
+        if (hand)
+          dest.finished(team, state, slot, row, p.f, p.c, z + std::int64_t(p.at) * stride, stride);
       }
-      product(z, stride, Consecutive{p.at}, p.c, Gathered{p.bd}, p.b, p.below, p.ldc);
-      product(z, stride, Consecutive{p.at}, p.c, Consecutive{p.at}, p.c, p.square, p.ldc);
-      if (hand)
-        dest.finished(team, state, slot, row, p.f, p.c, z + std::int64_t(p.at) * stride, stride);
     }
     dest.end(team, state, slot, row, z, stride, split);
   }
