@@ -547,8 +547,8 @@ std::vector<std::pair<std::int64_t, int>> list_blocks() {
 
 // The rows of a list of sources (--sources): unsorted, duplicated, in blocks that split it,
 // each row the dense one of its vertex: grids, disconnected graphs, deep trees (a path); on GPUs
-// whole rows of two and four threads a row too (one group makes the top of the tree the groups
-// share, then each group its own subtrees).
+// whole rows of two and four threads a row too (the top of the tree that the groups share made
+// first, each supernode by the lowest group that shares it, then each group's own subtrees).
 TYPED_TEST(Supernodal, RowsOfAList) {
   using T = typename TestFixture::T;
   using ExecSpace = typename TestFixture::ExecSpace;

@@ -621,15 +621,19 @@ inline std::vector<std::uint8_t> split_share(const SupernodalPlan& plan, int spl
 }
 
 // The threads a row (RowSweeps::split) of a block of n rows: the most (1, 2 or 4, the backend's
-// most_split at most) that keep the block's threads within the device's concurrency (two waves
-// of the sweeps' teams, which an SM holds at most 8 of). The groups of a row walk different
-// subtrees and share fewer of the factor's values, so more threads help only where the rows
-// alone leave the GPU idle (docs/PERFORMANCE.md entries 83 and 84).
+// most_split at most) with n split^2 / 2 within the device's concurrency (two waves of the
+// sweeps' teams, which an SM holds at most 8 of): two threads where their rows' threads fit in
+// it, four where those fit in a quarter. The groups of a row walk different subtrees and share
+// fewer of the factor's values, and each more group costs more: on an H200 the measures' sweeps
+// of a 115,000-vertex road took 0.24 s with two threads a row, 0.27 s with one and 0.32 s with
+// four; its distances' (two blocks of 57,500 whole rows) 0.27-0.29 s with two, 0.37-0.39 s with
+// one and 0.36-0.38 s with four; a 1,000,000-vertex road's measures 10.0 s with one, 14.9 s with
+// two (docs/PERFORMANCE.md entries 83 and 84).
 template <class ExecSpace>
 int row_threads_within(const ExecSpace& exec, std::int64_t n) {
   int split = SweepLaunch<ExecSpace>::most_split;
-  while (split > 1 && std::uint64_t(std::max<std::int64_t>(1, n)) * std::uint64_t(split) >
-                          std::uint64_t(exec.concurrency()))
+  while (split > 1 && std::uint64_t(std::max<std::int64_t>(1, n)) * std::uint64_t(split * split) >
+                          2 * std::uint64_t(exec.concurrency()))
     split /= 2;
   return split;
 }
@@ -1093,10 +1097,7 @@ class SupernodalSolver {
                           : detail::row_threads_within(exec_, n);
   }
   // ... and of n rows that keep `kept` columns each in path arrays: no more than the memory holds
-  // (a row's path arrays: fwd, and cur for each of its threads). On an H200 the measures' sweeps
-  // of a 115,000-vertex road (0.85 waves) took 0.28 s with two threads a row, 0.31 s with one and
-  // 0.37 s with four; a 1,000,000-vertex road's (7.4 waves) 11.2 s with one, 17.4 s with two
-  // (docs/PERFORMANCE.md entry 83).
+  // (a row's path arrays: fwd, and cur for each of its threads).
   int row_split(std::int64_t n, std::int64_t kept) const {
     int split = row_split(n);
     const std::uint64_t rows = std::uint64_t(std::max<std::int64_t>(1, n)),

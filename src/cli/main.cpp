@@ -84,6 +84,9 @@ const char* usage = R"(usage:
                           auto (default: the one predicted fastest for the graph and backend)
       --tile B            tile size (default: the backend's best that fits the device)
       --shape K           tile shape K of `apsp shapes` (tile, threads, register block)
+      --row-threads N     supernodal on GPUs: N threads a row in the row sweeps, 1, 2 or 4
+                          (the backend's most at most: NVIDIA 4, AMD 2, CPUs 1; default:
+                          more where the rows made at once leave the GPU idle)
       --stats FILE        write timings and rates as JSON ("-" for stdout; the rates
                           count "updates", which "updates_counted" names; sssp has none)
       --progress          report rounds done, rate and ETA on stderr
@@ -264,9 +267,9 @@ int run_solve(const apsp::SolveConfig& config, bool progress) {
 }
 
 // The options of a run that every solving subcommand takes (apsp IN OUT, apsp measures).
-const std::vector<std::string> run_options = {"--backend",   "--tile",   "--shape",
-                                              "--stats",     "--format", "--max-memory",
-                                              "--algorithm", "--dtype",  "--transport"};
+const std::vector<std::string> run_options = {
+    "--backend",    "--tile",      "--shape", "--stats",     "--format",
+    "--max-memory", "--algorithm", "--dtype", "--transport", "--row-threads"};
 const std::vector<std::string> run_flags = {"--progress", "--allow-negative"};
 
 // One option of run_options or run_flags into the configuration.
@@ -275,6 +278,11 @@ void run_option(const std::string& name, const std::string& value, apsp::SolveCo
   if (name == "--backend") config.backend = value;
   if (name == "--tile") config.shape.tile = int(parse_integer(name, value, 1, 1024));
   if (name == "--shape") config.shape.shape = int(parse_integer(name, value, 0, 64));
+  if (name == "--row-threads") {
+    const int threads = int(parse_integer(name, value, 1, 4));
+    if (threads == 3) throw UsageError("--row-threads expects 1, 2 or 4, got '" + value + "'");
+    config.row_threads = threads;
+  }
   if (name == "--stats") stats_path = value;
   if (name == "--progress") progress = true;
   if (name == "--max-memory") config.max_memory = parse_size(name, value);

@@ -473,6 +473,7 @@ class Pipeline {
                                           facts_.weights);
     end(Setup::supernodal_plan);
     if (config_.measures) solver.expect_measures();
+    solver.set_row_split(config_.row_threads);
     solver.check_memory(limits<T>(), stats_.edges);
     end(Setup::memory_check);
     const SupernodalPrediction& w = solver.plan().prediction;

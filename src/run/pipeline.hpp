@@ -32,6 +32,9 @@ struct SolveConfig {
   std::string backend;                         // "" = the build's default
   Algorithm algorithm = Algorithm::automatic;  // automatic: chosen from the graph (sssp_choice.hpp)
   ShapeRequest shape;                          // --tile, --shape
+  // --row-threads: supernodal's threads a row in the GPUs' row sweeps, 1, 2 or 4 (the backend's
+  // most at most: SupernodalSolver::set_row_split); 0: chosen from the rows made at once.
+  int row_threads = 0;
   std::uint64_t max_memory = 0;  // cap on device memory to use, bytes (0: what is free)
   bool allow_negative = false;   // accept negative weights in the input
   // The distances' type (--dtype); none: auto (choose_distance_type in graph.hpp).

@@ -67,6 +67,10 @@ case $case in
     args=(--tile abc "$in" "$out") message="--tile expects an integer" ;;
   tile_zero)
     args=(--tile=0 "$in" "$out") message="--tile expects an integer" ;;
+  row_threads_three)
+    args=(--row-threads 3 "$in" "$out") message="--row-threads expects 1, 2 or 4, got '3'" ;;
+  row_threads_zero)
+    args=(--row-threads 0 "$in" "$out") message="--row-threads expects an integer in [1, 4]" ;;
   unavailable_tile)
     args=(--tile 48 "$in" "$out") message="tile size 48 is not available" ;;
   unknown_backend)

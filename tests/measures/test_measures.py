@@ -443,6 +443,20 @@ def test_stats_count_the_rows_made():
         assert s["updates"] == pytest.approx(made, rel=1e-8)
         assert s["updates_per_second"] == pytest.approx(s["updates"] / s["seconds"]["compute"],
                                                         rel=1e-6)
+    # --row-threads: that many on GPUs (AMD's most is 2), one on CPUs; the same measures.
+    gpu = {"cuda": 4, "hip": 2}
+    version = run("--version").stdout
+    most = max([1] + [t for b, t in gpu.items() if b in version])
+    with open(measures("directed", "supernodal")) as f:
+        expected = f.read()
+    for asked in (1, 2, 4):
+        out = os.path.join(WORK, "threads-%d.json" % asked)
+        run("measures", graph, out, "--algorithm", "supernodal", "--row-threads", asked,
+            "--stats", stats)
+        with open(stats) as f:
+            assert json.load(f)["supernodal"]["row_threads"] == min(asked, most)
+        with open(out) as f:
+            assert f.read() == expected, asked
 
 
 def test_max_memory_counts_the_measures_totals():

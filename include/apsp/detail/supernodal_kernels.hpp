@@ -487,10 +487,10 @@ struct RowSweeps {
   // groups take disjoint subtrees (split_share: group q makes the supernodes whose share(s) has
   // bit q). Path arrays: each group makes the backward pass of its subtrees and of their
   // ancestors in its own cur (cur + q path n), and hands to the destination the supernodes whose
-  // lowest bit q is. Whole rows (one array a row, which no two groups may write at once): group 0
-  // makes the supernodes several groups share (the top of the tree), then, after a team barrier,
-  // each group those that are its alone. Either way each value has the operations it has with
-  // one thread a row, in the same order.
+  // lowest bit q is. Whole rows (one array a row, which no two groups may write at once): each
+  // supernode made once, by the lowest group that shares it, the top of the tree (shared by
+  // several groups) first, team barriers between. Either way each value has the operations it
+  // has with one thread a row, in the same order.
   int split = 1;
   Kokkos::View<const std::uint8_t*, memory_space> share;
 
@@ -688,24 +688,30 @@ struct RowSweeps {
     // Backward: s's columns start from the forward pass's values on the rows whose path holds s.
     // Half rows: down to the supernode of the team's first (lowest) row.
     const int lowest = half ? sn.supernode_of(slot_row(first_slot)) : 0;
-    // Whole rows in groups: pass 0 the shared supernodes (group 0), pass 1 each group's own.
-    const bool passes = whole && split > 1;
-    for (int pass = passes ? 0 : 1; pass < 2; ++pass) {
-      if (pass == 1 && passes) team.team_barrier();  // the shared columns are read by every group
-      if (pass == 0 && group != 0) continue;
+    // Whole rows in groups: pass P makes the supernodes that P groups share (their ancestors are
+    // shared by as many or more), each by the lowest of them, from all `split` groups' down to
+    // each group's own, a team barrier between passes (the columns a pass makes are read by the
+    // next ones' groups).
+    const int first_pass = whole && split > 1 ? split : 1;
+    for (int pass = first_pass; pass >= 1; --pass) {
+      if (pass < first_pass) team.team_barrier();
       for (int s = sn.supernodes - 1; s >= lowest; --s) {
         if (needed.data() != nullptr && needed(s) == 0) continue;
         bool hand = true;  // to the destination
         if (split > 1) {
-          const unsigned groups = share(s);
-          const bool shared = (groups & (groups - 1u)) != 0;
-          // s's subtree is other groups' (pass 1), or one group's (pass 0: none shared below).
-          if (pass == 0 ? !shared : ((groups >> group) & 1u) == 0) {
+          const unsigned groups = share(s), below = groups & ((1u << group) - 1u);
+          const int sharing = int(groups & 1u) + int((groups >> 1) & 1u) + int((groups >> 2) & 1u) +
+                              int((groups >> 3) & 1u);
+          // Skipped with its subtree: s is other groups'; or (whole rows) shared by fewer groups
+          // than this pass's, as are its descendants; or made by a lower group in this pass, as
+          // are its descendants of this pass (shared alike).
+          if (((groups >> group) & 1u) == 0 ||
+              (whole && (sharing < pass || (sharing == pass && below != 0)))) {
             s = sn.supernode_of(sn.subtree_first(s));
             continue;
           }
-          if (passes && pass == 1 && shared) continue;  // made by group 0 in pass 0
-          hand = passes || (groups & ((1u << group) - 1u)) == 0;
+          if (whole && sharing > pass) continue;  // an earlier pass's
+          hand = whole || below == 0;
         }
         const Step p = step(s);
         if (!whole) {
