@@ -756,8 +756,8 @@ struct MeasureColumns {
   void host_finished(State& st, const std::int32_t* row, std::int32_t f, int c, const T* y,
                      std::int64_t stride) const {
     constexpr T inf = Distance<T>::infinity;
-    constexpr std::uint64_t limb = (std::uint64_t(1) << 29) - 1,
-                            part = (std::uint64_t(1) << 42) - 1;
+    constexpr std::uint64_t limb = (std::uint64_t(1) << 29) - 1;
+    static_assert(FixedSum::split == 42, "the parts' split, add_window's shifts");
     T most[Item], least[Item];
     std::int64_t sum[Item], count[Item], h0[Item], h1[Item], h2[Item];
     std::int32_t own[Item], mirrored[Item], counted[Item];  // 0 or 1
@@ -801,11 +801,12 @@ struct MeasureColumns {
           const std::int32_t lower = reached & (f + k != row[e]) & (d < least[e]);
           least[e] = lower ? d : least[e];
           if constexpr (in_totals) {
-            std::uint64_t low, high;
-            HarmonicLimbs::term(d, low, high);
             const std::int64_t use = -std::int64_t(reached & (d != T(0)));
             if constexpr (mirror) {  // half rows: d >= 0 (no negative weight), no sign
-              const std::uint64_t p0 = low & part, p1 = (low >> 42) | (high << 22);
+              // The term's two parts, made from 1 / d at once.
+              std::int64_t high_part, low_part;
+              FixedSum::reciprocal_parts(d + T(d == T(0)), high_part, low_part);
+              const std::uint64_t p0 = std::uint64_t(low_part), p1 = std::uint64_t(high_part);
               part_low[e] += std::int64_t(p0) & use;
               part_high[e] += std::int64_t(p1) & use;
               const Count u = Count(mirrored[e] & reached), t = -(u & Count(d != T(0)));
@@ -815,6 +816,8 @@ struct MeasureColumns {
               s_most = m > s_most ? m : s_most;
               s0 += p0 & t, s1 += p1 & t;
             } else {
+              std::uint64_t low, high;
+              HarmonicLimbs::term(d, low, high);
               const std::int64_t negative = d >> 31;
               // +-(x & use): x where used, negated for d < 0, else 0
               const auto signed_part = [&](std::uint64_t x) {
