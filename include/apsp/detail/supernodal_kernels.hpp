@@ -493,6 +493,7 @@ struct RowSweeps {
   // has with one thread a row, in the same order.
   int split = 1;
   Kokkos::View<const std::uint8_t*, memory_space> share;
+  static_assert(SweepLaunch<ExecSpace>::most_split <= 4, "the backward pass counts 4 groups' bits");
 
   // The n slots in one launch, teams of SweepLaunch's size. The team's scratch: at level 1 an
   // item's two path arrays where they are in scratch, then the destination's at its level.
