@@ -9,7 +9,8 @@
 // factor and all rows (blocks of ROWS rows into one device buffer, discarded), their sum
 // ("compute", ordering excluded and printed apart) and the rows' rate (the plan's predicted row
 // updates a second), and with --dense dense FW's compute time; --row-threads: the sweeps'
-// threads a row on GPUs (RowSweeps::split; default: the rule apsp::supernodal_rows follows);
+// threads a row on GPUs (RowSweeps::split; default: the rule apsp::supernodal_rows follows),
+// for the timed rows and the checked ones alike;
 // --check compares every row with dense FW (int32).
 #include <apsp/detail/measure.hpp>
 #include <apsp/floyd_warshall.hpp>
@@ -225,6 +226,14 @@ int main(int argc, char** argv) {
       "row %d (0: the rule's)\n",
       kind.c_str(), (long long)v, g.edges.size(), ordering, block, row_threads);
 
+  // Rows [first, first + out.extent(0)) in `order`, at --row-threads where given.
+  const auto make_rows = [&](const apsp::SupernodalFactor<Exec, T>& factor, std::int64_t first,
+                             const apsp::DistanceMatrix<Exec, T>& out, apsp::RowOrder order) {
+    if (row_threads > 0)
+      apsp::detail::supernodal_rows<host>(exec, factor, first, out, order, nullptr, row_threads);
+    else
+      apsp::supernodal_rows(exec, factor, first, out, order);
+  };
   double best[4] = {1e30, 1e30, 1e30, 1e30};
   double row_updates = 0;
   apsp::DistanceMatrix<Exec, T> rows("rows", block, v);
@@ -251,12 +260,8 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     for (std::int64_t first = 0; first < v; first += block) {
       const std::int64_t count = std::min<std::int64_t>(block, v - first);
-      const apsp::DistanceMatrix<Exec, T> part(rows.data(), count, v);
-      if (row_threads > 0)
-        apsp::detail::supernodal_rows<host>(exec, factor, first, part, apsp::RowOrder::plan,
-                                            nullptr, row_threads);
-      else
-        apsp::supernodal_rows(exec, factor, first, part, apsp::RowOrder::plan);
+      make_rows(factor, first, apsp::DistanceMatrix<Exec, T>(rows.data(), count, v),
+                apsp::RowOrder::plan);
     }
     exec.fence();
     const double swept = seconds_since(t0);
@@ -290,7 +295,7 @@ int main(int argc, char** argv) {
       for (std::int64_t first = 0; first < v; first += block) {
         const std::int64_t count = std::min<std::int64_t>(block, v - first);
         apsp::DistanceMatrix<Exec, T> part(rows.data(), count, v);
-        apsp::supernodal_rows(exec, factor, first, part, apsp::RowOrder::user);
+        make_rows(factor, first, part, apsp::RowOrder::user);
         auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), part);
         for (std::int64_t r = 0; r < count; ++r)
           for (std::int64_t j = 0; j < v; ++j)

@@ -19,9 +19,9 @@ with_old
 variants=()
 for t in ${THREADS:-auto}; do variants+=("new:$t"); done
 [ -n "$old_apsp" ] && variants+=("old:auto")
-# variant_run VARIANT KIND GRAPH STATS: cmd=(the run of a variant (tree:threads) of a kind); measures
-# into $w/m-TREE-THREADS.json.
-variant_run() {
+# variant_command VARIANT KIND GRAPH STATS: cmd=(the command of a variant (tree:threads) of a
+# kind, not run here); measures into $w/m-TREE-THREADS.json.
+variant_command() {
   local tree=${1%%:*} t=${1#*:}
   cmd=("$apsp")
   [ "$tree" = old ] && cmd=("$old_apsp")
@@ -40,7 +40,7 @@ for v in ${VERTICES:-115000 1000000}; do
     for r in $(seq "${ROUNDS:-2}"); do
       for variant in "${variants[@]}"; do
         s=$out/$kind$v-${variant/:/-}-$r.json
-        variant_run "$variant" "$kind" $w/g$v.in "$s"
+        variant_command "$variant" "$kind" $w/g$v.in "$s"
         "${cmd[@]}" || log "$kind $v $variant: exit $?"
         stage_line "$s" "$kind $v $variant round $r" | tee -a "$out/summary.txt"
       done
@@ -55,7 +55,7 @@ for v in ${VERTICES:-115000 1000000}; do
   if [ "${NCU:-1}" = 1 ] && [ $first = 1 ]; then
     for kind in ${RUNS:-measures}; do
       for variant in "${variants[0]}" ${old_apsp:+old:auto}; do
-        variant_run "$variant" "$kind" $w/g$v.in $w/n.json
+        variant_command "$variant" "$kind" $w/g$v.in $w/n.json
         p=$out/ncu-$kind$v-${variant/:/-}.txt
         timeout 150 ncu --kernel-name-base demangled --kernel-name regex:RowSweeps --launch-count 1 \
           --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats \
